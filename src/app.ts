@@ -1,0 +1,53 @@
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import { panelApp } from './apps/panel.js';
+import { payApp } from './apps/pay.js';
+import { paymentsApp } from './apps/payments.js';
+import { mountPath } from './shared/config.js';
+import type { AppContext } from './shared/context.js';
+import { errorHandler, notFoundHandler } from './shared/http/errors.js';
+import { requestId } from './shared/http/request-id.js';
+import { checkReadiness } from './shared/readiness.js';
+
+/**
+ * One Express app that mounts the three surfaces (panel and buyer pages at the path of their
+ * configured public URL, payments at the root) plus health endpoints.
+ */
+export function createApp(ctx: AppContext): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger: ctx.logger,
+      genReqId: (_req, res) => (res as express.Response).locals.requestId,
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+    }),
+  );
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const readiness = await checkReadiness(ctx);
+    if (readiness.ready) {
+      res.json({ status: 'ok', checks: readiness.checks });
+      return;
+    }
+    const down = Object.entries(readiness.checks)
+      .filter(([, v]) => v !== 'ok')
+      .map(([k]) => k);
+    res.status(503).json({
+      error: { type: 'api_error', message: `Not ready: ${down.join(', ')} unreachable` },
+      checks: readiness.checks,
+    });
+  });
+  app.use(mountPath(ctx.config.urls.panel), panelApp(ctx));
+  app.use(mountPath(ctx.config.urls.checkout), payApp(ctx));
+  app.use(paymentsApp(ctx));
+  app.use(notFoundHandler());
+  app.use(errorHandler(ctx.logger));
+  return app;
+}

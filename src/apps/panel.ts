@@ -1,0 +1,16 @@
+import type { Express } from 'express';
+import { panelAuth } from '../auth/panel-auth.js';
+import { panelOpenApi } from '../openapi/panel.js';
+import type { AppContext } from '../shared/context.js';
+import { jsonApp } from '../shared/http/json-app.js';
+
+/** The panel API, mounted at `{panel_api_url}` (default `/panel/v1`). */
+export function panelApp(ctx: AppContext): Express {
+  const openapi = panelOpenApi(ctx.config);
+  return jsonApp(ctx, (app) => {
+    app.get('/openapi.json', (_req, res) => {
+      res.json(openapi);
+    });
+    app.use(panelAuth(ctx));
+  });
+}

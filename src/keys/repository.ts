@@ -1,0 +1,84 @@
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
+import { schema, type Executor } from '../shared/db/index.js';
+
+const { apiKeys, companies } = schema;
+
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type ApiKeyKind = ApiKeyRow['kind'];
+
+export interface KeyLookup {
+  id: number;
+  companyId: number;
+  kind: ApiKeyKind;
+  test: boolean;
+  revoked: boolean;
+  companyActive: boolean;
+}
+
+/** The hot-path lookup behind every authenticated request: one indexed join. */
+export async function findKeyByHash(db: Executor, keyHash: string): Promise<KeyLookup | undefined> {
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      companyId: apiKeys.companyId,
+      kind: apiKeys.kind,
+      test: apiKeys.test,
+      revokedAt: apiKeys.revokedAt,
+      companyActive: companies.active,
+    })
+    .from(apiKeys)
+    .innerJoin(companies, eq(companies.id, apiKeys.companyId))
+    .where(eq(apiKeys.keyHash, keyHash))
+    .limit(1);
+  if (!row) return undefined;
+  const { revokedAt, ...rest } = row;
+  return { ...rest, revoked: revokedAt !== null };
+}
+
+export async function insertKey(
+  db: Executor,
+  key: Pick<ApiKeyRow, 'companyId' | 'name' | 'kind' | 'test' | 'keyHash' | 'prefix' | 'last4'>,
+): Promise<ApiKeyRow> {
+  const [row] = await db.insert(apiKeys).values(key).returning();
+  if (!row) throw new Error('insert into api_keys returned no row');
+  return row;
+}
+
+export async function countActiveKeys(db: Executor, companyId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.companyId, companyId), isNull(apiKeys.revokedAt)));
+  return row?.n ?? 0;
+}
+
+export function listKeys(db: Executor, companyId: number): Promise<ApiKeyRow[]> {
+  return db.select().from(apiKeys).where(eq(apiKeys.companyId, companyId)).orderBy(asc(apiKeys.id));
+}
+
+/** Revokes a key of the company; returns the row, or undefined when the company has no such key. */
+export async function revokeKey(
+  db: Executor,
+  companyId: number,
+  keyId: number,
+): Promise<ApiKeyRow | undefined> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .where(and(eq(apiKeys.companyId, companyId), eq(apiKeys.id, keyId)))
+    .returning();
+  return row;
+}
+
+/** Conditional so that, across every web process, a key's last use is written at most once a minute. */
+export async function touchKeyLastUsed(db: Executor, keyId: number): Promise<void> {
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: sql`now()` })
+    .where(
+      and(
+        eq(apiKeys.id, keyId),
+        sql`(${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} < now() - interval '1 minute')`,
+      ),
+    );
+}

@@ -1,0 +1,19 @@
+import { startWorkers } from '../workers/index.js';
+import { startWebServer } from './server.js';
+import { boot } from './shared/bootstrap.js';
+import { onShutdown } from './shared/shutdown.js';
+
+/** `npm start`: web and workers in one process, on embedded defaults unless URLs are configured. */
+const started = Date.now();
+const runtime = await boot();
+const workers = await startWorkers(runtime.ctx, runtime.infra.redisUrl);
+const web = await startWebServer(runtime.ctx);
+runtime.ctx.logger.info(
+  { port: web.port, urls: runtime.ctx.config.urls, startupMs: Date.now() - started },
+  `ready: payments API ${runtime.ctx.config.urls.payments}/v1, panel ${runtime.ctx.config.urls.panel}, checkout ${runtime.ctx.config.urls.checkout}`,
+);
+onShutdown(runtime.ctx.logger, async () => {
+  await web.close();
+  await workers.close();
+  await runtime.close();
+});

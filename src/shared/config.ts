@@ -1,0 +1,194 @@
+import Joi from 'joi';
+
+/** Everything the service reads from the environment, validated once at start. */
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  host: string;
+  port: number;
+  /** `undefined` means: start the embedded PostgreSQL under `dataDir`. */
+  databaseUrl: string | undefined;
+  /** `undefined` means: start a private redis-server from PATH. */
+  redisUrl: string | undefined;
+  dataDir: string;
+  embeddedPostgresPort: number;
+  /** BullMQ key prefix; the braces make it a Redis Cluster hash tag. */
+  queuePrefix: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  urls: {
+    /** `{base_url}`: the payments API lives at `${payments}/v1`. */
+    payments: string;
+    /** `{panel_api_url}`, which already includes `/v1`. */
+    panel: string;
+    /** `{checkout_url}`: buyer pages. */
+    checkout: string;
+  };
+  limits: {
+    bodyBytes: number;
+    requestsPerMinute: number;
+    writesPerMinute: number;
+  };
+  webhooks: {
+    timeoutMs: number;
+    /** Delays in seconds between attempts: attempt n+1 waits retryScheduleSeconds[n-1]. */
+    retryScheduleSeconds: number[];
+    retryJitter: number;
+    responseBodyMaxBytes: number;
+    breakerThreshold: number;
+    allowPrivateTargets: boolean;
+  };
+  workers: {
+    outboxConcurrency: number;
+    deliveryConcurrency: number;
+    expiryConcurrency: number;
+    simulateConcurrency: number;
+    outboxSweepMs: number;
+  };
+  simulateWaitMs: number;
+  admin: { user: string | undefined; password: string | undefined };
+  devGateway: boolean;
+}
+
+const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,50400,72000,86400';
+
+const schema = Joi.object({
+  NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
+  HOST: Joi.string().default('0.0.0.0'),
+  PORT: Joi.number().integer().min(0).max(65535).default(3000),
+  DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+  DATA_DIR: Joi.string().default('.data'),
+  EMBEDDED_PG_PORT: Joi.number().integer().min(1).max(65535).default(54329),
+  QUEUE_PREFIX: Joi.string().default('{plinks}'),
+  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
+  PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  PANEL_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  CHECKOUT_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  BODY_LIMIT_BYTES: Joi.number()
+    .integer()
+    .min(1024)
+    .default(100 * 1024),
+  RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(300),
+  RATE_LIMIT_WRITES_PER_MINUTE: Joi.number().integer().min(1).default(60),
+  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(15000),
+  WEBHOOK_RETRY_SCHEDULE: Joi.string()
+    .pattern(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/)
+    .default(DEFAULT_RETRY_SCHEDULE),
+  WEBHOOK_RETRY_JITTER: Joi.number().min(0).max(1).default(0.2),
+  WEBHOOK_RESPONSE_MAX_BYTES: Joi.number()
+    .integer()
+    .min(0)
+    .default(20 * 1024),
+  BREAKER_THRESHOLD: Joi.number().integer().min(1).default(10),
+  ALLOW_PRIVATE_WEBHOOK_TARGETS: Joi.boolean(),
+  OUTBOX_CONCURRENCY: Joi.number().integer().min(1).default(8),
+  DELIVERY_CONCURRENCY: Joi.number().integer().min(1).default(32),
+  EXPIRY_CONCURRENCY: Joi.number().integer().min(1).default(4),
+  SIMULATE_CONCURRENCY: Joi.number().integer().min(1).default(8),
+  OUTBOX_SWEEP_MS: Joi.number().integer().min(100).default(5000),
+  SIMULATE_WAIT_MS: Joi.number().integer().min(100).default(20000),
+  ADMIN_USER: Joi.string(),
+  ADMIN_PASSWORD: Joi.string().min(8),
+  DEV_GATEWAY: Joi.boolean(),
+})
+  .and('ADMIN_USER', 'ADMIN_PASSWORD')
+  .unknown(true);
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+interface RawEnv {
+  NODE_ENV: Config['env'];
+  HOST: string;
+  PORT: number;
+  DATABASE_URL?: string;
+  REDIS_URL?: string;
+  DATA_DIR: string;
+  EMBEDDED_PG_PORT: number;
+  QUEUE_PREFIX: string;
+  LOG_LEVEL: Config['logLevel'];
+  PUBLIC_BASE_URL?: string;
+  PANEL_API_URL?: string;
+  CHECKOUT_URL?: string;
+  BODY_LIMIT_BYTES: number;
+  RATE_LIMIT_PER_MINUTE: number;
+  RATE_LIMIT_WRITES_PER_MINUTE: number;
+  WEBHOOK_TIMEOUT_MS: number;
+  WEBHOOK_RETRY_SCHEDULE: string;
+  WEBHOOK_RETRY_JITTER: number;
+  WEBHOOK_RESPONSE_MAX_BYTES: number;
+  BREAKER_THRESHOLD: number;
+  ALLOW_PRIVATE_WEBHOOK_TARGETS?: boolean;
+  OUTBOX_CONCURRENCY: number;
+  DELIVERY_CONCURRENCY: number;
+  EXPIRY_CONCURRENCY: number;
+  SIMULATE_CONCURRENCY: number;
+  OUTBOX_SWEEP_MS: number;
+  SIMULATE_WAIT_MS: number;
+  ADMIN_USER?: string;
+  ADMIN_PASSWORD?: string;
+  DEV_GATEWAY?: boolean;
+}
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/**
+ * Reads and validates the environment. Throws a ConfigError naming every bad variable, so a
+ * misconfigured process stops before it binds a port or opens a pool.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const { value, error } = schema.validate(present, { abortEarly: false, convert: true });
+  if (error) {
+    const problems = error.details.map((d) => `${String(d.path[0] ?? d.context?.key ?? '?')}: ${d.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const raw = value as RawEnv;
+  const base = trimSlash(raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT}`);
+  const production = raw.NODE_ENV === 'production';
+  return {
+    env: raw.NODE_ENV,
+    host: raw.HOST,
+    port: raw.PORT,
+    databaseUrl: raw.DATABASE_URL,
+    redisUrl: raw.REDIS_URL,
+    dataDir: raw.DATA_DIR,
+    embeddedPostgresPort: raw.EMBEDDED_PG_PORT,
+    queuePrefix: raw.QUEUE_PREFIX,
+    logLevel: raw.LOG_LEVEL,
+    urls: {
+      payments: base,
+      panel: trimSlash(raw.PANEL_API_URL ?? `${base}/panel/v1`),
+      checkout: trimSlash(raw.CHECKOUT_URL ?? `${base}/pay`),
+    },
+    limits: {
+      bodyBytes: raw.BODY_LIMIT_BYTES,
+      requestsPerMinute: raw.RATE_LIMIT_PER_MINUTE,
+      writesPerMinute: raw.RATE_LIMIT_WRITES_PER_MINUTE,
+    },
+    webhooks: {
+      timeoutMs: raw.WEBHOOK_TIMEOUT_MS,
+      retryScheduleSeconds: raw.WEBHOOK_RETRY_SCHEDULE.split(',').map(Number),
+      retryJitter: raw.WEBHOOK_RETRY_JITTER,
+      responseBodyMaxBytes: raw.WEBHOOK_RESPONSE_MAX_BYTES,
+      breakerThreshold: raw.BREAKER_THRESHOLD,
+      allowPrivateTargets: raw.ALLOW_PRIVATE_WEBHOOK_TARGETS ?? !production,
+    },
+    workers: {
+      outboxConcurrency: raw.OUTBOX_CONCURRENCY,
+      deliveryConcurrency: raw.DELIVERY_CONCURRENCY,
+      expiryConcurrency: raw.EXPIRY_CONCURRENCY,
+      simulateConcurrency: raw.SIMULATE_CONCURRENCY,
+      outboxSweepMs: raw.OUTBOX_SWEEP_MS,
+    },
+    simulateWaitMs: raw.SIMULATE_WAIT_MS,
+    admin: { user: raw.ADMIN_USER, password: raw.ADMIN_PASSWORD },
+    devGateway: raw.DEV_GATEWAY ?? !production,
+  };
+}
+
+/** Pathname part of a configured public URL, used to mount an app (e.g. `/panel/v1`). */
+export function mountPath(url: string): string {
+  const path = new URL(url).pathname.replace(/\/+$/, '');
+  return path === '' ? '/' : path;
+}

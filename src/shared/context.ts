@@ -1,0 +1,15 @@
+import type pg from 'pg';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import type { Logger } from './logger.js';
+
+/** What the HTTP apps and the workers are built from: created once at start, passed down explicitly. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  pool: pg.Pool;
+  /** Fail-fast connection for the request path (rate limits, readiness). */
+  redis: Redis;
+  logger: Logger;
+}

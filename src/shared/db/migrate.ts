@@ -1,0 +1,54 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+
+/** Folder of the versioned SQL migrations, found from both `src/` (tsx) and `dist/src/` (built). */
+export function migrationsDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const up = here.includes(`${path.sep}dist${path.sep}`) ? '../../../..' : '../../..';
+  return path.resolve(here, up, 'migrations');
+}
+
+// Any 64-bit number works; it only has to be the same for every process running migrations.
+const MIGRATION_LOCK = 727_001;
+
+/**
+ * Applies every migration not yet recorded, each in its own transaction, under an advisory lock so
+ * that web and worker processes starting together do not race. Returns the versions applied.
+ */
+export async function migrate(pool: pg.Pool, dir = migrationsDir()): Promise<string[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const done = new Set(
+      (await client.query<{ version: string }>('SELECT version FROM schema_migrations')).rows.map(
+        (r) => r.version,
+      ),
+    );
+    for (const file of files) {
+      const version = file.replace(/\.sql$/, '');
+      if (done.has(version)) continue;
+      const sql = await readFile(path.join(dir, file), 'utf8');
+      await client.query('BEGIN');
+      try {
+        await client.query(sql);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK');
+        throw new Error(`Migration ${file} failed: ${(err as Error).message}`, { cause: err });
+      }
+      applied.push(version);
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+  return applied;
+}

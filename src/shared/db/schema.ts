@@ -1,0 +1,260 @@
+/**
+ * Drizzle mirror of the SQL migrations under `migrations/`. The SQL files are the source of truth;
+ * change them first, then this file.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const id64 = (name: string) => bigint(name, { mode: 'number' });
+
+export const companies = pgTable('companies', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  name: text('name').notNull(),
+  active: boolean('active').notNull().default(true),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const users = pgTable('users', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  email: text('email').notNull(),
+  name: text('name').notNull(),
+  role: text('role', { enum: ['owner', 'member'] }).notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const panelTokens = pgTable('panel_tokens', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: id64('user_id').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  prefix: text('prefix').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  revokedAt: ts('revoked_at'),
+  lastUsedAt: ts('last_used_at'),
+});
+
+export const apiKeys = pgTable('api_keys', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  name: text('name').notNull(),
+  kind: text('kind', { enum: ['payments', 'read_only'] }).notNull(),
+  test: boolean('test').notNull(),
+  keyHash: text('key_hash').notNull(),
+  prefix: text('prefix').notNull(),
+  last4: text('last4').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  revokedAt: ts('revoked_at'),
+  lastUsedAt: ts('last_used_at'),
+});
+
+export const products = pgTable('products', {
+  id: serial('id').primaryKey(),
+  companyId: id64('company_id').notNull(),
+  code: uuid('code').notNull(),
+  name: text('name').notNull(),
+  active: boolean('active').notNull().default(true),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const offers = pgTable('offers', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  productId: integer('product_id').notNull(),
+  code: text('code').notNull(),
+  name: text('name').notNull(),
+  price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+  status: text('status', { enum: ['active', 'inactive'] })
+    .notNull()
+    .default('active'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const BILLING_CYCLES = ['weekly', 'monthly', 'quarterly', 'semiannual', 'yearly'] as const;
+export type BillingCycle = (typeof BILLING_CYCLES)[number];
+
+export const plans = pgTable('plans', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  productId: integer('product_id').notNull(),
+  code: text('code').notNull(),
+  name: text('name').notNull(),
+  price: numeric('price', { precision: 12, scale: 2 }).notNull(),
+  status: text('status', { enum: ['active', 'inactive'] })
+    .notNull()
+    .default('active'),
+  billingCycle: text('billing_cycle', { enum: BILLING_CYCLES }).notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const coupons = pgTable('coupons', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  code: text('code').notNull(),
+  percentOff: numeric('percent_off', { precision: 5, scale: 2 }),
+  amountOff: numeric('amount_off', { precision: 12, scale: 2 }),
+  active: boolean('active').notNull().default(true),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const LINK_STATUSES = ['active', 'paid', 'expired', 'canceled'] as const;
+export type LinkStatus = (typeof LINK_STATUSES)[number];
+
+export const paymentLinks = pgTable('payment_links', {
+  id: text('id').primaryKey(),
+  companyId: id64('company_id').notNull(),
+  livemode: boolean('livemode').notNull(),
+  status: text('status', { enum: LINK_STATUSES }).notNull().default('active'),
+  type: text('type', { enum: ['offer', 'plan'] }).notNull(),
+  offerId: id64('offer_id'),
+  planId: id64('plan_id'),
+  offerCode: text('offer_code'),
+  planCode: text('plan_code'),
+  productId: integer('product_id').notNull(),
+  shortCode: text('short_code').notNull(),
+  customerName: text('customer_name'),
+  customerEmail: text('customer_email'),
+  customerPhone: text('customer_phone'),
+  customerDocument: text('customer_document'),
+  externalReference: text('external_reference'),
+  metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+  couponCode: text('coupon_code'),
+  singleUse: boolean('single_use').notNull().default(true),
+  expiresAt: ts('expires_at').notNull(),
+  paidAt: ts('paid_at'),
+  canceledAt: ts('canceled_at'),
+  expiredAt: ts('expired_at'),
+  latestOrderId: id64('latest_order_id'),
+  idempotencyKey: text('idempotency_key'),
+  requestHash: text('request_hash'),
+  createdAt: ts('created_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+  updatedAt: ts('updated_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+});
+
+export const subscriptions = pgTable('subscriptions', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  livemode: boolean('livemode').notNull(),
+  planId: id64('plan_id').notNull(),
+  paymentLinkId: text('payment_link_id'),
+  status: text('status', { enum: ['active', 'canceled'] })
+    .notNull()
+    .default('active'),
+  currentPeriodEnd: ts('current_period_end').notNull(),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const orders = pgTable('orders', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  code: uuid('code').notNull(),
+  companyId: id64('company_id').notNull(),
+  livemode: boolean('livemode').notNull(),
+  paymentLinkId: text('payment_link_id'),
+  subscriptionId: id64('subscription_id'),
+  productId: integer('product_id').notNull(),
+  offerId: id64('offer_id'),
+  planId: id64('plan_id'),
+  status: text('status', { enum: ['pending', 'paid', 'refunded', 'failed', 'expired'] }).notNull(),
+  amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
+  paymentMethod: text('payment_method', { enum: ['credit_card', 'pix', 'boleto'] }),
+  paidAt: ts('paid_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const integrations = pgTable('integrations', {
+  id: serial('id').primaryKey(),
+  companyId: id64('company_id').notNull(),
+  type: text('type').notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  config: jsonb('config').$type<Record<string, string>>().notNull().default({}),
+  events: text('events')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
+  sendToAllProducts: boolean('send_to_all_products').notNull().default(false),
+  productIds: integer('product_ids')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
+  failureCount: integer('failure_count').notNull().default(0),
+  lastFailureAt: ts('last_failure_at'),
+  disabledReason: text('disabled_reason').notNull().default(''),
+  oauthPending: boolean('oauth_pending').notNull().default(false),
+  oauthState: text('oauth_state'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const integrationProducts = pgTable('integration_products', {
+  id: serial('id').primaryKey(),
+  integrationId: integer('integration_id').notNull(),
+  productId: integer('product_id').notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: ts('created_at').notNull().defaultNow(),
+});
+
+export const events = pgTable('events', {
+  id: text('id').primaryKey(),
+  companyId: id64('company_id').notNull(),
+  type: text('type').notNull(),
+  livemode: boolean('livemode').notNull(),
+  test: boolean('test').notNull().default(false),
+  productId: integer('product_id'),
+  payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+  createdAt: ts('created_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+  relayedAt: ts('relayed_at'),
+});
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'skipped'] as const;
+
+export const deliveries = pgTable('deliveries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  eventId: text('event_id').notNull(),
+  integrationId: integer('integration_id').notNull(),
+  status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: ts('next_attempt_at'),
+  lastStatusCode: integer('last_status_code'),
+  lastError: text('last_error'),
+  createdAt: ts('created_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+  updatedAt: ts('updated_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+});
+
+export const deliveryAttempts = pgTable('delivery_attempts', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  deliveryId: id64('delivery_id').notNull(),
+  eventId: text('event_id').notNull(),
+  integrationId: integer('integration_id').notNull(),
+  attempt: integer('attempt').notNull(),
+  requestedAt: ts('requested_at').notNull(),
+  statusCode: integer('status_code'),
+  error: text('error'),
+  durationMs: integer('duration_ms').notNull(),
+  responseBody: text('response_body'),
+});

@@ -1,0 +1,13 @@
+import type { PanelPrincipal, PaymentsPrincipal } from '../../auth/principal.js';
+
+declare global {
+  namespace Express {
+    interface Locals {
+      requestId: string;
+      payments?: PaymentsPrincipal;
+      panel?: PanelPrincipal;
+    }
+  }
+}
+
+export {};

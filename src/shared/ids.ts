@@ -1,0 +1,24 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniform random base62 string (rejection sampling, so no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += BASE62[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+export const newLinkId = (): string => `plink_${randomBase62(24)}`;
+export const newShortCode = (): string => randomBase62(8);
+export const newEventId = (): string => `evt_${randomBase62(24)}`;
+export const newUuid = (): string => randomUUID();
+/** Offer and plan codes appear in checkout URLs; short, URL-safe and unique. */
+export const newCatalogCode = (prefix: 'of' | 'pl'): string => `${prefix}_${randomBase62(10)}`;
+
+export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');

@@ -1,0 +1,61 @@
+import type { AppContext } from '../../src/shared/context.js';
+import { createDatabase } from '../../src/shared/db/index.js';
+import { createLogger } from '../../src/shared/logger.js';
+import { createFailFastRedis } from '../../src/shared/redis.js';
+import { startWebServer, type WebServer } from '../../src/server.js';
+import { seedCompany, type SeedOptions, type SeedResult } from '../../src/companies/service.js';
+import { testEnvironment } from './environment.js';
+import { HttpClient } from './http.js';
+
+/** The service started in-process on port 0, against the run's PostgreSQL and Redis. */
+export interface TestApp {
+  url: string;
+  ctx: AppContext;
+  http: HttpClient;
+  web: WebServer;
+  close(): Promise<void>;
+}
+
+const open = new Set<TestApp>();
+let shared: Promise<TestApp> | undefined;
+
+/** Starts a fresh app; `env` overrides configuration the way a deployment would (e.g. rate limits). */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = testEnvironment().config(env);
+  const logger = createLogger(config.logLevel);
+  const database = createDatabase(config.databaseUrl ?? '', 10);
+  const redis = createFailFastRedis(config.redisUrl ?? '');
+  const ctx: AppContext = { config, db: database.db, pool: database.pool, redis, logger };
+  const web = await startWebServer(ctx);
+  const app: TestApp = {
+    url: web.url,
+    ctx,
+    web,
+    http: new HttpClient(web.url, config),
+    async close() {
+      open.delete(app);
+      await web.close(1000);
+      redis.disconnect();
+      await database.close();
+    },
+  };
+  open.add(app);
+  return app;
+}
+
+/** One app shared by every test that needs no special configuration. */
+export function sharedApp(): Promise<TestApp> {
+  shared ??= startTestApp();
+  return shared;
+}
+
+export async function closeTestApps(): Promise<void> {
+  shared = undefined;
+  await Promise.all([...open].map((app) => app.close()));
+}
+
+/** A new tenant with keys, token and catalog (see `cli seed`). */
+export async function seed(options: SeedOptions = {}): Promise<SeedResult> {
+  const app = await sharedApp();
+  return seedCompany(app.ctx.db, options);
+}

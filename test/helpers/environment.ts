@@ -1,0 +1,111 @@
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, type Config } from '../../src/shared/config.js';
+import { migrate } from '../../src/shared/db/migrate.js';
+import { startEmbeddedPostgres, type RunningPostgres } from '../../src/shared/infra/embedded-postgres.js';
+import { freePort } from '../../src/shared/infra/free-port.js';
+import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
+import { randomBase62 } from '../../src/shared/ids.js';
+
+/**
+ * One isolated world per test run: its own PostgreSQL database (an embedded cluster in a temp dir,
+ * or a fresh database on TEST_DATABASE_URL's server) and its own redis-server. Nothing outside it
+ * is touched, flushed or dropped.
+ */
+export interface TestEnvironment {
+  databaseUrl: string;
+  redis: PrivateRedis;
+  runId: string;
+  /** Builds a config for this environment; `env` overrides variables as a deployment would. */
+  config(env?: Record<string, string>): Config;
+  stop(): Promise<void>;
+}
+
+let current: TestEnvironment | undefined;
+
+export const hasTestEnvironment = (): boolean => current !== undefined;
+
+export function testEnvironment(): TestEnvironment {
+  if (!current) throw new Error('test environment not started: is test/setup.ts registered in .mocharc?');
+  return current;
+}
+
+async function databaseOnServer(serverUrl: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: serverUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+export async function startTestEnvironment(): Promise<TestEnvironment> {
+  const runId = randomBase62(8).toLowerCase();
+  const dir = await mkdtemp(path.join(os.tmpdir(), `plinks-test-${runId}-`));
+  // As root, PostgreSQL runs as a separate `postgres` user that must be able to enter the folder.
+  await chmod(dir, 0o755);
+  let postgres: RunningPostgres | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let databaseUrl: string;
+  const external = process.env.TEST_DATABASE_URL;
+  if (external) {
+    const db = await databaseOnServer(external, `plinks_test_${runId}`);
+    databaseUrl = db.url;
+    dropDatabase = db.drop;
+  } else {
+    postgres = await startEmbeddedPostgres({
+      dir: path.join(dir, 'pg'),
+      port: await freePort(),
+      database: 'plinks_test',
+      persistent: false,
+      fast: true,
+    });
+    databaseUrl = postgres.url;
+  }
+  const redis = new PrivateRedis({ dir: path.join(dir, 'redis') });
+  await redis.start();
+
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  await migrate(pool);
+  await pool.end();
+
+  current = {
+    databaseUrl,
+    redis,
+    runId,
+    config(env = {}) {
+      return loadConfig({
+        NODE_ENV: 'test',
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redis.url,
+        QUEUE_PREFIX: `{plinks-test-${runId}}`,
+        // Generous by default so ordinary tests never trip them; rate-limit tests set their own.
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+        ...env,
+      });
+    },
+    async stop() {
+      await redis.stop();
+      if (dropDatabase) await dropDatabase();
+      if (postgres) await postgres.stop();
+      await rm(dir, { recursive: true, force: true });
+      current = undefined;
+    },
+  };
+  return current;
+}
