@@ -9,7 +9,7 @@ describe('OpenAPI documents', () => {
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ openapi: '3.1.0' });
     expect(res.body).to.have.nested.property('info.version', '1.0.0');
-    const result = await new Validator().validate(res.body as object);
+    const result = await new Validator().validate(res.body as Record<string, unknown>);
     expect(result.errors ?? [], JSON.stringify(result.errors)).to.deep.equal([]);
     expect(result.valid).to.equal(true);
   });
@@ -30,7 +30,7 @@ describe('OpenAPI documents', () => {
     const app = await sharedApp();
     const res = await app.http.get('/panel/v1/openapi.json');
     expect(res.status).to.equal(200);
-    const result = await new Validator().validate(res.body as object);
+    const result = await new Validator().validate(res.body as Record<string, unknown>);
     expect(result.valid, JSON.stringify(result.errors)).to.equal(true);
   });
 });
