@@ -1,20 +1,22 @@
 import type { PaymentsPrincipal } from '../auth/principal.js';
-import { findCouponByCode, findOfferByCode, findPlanByCode } from '../catalog/repository.js';
 import type { Db } from '../shared/db/index.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
 import { newLinkId, newShortCode, sha256Hex } from '../shared/ids.js';
 import {
+  findCouponForLink,
   findLink,
   findLinkById,
   findLinkByIdempotencyKey,
+  findOfferForLink,
   findOrder,
+  findPlanForLink,
   insertLink,
   linkExists,
   listLinks,
   type LinkRow,
   type LinkScope,
+  type LinkInsert,
   type LinkWithOrder,
-  type NewLinkRow,
 } from './repository.js';
 import { LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
 import { cancelLink, expireLink } from './transitions.js';
@@ -72,7 +74,7 @@ async function resolveProduct(
     return undefined;
   }
   if (offerCode !== undefined) {
-    const offer = await findOfferByCode(db, companyId, offerCode);
+    const offer = await findOfferForLink(db, companyId, offerCode);
     if (!offer) errors.offer_code = ['no offer with this code in your company'];
     else if (offer.status !== 'active') errors.offer_code = ['this offer is not active'];
     else
@@ -86,7 +88,7 @@ async function resolveProduct(
       };
     return undefined;
   }
-  const plan = await findPlanByCode(db, companyId, planCode ?? '');
+  const plan = await findPlanForLink(db, companyId, planCode ?? '');
   if (!plan) errors.plan_code = ['no plan with this code in your company'];
   else if (plan.status !== 'active') errors.plan_code = ['this plan is not active'];
   else
@@ -108,7 +110,7 @@ async function checkCoupon(
   errors: FieldErrors,
 ): Promise<void> {
   if (code === undefined || code === null) return;
-  const coupon = await findCouponByCode(db, companyId, code);
+  const coupon = await findCouponForLink(db, companyId, code);
   if (!coupon) errors.coupon_code = ['no coupon with this code in your company'];
   else if (!coupon.active) errors.coupon_code = ['this coupon is not active'];
 }
@@ -131,10 +133,7 @@ const isUniqueViolation = (err: unknown, constraint: string): boolean =>
   (err as { constraint?: unknown }).constraint === constraint;
 
 /** A fresh id and short code; on the (astronomically rare) collision, new ones are drawn. */
-async function insertWithFreshCodes(
-  db: Db,
-  values: Omit<NewLinkRow, 'id' | 'shortCode' | 'expiresAt'> & { expiresAt: Date | null },
-) {
+async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'shortCode'>) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await insertLink(db, { ...values, id: newLinkId(), shortCode: newShortCode() });
