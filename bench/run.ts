@@ -196,6 +196,8 @@ async function main(): Promise<void> {
           body: createBody,
           duration,
         }),
+      // The floor every request of the service pays before any of this component's code runs.
+      healthOurs: (duration = DURATION_S) => load(`${service.url}/healthz`, { duration }),
     };
     const labels: Record<keyof typeof scenarios, string> = {
       getBase: 'baseline GET /links/:id',
@@ -212,6 +214,7 @@ async function main(): Promise<void> {
       getOurs: [],
       postBase: [],
       postOurs: [],
+      healthOurs: [],
     };
     for (let round = 1; round <= ROUNDS; round++) {
       log(`round ${round}/${ROUNDS}`);
