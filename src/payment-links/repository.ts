@@ -112,7 +112,9 @@ const idempotencyWhere = (companyId: unknown, livemode: unknown, key: unknown) =
   );
 const prepareFindByKey = (db: Db) =>
   selectWithOrder(db)
-    .where(idempotencyWhere(sql.placeholder('companyId'), sql.placeholder('livemode'), sql.placeholder('key')))
+    .where(
+      idempotencyWhere(sql.placeholder('companyId'), sql.placeholder('livemode'), sql.placeholder('key')),
+    )
     .prepare('payment_links_find_by_idempotency_key');
 const findByKeyStatements = new WeakMap<Db, ReturnType<typeof prepareFindByKey>>();
 
@@ -125,7 +127,11 @@ export async function findLinkByIdempotencyKey(
   const rows =
     executor instanceof PgTransaction
       ? await selectWithOrder(executor).where(idempotencyWhere(companyId, livemode, key))
-      : await preparedOn(findByKeyStatements, executor, prepareFindByKey).execute({ companyId, livemode, key });
+      : await preparedOn(findByKeyStatements, executor, prepareFindByKey).execute({
+          companyId,
+          livemode,
+          key,
+        });
   const [row] = rows;
   return row ? withOrder(row) : undefined;
 }
@@ -317,16 +323,26 @@ const prepareCouponLookup = (db: Db) =>
   db
     .select({ active: coupons.active })
     .from(coupons)
-    .where(and(eq(coupons.companyId, sql.placeholder('companyId')), eq(coupons.code, sql.placeholder('code'))))
+    .where(
+      and(eq(coupons.companyId, sql.placeholder('companyId')), eq(coupons.code, sql.placeholder('code'))),
+    )
     .prepare('payment_links_coupon_lookup');
 const couponLookups = new WeakMap<Db, ReturnType<typeof prepareCouponLookup>>();
 
-export async function findOfferForLink(db: Db, companyId: number, code: string): Promise<Sellable | undefined> {
+export async function findOfferForLink(
+  db: Db,
+  companyId: number,
+  code: string,
+): Promise<Sellable | undefined> {
   const [row] = await preparedOn(offerLookups, db, prepareOfferLookup).execute({ companyId, code });
   return row;
 }
 
-export async function findPlanForLink(db: Db, companyId: number, code: string): Promise<Sellable | undefined> {
+export async function findPlanForLink(
+  db: Db,
+  companyId: number,
+  code: string,
+): Promise<Sellable | undefined> {
   const [row] = await preparedOn(planLookups, db, preparePlanLookup).execute({ companyId, code });
   return row;
 }

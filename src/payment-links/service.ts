@@ -40,11 +40,13 @@ export interface CreatedLink extends LinkWithOrder {
   replayed: boolean;
 }
 
-function replay(existing: LinkWithOrder, requestHash: string): CreatedLink {
+/** The link an earlier request with this key created, as a read would show it now. */
+async function replay(db: Db, existing: LinkWithOrder, requestHash: string, now: Date): Promise<CreatedLink> {
   if (existing.link.requestHash !== requestHash) {
     throw new ConflictError('This Idempotency-Key was already used with a different request body');
   }
-  return { ...existing, replayed: true };
+  const [current] = await catchUpExpiry(db, [existing], now);
+  return { ...(current ?? existing), replayed: true };
 }
 
 interface Product {
@@ -73,34 +75,28 @@ async function resolveProduct(
     errors.plan_code = [message];
     return undefined;
   }
-  if (offerCode !== undefined) {
-    const offer = await findOfferForLink(db, companyId, offerCode);
-    if (!offer) errors.offer_code = ['no offer with this code in your company'];
-    else if (offer.status !== 'active') errors.offer_code = ['this offer is not active'];
-    else
-      return {
-        type: 'offer',
-        offerId: offer.id,
-        planId: null,
-        offerCode: offer.code,
-        planCode: null,
-        productId: offer.productId,
-      };
+  const kind = offerCode !== undefined ? 'offer' : 'plan';
+  const field = `${kind}_code`;
+  const sellable =
+    offerCode !== undefined
+      ? await findOfferForLink(db, companyId, offerCode)
+      : await findPlanForLink(db, companyId, planCode ?? '');
+  if (!sellable) {
+    errors[field] = [`no ${kind} with this code in your company`];
     return undefined;
   }
-  const plan = await findPlanForLink(db, companyId, planCode ?? '');
-  if (!plan) errors.plan_code = ['no plan with this code in your company'];
-  else if (plan.status !== 'active') errors.plan_code = ['this plan is not active'];
-  else
-    return {
-      type: 'plan',
-      offerId: null,
-      planId: plan.id,
-      offerCode: null,
-      planCode: plan.code,
-      productId: plan.productId,
-    };
-  return undefined;
+  if (sellable.status !== 'active') {
+    errors[field] = [`this ${kind} is not active`];
+    return undefined;
+  }
+  return {
+    type: kind,
+    offerId: kind === 'offer' ? sellable.id : null,
+    planId: kind === 'plan' ? sellable.id : null,
+    offerCode: kind === 'offer' ? sellable.code : null,
+    planCode: kind === 'plan' ? sellable.code : null,
+    productId: sellable.productId,
+  };
 }
 
 async function checkCoupon(
@@ -162,7 +158,7 @@ export async function createPaymentLink(
   const requestHash = idempotencyKey === undefined ? null : sha256Hex(canonicalJson(body));
   if (idempotencyKey !== undefined && requestHash !== null) {
     const existing = await findLinkByIdempotencyKey(db, companyId, livemode, idempotencyKey);
-    if (existing) return replay(existing, requestHash);
+    if (existing) return replay(db, existing, requestHash, now);
   }
 
   const errors: FieldErrors = {};
@@ -200,7 +196,7 @@ export async function createPaymentLink(
       : await findLinkByIdempotencyKey(db, companyId, livemode, idempotencyKey);
   if (!winner || requestHash === null)
     throw new Error('idempotent insert conflicted but no link holds the key');
-  return replay(winner, requestHash);
+  return replay(db, winner, requestHash, now);
 }
 
 const isOverdue = (link: LinkRow, now: Date): boolean =>
