@@ -67,27 +67,26 @@ function preparedOn<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => T): T {
   return prepared;
 }
 
-const scopeWhere = (id: unknown, companyId: unknown, livemode: unknown) =>
-  and(
-    eq(paymentLinks.id, id as string),
-    eq(paymentLinks.companyId, companyId as number),
-    eq(paymentLinks.livemode, livemode as boolean),
-  );
-
 const prepareFindLink = (db: Db) =>
   selectWithOrder(db)
-    .where(scopeWhere(sql.placeholder('linkId'), sql.placeholder('companyId'), sql.placeholder('livemode')))
+    .where(eq(paymentLinks.id, sql.placeholder('linkId')))
     .prepare('payment_links_find');
 const findLinkStatements = new WeakMap<Db, ReturnType<typeof prepareFindLink>>();
 
-/** A link of this company and mode, with its order; one indexed query. */
+/**
+ * A link of this company and mode, with its order; one primary-key lookup. The statement filters
+ * on the id alone and ownership is checked here: a generic plan that also filtered on company and
+ * mode could settle, while the table is small, on an index that later scans all of a company's links.
+ */
 export async function findLink(executor: Executor, scope: LinkScope): Promise<LinkWithOrder | undefined> {
   const rows =
     executor instanceof PgTransaction
-      ? await selectWithOrder(executor).where(scopeWhere(scope.linkId, scope.companyId, scope.livemode))
-      : await preparedOn(findLinkStatements, executor, prepareFindLink).execute({ ...scope });
+      ? await selectWithOrder(executor).where(eq(paymentLinks.id, scope.linkId))
+      : await preparedOn(findLinkStatements, executor, prepareFindLink).execute({ linkId: scope.linkId });
   const [row] = rows;
-  return row ? withOrder(row) : undefined;
+  if (!row || row.link.companyId !== scope.companyId || row.link.livemode !== scope.livemode)
+    return undefined;
+  return withOrder(row);
 }
 
 /** Any link by id, whatever its company or mode (workers, checkout pages). */
@@ -305,17 +304,29 @@ const { offers, plans, coupons } = schema;
 
 const prepareOfferLookup = (db: Db) =>
   db
-    .select({ id: offers.id, code: offers.code, status: offers.status, productId: offers.productId })
+    .select({
+      id: offers.id,
+      companyId: offers.companyId,
+      code: offers.code,
+      status: offers.status,
+      productId: offers.productId,
+    })
     .from(offers)
-    .where(and(eq(offers.companyId, sql.placeholder('companyId')), eq(offers.code, sql.placeholder('code'))))
+    .where(eq(offers.code, sql.placeholder('code')))
     .prepare('payment_links_offer_lookup');
 const offerLookups = new WeakMap<Db, ReturnType<typeof prepareOfferLookup>>();
 
 const preparePlanLookup = (db: Db) =>
   db
-    .select({ id: plans.id, code: plans.code, status: plans.status, productId: plans.productId })
+    .select({
+      id: plans.id,
+      companyId: plans.companyId,
+      code: plans.code,
+      status: plans.status,
+      productId: plans.productId,
+    })
     .from(plans)
-    .where(and(eq(plans.companyId, sql.placeholder('companyId')), eq(plans.code, sql.placeholder('code'))))
+    .where(eq(plans.code, sql.placeholder('code')))
     .prepare('payment_links_plan_lookup');
 const planLookups = new WeakMap<Db, ReturnType<typeof preparePlanLookup>>();
 
