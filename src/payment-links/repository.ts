@@ -295,6 +295,7 @@ export async function findOrder(executor: Executor, orderId: number): Promise<Li
 /** What a link can be created for: an offer or plan of the company, with its status. */
 export interface Sellable {
   id: number;
+  companyId: number;
   code: string;
   status: 'active' | 'inactive';
   productId: number;
@@ -340,13 +341,15 @@ const prepareCouponLookup = (db: Db) =>
     .prepare('payment_links_coupon_lookup');
 const couponLookups = new WeakMap<Db, ReturnType<typeof prepareCouponLookup>>();
 
+// Codes are unique across companies, so the statements look up the code alone (its unique index,
+// whatever the planner's statistics) and ownership is checked here.
 export async function findOfferForLink(
   db: Db,
   companyId: number,
   code: string,
 ): Promise<Sellable | undefined> {
-  const [row] = await preparedOn(offerLookups, db, prepareOfferLookup).execute({ companyId, code });
-  return row;
+  const [row] = await preparedOn(offerLookups, db, prepareOfferLookup).execute({ code });
+  return row && row.companyId === companyId ? row : undefined;
 }
 
 export async function findPlanForLink(
@@ -354,8 +357,8 @@ export async function findPlanForLink(
   companyId: number,
   code: string,
 ): Promise<Sellable | undefined> {
-  const [row] = await preparedOn(planLookups, db, preparePlanLookup).execute({ companyId, code });
-  return row;
+  const [row] = await preparedOn(planLookups, db, preparePlanLookup).execute({ code });
+  return row && row.companyId === companyId ? row : undefined;
 }
 
 export async function findCouponForLink(
