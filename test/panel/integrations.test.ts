@@ -35,13 +35,18 @@ describe('panel integrations API', () => {
       expect(body.config.url).to.equal('https://hooks.example.com/receiver');
       expect(body.config.secret).to.match(/^whsec_[A-Za-z0-9+/]+=*$/);
       expect(new Date(body.created_at).toISOString()).to.equal(body.created_at);
-      const got = await app.http.get<IntegrationBody>(`${P}/integrations/${body.id}`, { auth: tenant.panel_token });
+      const got = await app.http.get<IntegrationBody>(`${P}/integrations/${body.id}`, {
+        auth: tenant.panel_token,
+      });
       expect(got.status).to.equal(200);
       expect(got.body).to.deep.equal(body);
     });
 
     it('keeps a secret the caller provides', async () => {
-      const res = await create(tenant, webhook({ config: { url: 'https://x.example.com/h', secret: 'my-own-secret' } }));
+      const res = await create(
+        tenant,
+        webhook({ config: { url: 'https://x.example.com/h', secret: 'my-own-secret' } }),
+      );
       expect(res.status).to.equal(201);
       expect(res.body.config.secret).to.equal('my-own-secret');
     });
@@ -74,14 +79,23 @@ describe('panel integrations API', () => {
       const all = await app.http.get<IntegrationBody[]>(`${P}/integrations/`, { auth: own.panel_token });
       expect(all.status).to.equal(200);
       expect(all.body.map((i) => i.type)).to.deep.equal(['webhook', 'ad_pixel']);
-      const pixels = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=ad_pixel`, { auth: own.panel_token });
+      const pixels = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=ad_pixel`, {
+        auth: own.panel_token,
+      });
       expect(pixels.body.map((i) => i.type)).to.deep.equal(['ad_pixel']);
-      const none = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=gateway`, { auth: own.panel_token });
+      const none = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=gateway`, {
+        auth: own.panel_token,
+      });
       expect(none.body).to.deep.equal([]);
     });
 
     it('refuses an unknown type filter with 400 under type', async () => {
-      expectError(await app.http.get(`${P}/integrations/?type=fax`, { auth: tenant.panel_token }), 400, 'validation_error', 'type');
+      expectError(
+        await app.http.get(`${P}/integrations/?type=fax`, { auth: tenant.panel_token }),
+        400,
+        'validation_error',
+        'type',
+      );
     });
   });
 
@@ -89,25 +103,53 @@ describe('panel integrations API', () => {
     it('refuses an unknown type, a missing config, unknown events and unknown fields with 400 naming the field', async () => {
       expectError(await create(tenant, webhook({ type: 'carrier_pigeon' })), 400, 'validation_error', 'type');
       expectError(await create(tenant, { type: 'webhook', events: [] }), 400, 'validation_error', 'config');
-      expectError(await create(tenant, webhook({ events: ['order.paid', 'order.teleported'] })), 400, 'validation_error', 'events');
+      expectError(
+        await create(tenant, webhook({ events: ['order.paid', 'order.teleported'] })),
+        400,
+        'validation_error',
+        'events',
+      );
       expectError(await create(tenant, webhook({ colour: 'blue' })), 400, 'validation_error', 'colour');
       expectError(await create(tenant, webhook({ events: 'order.paid' })), 400, 'validation_error', 'events');
     });
 
     it('refuses a webhook config without url, with extra keys or non-string values under config.<key>', async () => {
       expectError(await create(tenant, webhook({ config: {} })), 400, 'validation_error', 'config.url');
-      expectError(await create(tenant, webhook({ config: { url: 'https://a.example.com', token: 'x' } })), 400, 'validation_error', 'config.token');
-      expectError(await create(tenant, { type: 'ad_pixel', config: { id: 5 }, events: [] }), 400, 'validation_error', 'config.id');
-      expectError(await create(tenant, webhook({ config: { url: 'ftp://a.example.com' } })), 400, 'validation_error', 'config.url');
+      expectError(
+        await create(tenant, webhook({ config: { url: 'https://a.example.com', token: 'x' } })),
+        400,
+        'validation_error',
+        'config.token',
+      );
+      expectError(
+        await create(tenant, { type: 'ad_pixel', config: { id: 5 }, events: [] }),
+        400,
+        'validation_error',
+        'config.id',
+      );
+      expectError(
+        await create(tenant, webhook({ config: { url: 'ftp://a.example.com' } })),
+        400,
+        'validation_error',
+        'config.url',
+      );
     });
 
     it('refuses private and plain-http webhook targets when private targets are not allowed', async () => {
       const strict = await startTestApp({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false' });
       try {
         const post = (url: string) =>
-          strict.http.post(`${P}/integrations/`, { auth: tenant.panel_token, body: webhook({ config: { url } }) });
+          strict.http.post(`${P}/integrations/`, {
+            auth: tenant.panel_token,
+            body: webhook({ config: { url } }),
+          });
         expectError(await post('https://127.0.0.1/hook'), 400, 'validation_error', 'config.url');
-        expectError(await post('https://169.254.169.254/latest/meta-data'), 400, 'validation_error', 'config.url');
+        expectError(
+          await post('https://169.254.169.254/latest/meta-data'),
+          400,
+          'validation_error',
+          'config.url',
+        );
         expectError(await post('https://[::1]/hook'), 400, 'validation_error', 'config.url');
         expectError(await post('https://localhost/hook'), 400, 'validation_error', 'config.url');
         expectError(await post('http://93.184.216.34/hook'), 400, 'validation_error', 'config.url');
@@ -126,8 +168,18 @@ describe('panel integrations API', () => {
     });
 
     it('refuses a non-numeric or out-of-range id with 400 rather than a server error', async () => {
-      expectError(await app.http.get(`${P}/integrations/abc`, { auth: tenant.panel_token }), 400, 'validation_error', 'id');
-      expectError(await app.http.get(`${P}/integrations/99999999999`, { auth: tenant.panel_token }), 400, 'validation_error', 'id');
+      expectError(
+        await app.http.get(`${P}/integrations/abc`, { auth: tenant.panel_token }),
+        400,
+        'validation_error',
+        'id',
+      );
+      expectError(
+        await app.http.get(`${P}/integrations/99999999999`, { auth: tenant.panel_token }),
+        400,
+        'validation_error',
+        'id',
+      );
     });
   });
 
@@ -140,7 +192,10 @@ describe('panel integrations API', () => {
       });
       expect(res.status).to.equal(200);
       expect(res.body.events).to.deep.equal(['order.refunded']);
-      expect(res.body.config).to.deep.equal({ url: 'https://other.example.com/h', secret: created.config.secret });
+      expect(res.body.config).to.deep.equal({
+        url: 'https://other.example.com/h',
+        secret: created.config.secret,
+      });
       expect(res.body.type).to.equal('webhook');
       expect(res.body.is_active).to.equal(true);
       expect(Date.parse(res.body.updated_at)).to.be.at.least(Date.parse(created.updated_at));
@@ -149,8 +204,18 @@ describe('panel integrations API', () => {
     it('PATCH validates like create: bad config for the type, unknown events, and a type change whose config does not fit', async () => {
       const created = (await create(tenant, { type: 'ad_pixel', config: { pixel: 'x' }, events: [] })).body;
       const url = `${P}/integrations/${created.id}`;
-      expectError(await app.http.patch(url, { auth: tenant.panel_token, body: { events: ['x.y'] } }), 400, 'validation_error', 'events');
-      expectError(await app.http.patch(url, { auth: tenant.panel_token, body: { type: 'webhook' } }), 400, 'validation_error', 'config.url');
+      expectError(
+        await app.http.patch(url, { auth: tenant.panel_token, body: { events: ['x.y'] } }),
+        400,
+        'validation_error',
+        'events',
+      );
+      expectError(
+        await app.http.patch(url, { auth: tenant.panel_token, body: { type: 'webhook' } }),
+        400,
+        'validation_error',
+        'config.url',
+      );
       const switched = await app.http.patch<IntegrationBody>(url, {
         auth: tenant.panel_token,
         body: { type: 'webhook', config: { url: 'https://h.example.com' } },
@@ -164,8 +229,14 @@ describe('panel integrations API', () => {
       await app.ctx.db.execute(
         sql`UPDATE integrations SET is_active = false, disabled_reason = 'auto_disabled', failure_count = 10, last_failure_at = now() WHERE id = ${created.id}`,
       );
-      const disabled = await app.http.get<IntegrationBody>(`${P}/integrations/${created.id}`, { auth: tenant.panel_token });
-      expect(disabled.body).to.include({ is_active: false, disabled_reason: 'auto_disabled', failure_count: 10 });
+      const disabled = await app.http.get<IntegrationBody>(`${P}/integrations/${created.id}`, {
+        auth: tenant.panel_token,
+      });
+      expect(disabled.body).to.include({
+        is_active: false,
+        disabled_reason: 'auto_disabled',
+        failure_count: 10,
+      });
       expect(disabled.body.last_failure_at).to.be.a('string');
       const res = await app.http.patch<IntegrationBody>(`${P}/integrations/${created.id}`, {
         auth: tenant.panel_token,
@@ -180,8 +251,16 @@ describe('panel integrations API', () => {
       const res = await app.http.delete(`${P}/integrations/${created.id}`, { auth: tenant.panel_token });
       expect(res.status).to.equal(204);
       expect(res.text).to.equal('');
-      expectError(await app.http.get(`${P}/integrations/${created.id}`, { auth: tenant.panel_token }), 404, 'not_found');
-      expectError(await app.http.delete(`${P}/integrations/${created.id}`, { auth: tenant.panel_token }), 404, 'not_found');
+      expectError(
+        await app.http.get(`${P}/integrations/${created.id}`, { auth: tenant.panel_token }),
+        404,
+        'not_found',
+      );
+      expectError(
+        await app.http.delete(`${P}/integrations/${created.id}`, { auth: tenant.panel_token }),
+        404,
+        'not_found',
+      );
     });
   });
 
@@ -194,18 +273,30 @@ describe('panel integrations API', () => {
       const inactive = await create(own, { type: 'gateway', config: {}, events: [], is_active: false });
       expect(inactive.status).to.equal(201);
       expectError(
-        await app.http.patch(`${P}/integrations/${inactive.body.id}`, { auth: own.panel_token, body: { is_active: true } }),
+        await app.http.patch(`${P}/integrations/${inactive.body.id}`, {
+          auth: own.panel_token,
+          body: { is_active: true },
+        }),
         409,
         'conflict',
       );
       const pixel = (await create(own, { type: 'ad_pixel', config: {}, events: [] })).body;
       expectError(
-        await app.http.patch(`${P}/integrations/${pixel.id}`, { auth: own.panel_token, body: { type: 'gateway' } }),
+        await app.http.patch(`${P}/integrations/${pixel.id}`, {
+          auth: own.panel_token,
+          body: { type: 'gateway' },
+        }),
         409,
         'conflict',
       );
-      await app.http.patch(`${P}/integrations/${first.body.id}`, { auth: own.panel_token, body: { is_active: false } });
-      const now = await app.http.patch(`${P}/integrations/${inactive.body.id}`, { auth: own.panel_token, body: { is_active: true } });
+      await app.http.patch(`${P}/integrations/${first.body.id}`, {
+        auth: own.panel_token,
+        body: { is_active: false },
+      });
+      const now = await app.http.patch(`${P}/integrations/${inactive.body.id}`, {
+        auth: own.panel_token,
+        body: { is_active: true },
+      });
       expect(now.status).to.equal(200);
     });
 
@@ -216,7 +307,9 @@ describe('panel integrations API', () => {
         create(own, { type: 'gateway', config: {}, events: [] }),
       ]);
       expect(results.map((r) => r.status).sort()).to.deep.equal([201, 409]);
-      const list = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=gateway`, { auth: own.panel_token });
+      const list = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=gateway`, {
+        auth: own.panel_token,
+      });
       expect(list.body).to.have.length(1);
     });
 
@@ -230,7 +323,9 @@ describe('panel integrations API', () => {
 
   describe('event types and alerts', () => {
     it('lists the seven panel event kinds with their labels, without order.payment_declined', async () => {
-      const res = await app.http.get<Array<{ value: string; label: string }>>(`${P}/integrations/events`, { auth: tenant.panel_token });
+      const res = await app.http.get<Array<{ value: string; label: string }>>(`${P}/integrations/events`, {
+        auth: tenant.panel_token,
+      });
       expect(res.status).to.equal(200);
       expect(res.body).to.deep.equal([
         { value: 'order.paid', label: 'paid order' },
@@ -245,7 +340,8 @@ describe('panel integrations API', () => {
 
     it('alerts while a gateway awaits OAuth and clears once the callback completes it', async () => {
       const own = await seed();
-      const alerts = () => app.http.get<Record<string, unknown>>(`${P}/integrations/alerts`, { auth: own.panel_token });
+      const alerts = () =>
+        app.http.get<Record<string, unknown>>(`${P}/integrations/alerts`, { auth: own.panel_token });
       expect((await alerts()).body).to.deep.equal({ pending: false });
       await create(own, { type: 'gateway', config: {}, events: [] });
       const pending = (await alerts()).body;
@@ -269,8 +365,18 @@ describe('panel integrations API', () => {
     });
 
     it('refuses an OAuth callback with an unknown state or without a code', async () => {
-      expectError(await app.http.get(`${P}/integrations/oauth/callback?state=nope&code=x`), 400, 'validation_error', 'state');
-      expectError(await app.http.get(`${P}/integrations/oauth/callback?state=nope`), 400, 'validation_error', 'code');
+      expectError(
+        await app.http.get(`${P}/integrations/oauth/callback?state=nope&code=x`),
+        400,
+        'validation_error',
+        'state',
+      );
+      expectError(
+        await app.http.get(`${P}/integrations/oauth/callback?state=nope`),
+        400,
+        'validation_error',
+        'code',
+      );
     });
   });
 
@@ -284,9 +390,24 @@ describe('panel integrations API', () => {
       expectError(await app.http.patch(base, { auth, body: { is_active: false } }), 404, 'not_found');
       expectError(await app.http.delete(base, { auth }), 404, 'not_found');
       expectError(await app.http.get(`${base}/products`, { auth }), 404, 'not_found');
-      expectError(await app.http.post(`${base}/products`, { auth, body: { product_id: tenant.products[0]?.id } }), 404, 'not_found');
-      expectError(await app.http.patch(`${base}/products/${other.products[0]?.id}`, { auth, body: { is_active: false } }), 404, 'not_found');
-      expectError(await app.http.delete(`${base}/products/${other.products[0]?.id}`, { auth }), 404, 'not_found');
+      expectError(
+        await app.http.post(`${base}/products`, { auth, body: { product_id: tenant.products[0]?.id } }),
+        404,
+        'not_found',
+      );
+      expectError(
+        await app.http.patch(`${base}/products/${other.products[0]?.id}`, {
+          auth,
+          body: { is_active: false },
+        }),
+        404,
+        'not_found',
+      );
+      expectError(
+        await app.http.delete(`${base}/products/${other.products[0]?.id}`, { auth }),
+        404,
+        'not_found',
+      );
       const list = await app.http.get<IntegrationBody[]>(`${P}/integrations/`, { auth });
       expect(list.body.map((i) => i.id)).to.not.include(theirs.id);
       const still = await app.http.get<IntegrationBody>(base, { auth: other.panel_token });
