@@ -2,7 +2,7 @@ import type { Db, Executor } from '../shared/db/index.js';
 import type { BillingCycle } from '../shared/db/schema.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { newCatalogCode, newUuid } from '../shared/ids.js';
-import { isUniqueViolation } from '../integrations/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../integrations/db-errors.js';
 import { lockCompanyIntegrations, refreshProductIds } from '../integrations/product-ids.js';
 import * as catalog from './repository.js';
 
@@ -88,7 +88,12 @@ export async function removeProduct(db: Db, companyId: number, id: number): Prom
     if (await catalog.productHasHistory(tx, id)) {
       throw new ConflictError(`Product ${id} has payment links or orders; deactivate it instead`);
     }
-    await catalog.deleteProduct(tx, companyId, id);
+    // A link created for the product after the check above still makes the delete fail: same answer.
+    await catalog.deleteProduct(tx, companyId, id).catch((err: unknown) => {
+      if (isForeignKeyViolation(err))
+        throw new ConflictError(`Product ${id} is in use; deactivate it instead`);
+      throw err;
+    });
     await refreshProductIds(tx, companyId);
   });
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 
 const { integrations, integrationProducts, products } = schema;
@@ -18,15 +18,7 @@ export type NewIntegration = Pick<
 export type IntegrationChanges = Partial<
   Pick<
     IntegrationRow,
-    | 'type'
-    | 'isActive'
-    | 'config'
-    | 'events'
-    | 'sendToAllProducts'
-    | 'failureCount'
-    | 'disabledReason'
-    | 'oauthPending'
-    | 'oauthState'
+    'type' | 'isActive' | 'config' | 'events' | 'sendToAllProducts' | 'oauthPending' | 'oauthState'
   >
 >;
 
@@ -67,15 +59,27 @@ export async function insertIntegration(db: Executor, values: NewIntegration): P
   return row;
 }
 
+/**
+ * Applies changes to one integration of the company. With `reenable`, an integration that is
+ * inactive at the moment of the write (the circuit breaker may have just opened) gets its breaker
+ * state cleared; an active one keeps its running failure count.
+ */
 export async function updateIntegration(
   db: Executor,
   companyId: number,
   id: number,
   changes: IntegrationChanges,
+  reenable = false,
 ): Promise<IntegrationRow | undefined> {
+  const breaker = reenable
+    ? {
+        failureCount: sql`CASE WHEN ${integrations.isActive} THEN ${integrations.failureCount} ELSE 0 END`,
+        disabledReason: sql`CASE WHEN ${integrations.isActive} THEN ${integrations.disabledReason} ELSE '' END`,
+      }
+    : {};
   const [row] = await db
     .update(integrations)
-    .set({ ...changes, updatedAt: new Date() })
+    .set({ ...changes, ...breaker, updatedAt: new Date() })
     .where(and(eq(integrations.companyId, companyId), eq(integrations.id, id)))
     .returning();
   return row;

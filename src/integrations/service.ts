@@ -130,8 +130,9 @@ export async function createIntegration(
 }
 
 /**
- * PATCH: the creation fields, all optional. `is_active: true` re-enables an integration the circuit
- * breaker disabled (spec 3.2): `disabled_reason` is cleared and the failure count starts again at 0.
+ * PATCH: the creation fields, all optional. `is_active: true` re-enables an inactive integration,
+ * e.g. one the circuit breaker disabled (spec 3.2): `disabled_reason` is cleared and the failure
+ * count starts again at 0. Sent to an active integration it changes nothing there.
  */
 export async function updateIntegration(
   deps: Deps,
@@ -157,15 +158,14 @@ export async function updateIntegration(
   if (input.events !== undefined) changes.events = input.events;
   if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
   if (input.is_active !== undefined) changes.isActive = input.is_active;
-  if (input.is_active === true) {
-    changes.disabledReason = '';
-    changes.failureCount = 0;
-  }
   return deps.db.transaction(async (tx) => {
     await lockCompanyIntegrations(tx, companyId);
-    const updated = await repo.updateIntegration(tx, companyId, id, changes).catch((err: unknown) => {
-      throw writeError(err);
-    });
+    const reenable = input.is_active === true;
+    const updated = await repo
+      .updateIntegration(tx, companyId, id, changes, reenable)
+      .catch((err: unknown) => {
+        throw writeError(err);
+      });
     if (!updated) throw new NotFoundError(`No integration ${id} in this company`);
     await refreshProductIds(tx, companyId, id);
     return withLinks(tx, await requireIntegration(tx, companyId, id));

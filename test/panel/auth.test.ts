@@ -111,6 +111,18 @@ describe('panel API authentication', () => {
     expect((await list(inactive.panel_token)).status).to.equal(200);
   });
 
+  it('documents 401, 402, 403 and 500 on every authenticated panel operation', async () => {
+    const doc = (await app.http.get(`${P}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown> }>>;
+    };
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (op.security?.length === 0) continue;
+        expect(op.responses, `${method} ${path}`).to.include.keys('401', '402', '403', '500');
+      }
+    }
+  });
+
   it('serves the panel OpenAPI document without credentials, with the panel paths', async () => {
     const res = await app.http.get<{ paths: Record<string, unknown> }>(`${P}/openapi.json`);
     expect(res.status).to.equal(200);

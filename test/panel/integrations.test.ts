@@ -246,6 +246,16 @@ describe('panel integrations API', () => {
       expect(res.body).to.include({ is_active: true, disabled_reason: '', failure_count: 0 });
     });
 
+    it('PATCH is_active true on an active integration keeps its running failure count', async () => {
+      const created = (await create(tenant, webhook())).body;
+      await app.ctx.db.execute(sql`UPDATE integrations SET failure_count = 3 WHERE id = ${created.id}`);
+      const res = await app.http.patch<IntegrationBody>(`${P}/integrations/${created.id}`, {
+        auth: tenant.panel_token,
+        body: { is_active: true },
+      });
+      expect(res.body).to.include({ is_active: true, failure_count: 3, disabled_reason: '' });
+    });
+
     it('DELETE answers 204 without a body, and the integration is gone', async () => {
       const created = (await create(tenant, webhook())).body;
       const res = await app.http.delete(`${P}/integrations/${created.id}`, { auth: tenant.panel_token });
@@ -362,6 +372,14 @@ describe('panel integrations API', () => {
 
       const replay = await app.http.get<ErrorBody>(`${callback.pathname}${callback.search}`);
       expectError(replay, 400, 'validation_error', 'state');
+    });
+
+    it("does not show another company's pending gateway in the alert", async () => {
+      const a = await seed();
+      const b = await seed();
+      await create(a, { type: 'gateway', config: {}, events: [] });
+      const alert = await app.http.get(`${P}/integrations/alerts`, { auth: b.panel_token });
+      expect(alert.body).to.deep.equal({ pending: false });
     });
 
     it('refuses an OAuth callback with an unknown state or without a code', async () => {
