@@ -1,9 +1,12 @@
 import type { Config } from '../shared/config.js';
+import { catalogPanelOpenApi } from '../catalog/panel-openapi.js';
+import { integrationsOpenApi } from '../integrations/openapi.js';
+import { keysPanelOpenApi } from '../keys/panel-openapi.js';
 import { buildDocument, selfDescription } from './common.js';
 import type { OpenApiDocument, OpenApiFragment } from './types.js';
 
 /** Every component that serves panel paths adds its fragment here (paths relative to `{panel_api_url}`). */
-const FRAGMENTS: OpenApiFragment[] = [];
+const FRAGMENTS: OpenApiFragment[] = [integrationsOpenApi, keysPanelOpenApi, catalogPanelOpenApi];
 
 export function panelOpenApi(config: Config): OpenApiDocument {
   return buildDocument(
