@@ -1,0 +1,64 @@
+import type { Producers } from '../../queues/index.js';
+import { jobIds } from '../../queues/index.js';
+import type { AppContext } from '../shared/context.js';
+import { WEBHOOK_KIND_TYPES } from '../events/kinds.js';
+import { postWebhook, type AttemptResult } from './http-client.js';
+import { loadDeliveryTarget, markSkipped, recordAttempt, type DeliveryStatus } from './repository.js';
+import { nextDelayMs } from './schedule.js';
+
+export type AttemptOutcome = DeliveryStatus | 'stale';
+
+const WEBHOOK_KINDS = new Set<string>(WEBHOOK_KIND_TYPES);
+
+/**
+ * One attempt of one delivery. Safe to run twice: an attempt already recorded, or a delivery no
+ * longer pending, is left alone (the second run may have sent the request again, which
+ * at-least-once delivery allows; receivers deduplicate on `webhook-id`).
+ */
+export async function deliverAttempt(
+  ctx: AppContext,
+  producers: Producers,
+  deliveryId: number,
+  attempt: number,
+): Promise<AttemptOutcome> {
+  const target = await loadDeliveryTarget(ctx.db, deliveryId);
+  if (!target || target.status !== 'pending' || target.attempts >= attempt) return 'stale';
+  if (!target.integrationActive) {
+    await markSkipped(ctx.db, deliveryId, 'integration inactive');
+    return 'skipped';
+  }
+  if (!WEBHOOK_KINDS.has(target.integrationType)) {
+    await markSkipped(ctx.db, deliveryId, `type ${target.integrationType} is not dispatched over HTTP`);
+    return 'skipped';
+  }
+  const body = JSON.stringify(target.payload);
+  const result: AttemptResult = target.url
+    ? await postWebhook(ctx.config, { url: target.url, secret: target.secret }, target.eventId, body)
+    : { requestedAt: new Date(), durationMs: 0, statusCode: null, ok: false, error: 'integration has no url', responseBody: null, retryAfterSeconds: null };
+
+  const { retryScheduleSeconds, retryJitter, responseBodyMaxBytes, breakerThreshold } = ctx.config.webhooks;
+  // 410 Gone: the receiver says this endpoint is no more; retrying would only add load.
+  const delay =
+    result.ok || result.statusCode === 410
+      ? null
+      : nextDelayMs(retryScheduleSeconds, retryJitter, attempt, result.retryAfterSeconds);
+  const status: DeliveryStatus = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+  const recorded = await recordAttempt(ctx.db, {
+    target,
+    attempt,
+    result,
+    status,
+    nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
+    responseBodyMaxBytes,
+    breakerThreshold,
+  });
+  if (!recorded) return 'stale';
+  if (recorded.breakerOpened) {
+    ctx.logger.warn({ integrationId: target.integrationId, failures: recorded.failureCount }, 'circuit breaker opened: integration auto-disabled');
+  }
+  if (status === 'pending' && delay !== null) {
+    // If this add is lost (crash, Redis down), the sweep re-enqueues the overdue delivery.
+    await producers.add('deliveries', jobIds.deliveries(deliveryId, attempt + 1), { deliveryId, attempt: attempt + 1 }, { delay });
+  }
+  return status;
+}
