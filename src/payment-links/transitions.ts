@@ -1,0 +1,77 @@
+/**
+ * Every change of a link's status, one function per transition. Each takes a transaction so the
+ * caller can write the event describing the change in the same commit, and each is one conditional
+ * UPDATE: of two racing transitions (a cancel and a payment, say) exactly one matches the row.
+ * Each returns the updated row, or undefined when the link was not in the state the transition
+ * starts from (or does not exist).
+ */
+import { and, eq, or, sql } from 'drizzle-orm';
+import { schema, type Executor } from '../shared/db/index.js';
+import type { LinkRow, LinkScope } from './repository.js';
+
+const { paymentLinks } = schema;
+
+/** active → canceled, for a link of the caller's company and mode that has not passed expires_at. */
+export async function cancelLink(tx: Executor, scope: LinkScope): Promise<LinkRow | undefined> {
+  const [row] = await tx
+    .update(paymentLinks)
+    .set({ status: 'canceled', canceledAt: sql`clock_timestamp()`, updatedAt: sql`clock_timestamp()` })
+    .where(
+      and(
+        eq(paymentLinks.id, scope.linkId),
+        eq(paymentLinks.companyId, scope.companyId),
+        eq(paymentLinks.livemode, scope.livemode),
+        eq(paymentLinks.status, 'active'),
+        sql`${paymentLinks.expiresAt} > clock_timestamp()`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/**
+ * active → expired once expires_at <= `now`. `expired_at` records when the transition was applied
+ * (which is later than expires_at when the expiry job or the read path catches up).
+ */
+export async function expireLink(tx: Executor, linkId: string, now: Date = new Date()): Promise<LinkRow | undefined> {
+  const [row] = await tx
+    .update(paymentLinks)
+    .set({ status: 'expired', expiredAt: sql`clock_timestamp()`, updatedAt: sql`clock_timestamp()` })
+    .where(
+      and(eq(paymentLinks.id, linkId), eq(paymentLinks.status, 'active'), sql`${paymentLinks.expiresAt} <= ${now}`),
+    )
+    .returning();
+  return row;
+}
+
+export interface Payment {
+  paidAt: Date;
+  /** The paid order; null for a simulated payment, which creates no order. */
+  orderId: number | null;
+}
+
+/**
+ * active → paid. A reusable link (single_use false) also takes paid → paid: it keeps its first
+ * paid_at and shows its latest order.
+ */
+export async function markLinkPaid(tx: Executor, linkId: string, payment: Payment): Promise<LinkRow | undefined> {
+  const [row] = await tx
+    .update(paymentLinks)
+    .set({
+      status: 'paid',
+      paidAt: sql`coalesce(${paymentLinks.paidAt}, ${payment.paidAt})`,
+      latestOrderId: payment.orderId ?? sql`${paymentLinks.latestOrderId}`,
+      updatedAt: sql`clock_timestamp()`,
+    })
+    .where(
+      and(
+        eq(paymentLinks.id, linkId),
+        or(
+          eq(paymentLinks.status, 'active'),
+          and(eq(paymentLinks.status, 'paid'), eq(paymentLinks.singleUse, false)),
+        ),
+      ),
+    )
+    .returning();
+  return row;
+}
