@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
-import { paymentLinks } from '../shared/db/schema.js';
+import { expireLink } from '../payment-links/transitions.js';
 import type { Tx } from '../shared/db/index.js';
 import { linkEventData, type LinkRow } from './link-payload.js';
 import { recordEvent } from './outbox.js';
@@ -29,14 +29,8 @@ export async function recordLinkExpired(tx: Tx, link: LinkRow): Promise<string> 
  */
 export async function expireDueLink(db: Db, linkId: string): Promise<string | undefined> {
   return db.transaction(async (tx) => {
-    const rows = await tx.execute<{ id: string }>(sql`
-      UPDATE payment_links SET status = 'expired', expired_at = clock_timestamp(), updated_at = clock_timestamp()
-       WHERE id = ${linkId} AND status = 'active' AND expires_at <= clock_timestamp()
-   RETURNING id`);
-    if (rows.rows.length === 0) return undefined;
-    const [link] = await tx.select().from(paymentLinks).where(sql`${paymentLinks.id} = ${linkId}`);
-    if (!link) return undefined;
-    return recordLinkExpired(tx, link);
+    const link = await expireLink(tx, linkId);
+    return link ? recordLinkExpired(tx, link) : undefined;
   });
 }
 

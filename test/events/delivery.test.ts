@@ -1,0 +1,164 @@
+import { expect } from 'chai';
+import { eq, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { expireDueLink } from '../../src/events/expiry.js';
+import { publishAfterCommit } from '../../src/events/publisher.js';
+import { schema } from '../../src/shared/db/index.js';
+import { seed } from '../helpers/app.js';
+import { createIntegration, createLink, emit, eventually, integration, Receiver, startEngine, type Engine } from './helpers.js';
+
+const SECRET = `whsec_${Buffer.from('a-very-secret-key-of-32-bytes!!').toString('base64')}`;
+
+async function deliveriesOf(engine: Engine, eventId: string) {
+  return engine.app.ctx.db.select().from(schema.deliveries).where(eq(schema.deliveries.eventId, eventId));
+}
+
+describe('webhook delivery', function () {
+  let engine: Engine;
+  let receiver: Receiver;
+
+  before(async () => {
+    engine = await startEngine({ BREAKER_THRESHOLD: '5' });
+  });
+  after(async () => {
+    await engine.close();
+  });
+  beforeEach(async () => {
+    receiver = await new Receiver().start();
+  });
+  afterEach(async () => {
+    await receiver.close();
+  });
+
+  it('delivers an expired link as order.expired, signed so a Standard Webhooks receiver verifies it', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, secret: SECRET, events: ['order.expired'], sendToAllProducts: true });
+    const link = await createLink(engine.app.ctx.db, tenant, { expiresAt: new Date(Date.now() - 1000), externalReference: 'crm-7' });
+    const eventId = await expireDueLink(engine.app.ctx.db, link.id);
+    expect(eventId).to.be.a('string');
+    publishAfterCommit(engine.app.ctx, [eventId ?? '']);
+    const [request] = await receiver.waitFor(1);
+    if (!request) throw new Error('no request');
+    const verified = new Webhook(SECRET).verify(request.body, request.headers as Record<string, string>) as Record<string, unknown>;
+    expect(request.headers['webhook-id']).to.equal(eventId);
+    expect(verified).to.include({ id: eventId, type: 'order.expired', livemode: false, test: false, sandbox: false });
+    expect(verified.created_at).to.be.a('string');
+    const data = verified.data as Record<string, Record<string, unknown>>;
+    expect(data.order).to.equal(null);
+    expect(data.purchase).to.deep.equal({
+      tracking: { external_reference: 'crm-7' },
+      payment_link: { code: link.id, external_reference: 'crm-7', metadata: { campaign: 'spring' } },
+    });
+    expect(data.product).to.include({ id: link.productId });
+    expect(data.offer).to.include({ code: link.offerCode });
+  });
+
+  it('signs with the UTF-8 bytes of a secret that is not whsec_', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, secret: 'plain-sécret', events: ['lead.created'] });
+    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: { lead: { email: 'a@b.co' } } });
+    const [request] = await receiver.waitFor(1);
+    if (!request) throw new Error('no request');
+    const receiverSide = new Webhook(new TextEncoder().encode('plain-sécret'), { format: 'raw' });
+    expect(receiverSide.verify(request.body, request.headers as Record<string, string>)).to.include({ id: eventId });
+  });
+
+  it('records every attempt and retries on the schedule with the same webhook-id until success', async () => {
+    const tenant = await seed();
+    receiver.reply = (_req, i) => (i < 2 ? { status: 500, body: 'boom' } : { status: 204 });
+    const integrationId = await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const requests = await receiver.waitFor(3);
+    expect(new Set(requests.map((r) => r.headers['webhook-id']))).to.deep.equal(new Set([eventId]));
+    for (const r of requests) expect(() => new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>)).not.to.throw();
+    const [delivery] = await eventually(async () => {
+      const rows = await deliveriesOf(engine, eventId);
+      return rows[0]?.status === 'succeeded' ? rows : undefined;
+    });
+    expect(delivery).to.include({ attempts: 3, lastStatusCode: 204, integrationId });
+    const attempts = await engine.app.ctx.db
+      .select()
+      .from(schema.deliveryAttempts)
+      .where(eq(schema.deliveryAttempts.deliveryId, delivery?.id ?? 0))
+      .orderBy(schema.deliveryAttempts.attempt);
+    expect(attempts.map((a) => [a.attempt, a.statusCode, a.eventId])).to.deep.equal([
+      [1, 500, eventId],
+      [2, 500, eventId],
+      [3, 204, eventId],
+    ]);
+    expect(attempts[0]?.responseBody).to.equal('boom');
+    expect((await integration(engine.app.ctx.db, integrationId)).failureCount).to.equal(0);
+  });
+
+  it('stops retrying after 410 Gone', async () => {
+    const tenant = await seed();
+    receiver.reply = () => ({ status: 410 });
+    await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const [delivery] = await eventually(async () => {
+      const rows = await deliveriesOf(engine, eventId);
+      return rows[0]?.status === 'failed' ? rows : undefined;
+    });
+    expect(delivery).to.include({ attempts: 1, lastStatusCode: 410 });
+    expect(receiver.requests).to.have.length(1);
+  });
+
+  it('gives up after the last scheduled retry and marks the delivery failed', async () => {
+    const tenant = await seed();
+    receiver.reply = () => ({ status: 503 });
+    await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const [delivery] = await eventually(async () => {
+      const rows = await deliveriesOf(engine, eventId);
+      return rows[0]?.status === 'failed' ? rows : undefined;
+    });
+    expect(delivery?.attempts).to.equal(4);
+    expect(receiver.requests).to.have.length(4);
+  });
+
+  it('opens the circuit breaker at the threshold and records later deliveries as skipped', async () => {
+    const tenant = await seed();
+    receiver.reply = () => ({ status: 500 });
+    const integrationId = await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    const first = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    await eventually(async () => ((await deliveriesOf(engine, first))[0]?.status === 'failed' ? true : undefined));
+    expect((await integration(engine.app.ctx.db, integrationId)).isActive).to.equal(true);
+    const second = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const disabled = await eventually(async () => {
+      const row = await integration(engine.app.ctx.db, integrationId);
+      return row.isActive ? undefined : row;
+    });
+    expect(disabled).to.include({ isActive: false, disabledReason: 'auto_disabled', failureCount: 5 });
+    expect(disabled.lastFailureAt).to.be.instanceOf(Date);
+    const [delivery] = await eventually(async () => {
+      const rows = await deliveriesOf(engine, second);
+      return rows[0]?.status === 'skipped' ? rows : undefined;
+    });
+    expect(delivery?.attempts).to.equal(1);
+    expect(receiver.requests).to.have.length(5);
+  });
+
+  it('counts every one of many concurrent failures to one integration', async () => {
+    const tenant = await seed();
+    receiver.reply = () => ({ status: 500 });
+    const integrationId = await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    // A threshold above the count, so the breaker does not stop the attempts being counted.
+    await engine.app.ctx.db.execute(
+      sql`UPDATE integrations SET failure_count = -1000 WHERE id = ${integrationId}`,
+    );
+    const events = await Promise.all(
+      Array.from({ length: 12 }, () => emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} })),
+    );
+    await receiver.waitFor(12);
+    const row = await eventually(async () => {
+      const r = await integration(engine.app.ctx.db, integrationId);
+      return r.failureCount >= -1000 + 12 ? r : undefined;
+    });
+    expect(row.failureCount).to.be.at.least(-1000 + 12);
+    const attempts = await engine.app.ctx.db.execute<{ n: string }>(
+      sql`SELECT count(*) AS n FROM delivery_attempts WHERE integration_id = ${integrationId}`,
+    );
+    expect(row.failureCount).to.equal(-1000 + Number(attempts.rows[0]?.n));
+    expect(events).to.have.length(12);
+  });
+});
