@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { shortLinkRouter } from '../payment-links/pay-routes.js';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler, notFoundHandler } from '../shared/http/errors.js';
 
@@ -7,6 +8,7 @@ export function payApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(express.urlencoded({ extended: false, limit: ctx.config.limits.bodyBytes }));
+  app.use(shortLinkRouter(ctx));
   app.use(notFoundHandler());
   app.use(errorHandler(ctx.logger));
   return app;

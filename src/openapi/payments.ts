@@ -1,10 +1,11 @@
 import type { Config } from '../shared/config.js';
 import { catalogOpenApi } from '../catalog/openapi.js';
+import { paymentLinksOpenApi } from '../payment-links/openapi.js';
 import { buildDocument, selfDescription } from './common.js';
 import type { OpenApiDocument, OpenApiFragment } from './types.js';
 
 /** Every component that serves payments paths adds its fragment here. */
-const FRAGMENTS: OpenApiFragment[] = [catalogOpenApi];
+const FRAGMENTS: OpenApiFragment[] = [catalogOpenApi, paymentLinksOpenApi];
 
 export function paymentsOpenApi(config: Config): OpenApiDocument {
   return buildDocument(

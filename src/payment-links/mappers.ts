@@ -39,7 +39,10 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
  * Where the buyer pays. Live links open the checkout of their offer (or plan) carrying only the
  * link id; test links open the simulation page, which the real checkout never serves.
  */
-export function linkUrl(config: Config, link: Pick<LinkRow, 'id' | 'livemode' | 'offerCode' | 'planCode'>): string {
+export function linkUrl(
+  config: Config,
+  link: Pick<LinkRow, 'id' | 'livemode' | 'offerCode' | 'planCode'>,
+): string {
   const checkout = config.urls.checkout;
   if (!link.livemode) return `${checkout}/teste/${encodeURIComponent(link.id)}`;
   const code = link.offerCode ?? link.planCode ?? '';

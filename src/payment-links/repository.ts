@@ -8,7 +8,10 @@ export type NewLinkRow = typeof paymentLinks.$inferInsert;
 export type LinkStatus = LinkRow['status'];
 
 /** The part of an order a link shows (spec 2.2). */
-export type LinkOrder = Pick<typeof orders.$inferSelect, 'code' | 'status' | 'amount' | 'paymentMethod' | 'paidAt'>;
+export type LinkOrder = Pick<
+  typeof orders.$inferSelect,
+  'code' | 'status' | 'amount' | 'paymentMethod' | 'paidAt'
+>;
 
 /** A link with the order it shows (its latest paid order), ready for the mapper. */
 export interface LinkWithOrder {
@@ -67,7 +70,10 @@ export async function findLinkById(executor: Executor, linkId: string): Promise<
   return row ? withOrder(row) : undefined;
 }
 
-export async function findLinkByShortCode(executor: Executor, shortCode: string): Promise<LinkRow | undefined> {
+export async function findLinkByShortCode(
+  executor: Executor,
+  shortCode: string,
+): Promise<LinkRow | undefined> {
   const [row] = await executor.select().from(paymentLinks).where(eq(paymentLinks.shortCode, shortCode));
   return row;
 }
@@ -127,7 +133,8 @@ export interface ListQuery {
 }
 
 function effectiveStatusFilter(status: LinkStatus, now: Date): SQL {
-  if (status === 'active') return sql`${paymentLinks.status} = 'active' AND ${paymentLinks.expiresAt} > ${now}`;
+  if (status === 'active')
+    return sql`${paymentLinks.status} = 'active' AND ${paymentLinks.expiresAt} > ${now}`;
   if (status === 'expired') {
     return sql`(${paymentLinks.status} = 'expired' OR (${paymentLinks.status} = 'active' AND ${paymentLinks.expiresAt} <= ${now}))`;
   }

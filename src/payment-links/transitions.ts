@@ -33,12 +33,20 @@ export async function cancelLink(tx: Executor, scope: LinkScope): Promise<LinkRo
  * active → expired once expires_at <= `now`. `expired_at` records when the transition was applied
  * (which is later than expires_at when the expiry job or the read path catches up).
  */
-export async function expireLink(tx: Executor, linkId: string, now: Date = new Date()): Promise<LinkRow | undefined> {
+export async function expireLink(
+  tx: Executor,
+  linkId: string,
+  now: Date = new Date(),
+): Promise<LinkRow | undefined> {
   const [row] = await tx
     .update(paymentLinks)
     .set({ status: 'expired', expiredAt: sql`clock_timestamp()`, updatedAt: sql`clock_timestamp()` })
     .where(
-      and(eq(paymentLinks.id, linkId), eq(paymentLinks.status, 'active'), sql`${paymentLinks.expiresAt} <= ${now}`),
+      and(
+        eq(paymentLinks.id, linkId),
+        eq(paymentLinks.status, 'active'),
+        sql`${paymentLinks.expiresAt} <= ${now}`,
+      ),
     )
     .returning();
   return row;
@@ -54,7 +62,11 @@ export interface Payment {
  * active → paid. A reusable link (single_use false) also takes paid → paid: it keeps its first
  * paid_at and shows its latest order.
  */
-export async function markLinkPaid(tx: Executor, linkId: string, payment: Payment): Promise<LinkRow | undefined> {
+export async function markLinkPaid(
+  tx: Executor,
+  linkId: string,
+  payment: Payment,
+): Promise<LinkRow | undefined> {
   const [row] = await tx
     .update(paymentLinks)
     .set({

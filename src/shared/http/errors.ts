@@ -20,7 +20,9 @@ function celebrateFields(err: Parameters<typeof isCelebrateError>[0]): FieldErro
       const rawPath = detail.path.length > 0 ? detail.path.join('.') : String(detail.context?.key ?? segment);
       const key = segment === 'headers' ? headerName(rawPath) : rawPath;
       const message = detail.message.replace(/^"[^"]*" /, '');
-      (fields[key] ??= []).push(message);
+      // Own-property check: a field named like an Object.prototype member ("constructor") is still a field.
+      if (Object.hasOwn(fields, key)) fields[key]?.push(message);
+      else fields[key] = [message];
     }
   }
   return fields;

@@ -1,0 +1,313 @@
+import type { PaymentsPrincipal } from '../auth/principal.js';
+import { findCouponByCode, findOfferByCode, findPlanByCode } from '../catalog/repository.js';
+import type { Db } from '../shared/db/index.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
+import { newLinkId, newShortCode, sha256Hex } from '../shared/ids.js';
+import {
+  findLink,
+  findLinkById,
+  findLinkByIdempotencyKey,
+  findOrder,
+  insertLink,
+  linkExists,
+  listLinks,
+  type LinkRow,
+  type LinkScope,
+  type LinkWithOrder,
+  type NewLinkRow,
+} from './repository.js';
+import { LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
+import { cancelLink, expireLink } from './transitions.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Key order and formatting must not make two equal bodies look different. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export interface CreatedLink extends LinkWithOrder {
+  /** True when an earlier request with the same Idempotency-Key created this link. */
+  replayed: boolean;
+}
+
+function replay(existing: LinkWithOrder, requestHash: string): CreatedLink {
+  if (existing.link.requestHash !== requestHash) {
+    throw new ConflictError('This Idempotency-Key was already used with a different request body');
+  }
+  return { ...existing, replayed: true };
+}
+
+interface Product {
+  type: 'offer' | 'plan';
+  offerId: number | null;
+  planId: number | null;
+  offerCode: string | null;
+  planCode: string | null;
+  productId: number;
+}
+
+/** The offer or plan the link sells: exactly one, active, of the caller's company. */
+async function resolveProduct(
+  db: Db,
+  companyId: number,
+  body: CreateLinkBody,
+  errors: FieldErrors,
+): Promise<Product | undefined> {
+  const { offer_code: offerCode, plan_code: planCode } = body;
+  if ((offerCode === undefined) === (planCode === undefined)) {
+    const message =
+      offerCode === undefined
+        ? 'one of offer_code or plan_code is required'
+        : 'send offer_code or plan_code, not both';
+    errors.offer_code = [message];
+    errors.plan_code = [message];
+    return undefined;
+  }
+  if (offerCode !== undefined) {
+    const offer = await findOfferByCode(db, companyId, offerCode);
+    if (!offer) errors.offer_code = ['no offer with this code in your company'];
+    else if (offer.status !== 'active') errors.offer_code = ['this offer is not active'];
+    else
+      return {
+        type: 'offer',
+        offerId: offer.id,
+        planId: null,
+        offerCode: offer.code,
+        planCode: null,
+        productId: offer.productId,
+      };
+    return undefined;
+  }
+  const plan = await findPlanByCode(db, companyId, planCode ?? '');
+  if (!plan) errors.plan_code = ['no plan with this code in your company'];
+  else if (plan.status !== 'active') errors.plan_code = ['this plan is not active'];
+  else
+    return {
+      type: 'plan',
+      offerId: null,
+      planId: plan.id,
+      offerCode: null,
+      planCode: plan.code,
+      productId: plan.productId,
+    };
+  return undefined;
+}
+
+async function checkCoupon(
+  db: Db,
+  companyId: number,
+  code: string | null | undefined,
+  errors: FieldErrors,
+): Promise<void> {
+  if (code === undefined || code === null) return;
+  const coupon = await findCouponByCode(db, companyId, code);
+  if (!coupon) errors.coupon_code = ['no coupon with this code in your company'];
+  else if (!coupon.active) errors.coupon_code = ['this coupon is not active'];
+}
+
+function checkExpiry(expiresAt: string | undefined, now: Date, errors: FieldErrors): Date | null {
+  if (expiresAt === undefined) return null;
+  const at = new Date(expiresAt);
+  if (at.getTime() <= now.getTime()) errors.expires_at = ['must be in the future'];
+  else if (at.getTime() > now.getTime() + LIMITS.maxValidityDays * DAY_MS) {
+    errors.expires_at = [`must be at most ${LIMITS.maxValidityDays} days after creation`];
+  }
+  return at;
+}
+
+const UNIQUE_VIOLATION = '23505';
+const isUniqueViolation = (err: unknown, constraint: string): boolean =>
+  typeof err === 'object' &&
+  err !== null &&
+  (err as { code?: unknown }).code === UNIQUE_VIOLATION &&
+  (err as { constraint?: unknown }).constraint === constraint;
+
+/** A fresh id and short code; on the (astronomically rare) collision, new ones are drawn. */
+async function insertWithFreshCodes(
+  db: Db,
+  values: Omit<NewLinkRow, 'id' | 'shortCode' | 'expiresAt'> & { expiresAt: Date | null },
+) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insertLink(db, { ...values, id: newLinkId(), shortCode: newShortCode() });
+    } catch (err) {
+      const collided =
+        isUniqueViolation(err, 'payment_links_short_code_key') ||
+        isUniqueViolation(err, 'payment_links_pkey');
+      if (!collided || attempt >= 3) throw err;
+    }
+  }
+}
+
+/**
+ * Creates a link (spec 4.1). With an Idempotency-Key, the first request under that key for this
+ * company and mode creates the link and every later one with the same body gets it back; the
+ * unique index, not this code, decides which of several racing requests creates it.
+ */
+export async function createPaymentLink(
+  db: Db,
+  principal: PaymentsPrincipal,
+  body: CreateLinkBody,
+  idempotencyKey: string | undefined,
+  now = new Date(),
+): Promise<CreatedLink> {
+  const { companyId, livemode } = principal;
+  const requestHash = idempotencyKey === undefined ? null : sha256Hex(canonicalJson(body));
+  if (idempotencyKey !== undefined && requestHash !== null) {
+    const existing = await findLinkByIdempotencyKey(db, companyId, livemode, idempotencyKey);
+    if (existing) return replay(existing, requestHash);
+  }
+
+  const errors: FieldErrors = {};
+  const [product] = await Promise.all([
+    resolveProduct(db, companyId, body, errors),
+    checkCoupon(db, companyId, body.coupon_code, errors),
+  ]);
+  const expiresAt = checkExpiry(body.expires_at, now, errors);
+  if (!product || Object.keys(errors).length > 0) {
+    throw new ValidationError(`Invalid request: ${Object.keys(errors).join(', ')}`, errors);
+  }
+
+  const created = await insertWithFreshCodes(db, {
+    companyId,
+    livemode,
+    ...product,
+    customerName: body.customer?.name ?? null,
+    customerEmail: body.customer?.email ?? null,
+    customerPhone: body.customer?.phone ?? null,
+    customerDocument: body.customer?.document ?? null,
+    externalReference: body.external_reference ?? null,
+    metadata: body.metadata ?? {},
+    couponCode: body.coupon_code ?? null,
+    singleUse: body.single_use ?? true,
+    expiresAt,
+    idempotencyKey: idempotencyKey ?? null,
+    requestHash,
+  });
+  if (created) return { link: created, order: null, replayed: false };
+
+  // Another request with this key won the insert (it has committed: the conflict waited for it).
+  const winner =
+    idempotencyKey === undefined
+      ? undefined
+      : await findLinkByIdempotencyKey(db, companyId, livemode, idempotencyKey);
+  if (!winner || requestHash === null)
+    throw new Error('idempotent insert conflicted but no link holds the key');
+  return replay(winner, requestHash);
+}
+
+const isOverdue = (link: LinkRow, now: Date): boolean =>
+  link.status === 'active' && link.expiresAt.getTime() <= now.getTime();
+
+/**
+ * Reads never show `active` past expires_at: when the expiry job is late, the read applies the
+ * transition itself (in one transaction, so the event of the expiry can join it).
+ */
+async function catchUpExpiry(db: Db, found: LinkWithOrder[], now: Date): Promise<LinkWithOrder[]> {
+  const overdue = found.filter((f) => isOverdue(f.link, now));
+  if (overdue.length === 0) return found;
+  const updated = new Map<string, LinkWithOrder>();
+  await db.transaction(async (tx) => {
+    for (const { link } of overdue) {
+      const expired = await expireLink(tx, link.id, now);
+      // Not expired by us: something else changed it first (paid, canceled, or the job); show that.
+      const current = expired ? { link: expired, order: null } : await findLinkById(tx, link.id);
+      if (current) updated.set(link.id, { link: current.link, order: current.order ?? null });
+    }
+  });
+  return found.map((f) => {
+    const u = updated.get(f.link.id);
+    return u ? { link: u.link, order: u.order ?? f.order } : f;
+  });
+}
+
+export async function getPaymentLink(db: Db, scope: LinkScope, now = new Date()): Promise<LinkWithOrder> {
+  const found = await findLink(db, scope);
+  if (!found) throw new NotFoundError(`No payment link ${scope.linkId}`);
+  const [current] = await catchUpExpiry(db, [found], now);
+  return current ?? found;
+}
+
+export interface LinkPage {
+  links: LinkWithOrder[];
+  hasMore: boolean;
+}
+
+export async function listPaymentLinks(
+  db: Db,
+  principal: PaymentsPrincipal,
+  query: ListLinksQuery,
+  now = new Date(),
+): Promise<LinkPage> {
+  const rows = await listLinks(db, {
+    companyId: principal.companyId,
+    livemode: principal.livemode,
+    ...(query.status !== undefined ? { status: query.status } : {}),
+    ...(query.external_reference !== undefined ? { externalReference: query.external_reference } : {}),
+    ...(query.starting_after !== undefined ? { startingAfter: query.starting_after } : {}),
+    limit: query.limit,
+    now,
+  });
+  // An unknown cursor matches nothing, so it only needs checking when the page came back empty.
+  if (rows.length === 0 && query.starting_after !== undefined) {
+    const scope = {
+      companyId: principal.companyId,
+      livemode: principal.livemode,
+      linkId: query.starting_after,
+    };
+    if (!(await linkExists(db, scope))) {
+      throw ValidationError.field(
+        'starting_after',
+        'is not the id of a payment link of this company and mode',
+      );
+    }
+  }
+  const page = rows.slice(0, query.limit);
+  return { links: await catchUpExpiry(db, page, now), hasMore: rows.length > query.limit };
+}
+
+type CancelOutcome =
+  | { kind: 'done'; result: LinkWithOrder }
+  | { kind: 'refused'; status: LinkRow['status'] }
+  | { kind: 'missing' };
+
+/**
+ * Cancel (spec 3.1 and decisions): active → canceled; canceled stays as it is (200); paid and
+ * expired are 409. A link found past expires_at is expired first, and that expiry is committed
+ * even though the cancel is refused.
+ */
+export async function cancelPaymentLink(db: Db, scope: LinkScope): Promise<LinkWithOrder> {
+  const outcome = await db.transaction(async (tx): Promise<CancelOutcome> => {
+    const canceled = await cancelLink(tx, scope);
+    if (canceled) {
+      const order =
+        canceled.latestOrderId === null ? null : ((await findOrder(tx, canceled.latestOrderId)) ?? null);
+      return { kind: 'done', result: { link: canceled, order } };
+    }
+    const current = await findLink(tx, scope);
+    if (!current) return { kind: 'missing' };
+    // Read the clock after the refused UPDATE, whose own test of expires_at used the database clock.
+    const now = new Date();
+    if (isOverdue(current.link, now)) {
+      const expired = await expireLink(tx, current.link.id, now);
+      return { kind: 'refused', status: expired?.status ?? 'expired' };
+    }
+    if (current.link.status === 'canceled') return { kind: 'done', result: current };
+    return { kind: 'refused', status: current.link.status };
+  });
+  if (outcome.kind === 'done') return outcome.result;
+  if (outcome.kind === 'missing') throw new NotFoundError(`No payment link ${scope.linkId}`);
+  if (outcome.status === 'paid') {
+    throw new ConflictError('A paid link cannot be canceled; refund the order in the panel instead');
+  }
+  if (outcome.status === 'expired') throw new ConflictError('An expired link cannot be canceled');
+  throw new ConflictError(`The link changed while it was being canceled (now ${outcome.status}); try again`);
+}
