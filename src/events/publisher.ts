@@ -1,5 +1,5 @@
-import { Producers } from '../../queues/index.js';
-import { jobIds } from '../../queues/index.js';
+import { QueueEvents } from 'bullmq';
+import { jobIds, Producers, QUEUE } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 
 const producers = new WeakMap<AppContext, Producers>();
@@ -21,7 +21,9 @@ export function producersFor(ctx: AppContext): Producers {
 export async function closeProducers(ctx: AppContext): Promise<void> {
   const p = producers.get(ctx);
   producers.delete(ctx);
-  await p?.close();
+  const events = simulateEvents.get(ctx);
+  simulateEvents.delete(ctx);
+  await Promise.all([p?.close(), events?.close()]);
 }
 
 /**
@@ -46,4 +48,25 @@ export function scheduleLinkExpiry(ctx: AppContext, link: { id: string; expiresA
   via.add('linkExpiry', jobIds.linkExpiry(link.id, link.expiresAt), { linkId: link.id }, { delay }).catch((err: unknown) => {
     ctx.logger.warn({ err, linkId: link.id }, 'could not schedule link expiry; the sweep will expire it');
   });
+}
+
+const simulateEvents = new WeakMap<AppContext, QueueEvents>();
+
+/**
+ * The simulate queue's completion events, for requests that wait on their dispatch job. QueueEvents
+ * blocks on a stream read, so it gets its own connection (never the shared fail-fast one).
+ */
+export async function simulateEventsFor(ctx: AppContext): Promise<QueueEvents> {
+  let events = simulateEvents.get(ctx);
+  if (!events) {
+    const { host, port, username, password, db, tls } = ctx.redis.options;
+    events = new QueueEvents(QUEUE.simulate, {
+      connection: { host, port, username, password, db, tls, maxRetriesPerRequest: null },
+      prefix: ctx.config.queuePrefix,
+    });
+    events.on('error', () => undefined); // reconnection is automatic; a waiting request times out
+    simulateEvents.set(ctx, events);
+  }
+  await events.waitUntilReady();
+  return events;
 }
