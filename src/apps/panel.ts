@@ -3,6 +3,7 @@ import { panelAuth } from '../auth/panel-auth.js';
 import { panelOpenApi } from '../openapi/panel.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
+import { deliveriesRouter } from '../webhooks/deliveries-routes.js';
 
 /** The panel API, mounted at `{panel_api_url}` (default `/panel/v1`). */
 export function panelApp(ctx: AppContext): Express {
@@ -12,5 +13,6 @@ export function panelApp(ctx: AppContext): Express {
       res.json(openapi);
     });
     app.use(panelAuth(ctx));
+    app.use(deliveriesRouter(ctx));
   });
 }

@@ -59,9 +59,8 @@ const simulateEvents = new WeakMap<AppContext, QueueEvents>();
 export async function simulateEventsFor(ctx: AppContext): Promise<QueueEvents> {
   let events = simulateEvents.get(ctx);
   if (!events) {
-    const { host, port, username, password, db, tls } = ctx.redis.options;
     events = new QueueEvents(QUEUE.simulate, {
-      connection: { host, port, username, password, db, tls, maxRetriesPerRequest: null },
+      connection: patientRedisOptions(ctx),
       prefix: ctx.config.queuePrefix,
     });
     events.on('error', () => undefined); // reconnection is automatic; a waiting request times out
@@ -69,4 +68,10 @@ export async function simulateEventsFor(ctx: AppContext): Promise<QueueEvents> {
   }
   await events.waitUntilReady();
   return events;
+}
+
+/** Where the context's Redis is, for a connection that waits for Redis rather than failing fast. */
+export function patientRedisOptions(ctx: AppContext) {
+  const { host, port, username, password, db, tls } = ctx.redis.options;
+  return { host, port, username, password, db, tls, maxRetriesPerRequest: null };
 }

@@ -1,9 +1,10 @@
 import type { Config } from '../shared/config.js';
+import { deliveriesOpenApi } from '../webhooks/deliveries-openapi.js';
 import { buildDocument, selfDescription } from './common.js';
 import type { OpenApiDocument, OpenApiFragment } from './types.js';
 
 /** Every component that serves panel paths adds its fragment here (paths relative to `{panel_api_url}`). */
-const FRAGMENTS: OpenApiFragment[] = [];
+const FRAGMENTS: OpenApiFragment[] = [deliveriesOpenApi];
 
 export function panelOpenApi(config: Config): OpenApiDocument {
   return buildDocument(
