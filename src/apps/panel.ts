@@ -1,5 +1,8 @@
 import type { Express } from 'express';
 import { panelAuth } from '../auth/panel-auth.js';
+import { catalogPanelRouter } from '../catalog/panel-routes.js';
+import { integrationsOauthRouter, integrationsRouter } from '../integrations/routes.js';
+import { keysPanelRouter } from '../keys/panel-routes.js';
 import { panelOpenApi } from '../openapi/panel.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
@@ -12,7 +15,12 @@ export function panelApp(ctx: AppContext): Express {
     app.get('/openapi.json', (_req, res) => {
       res.json(openapi);
     });
+    // The gateway's OAuth redirect carries no panel token; its single-use state authenticates it.
+    app.use('/integrations', integrationsOauthRouter(ctx));
     app.use(panelAuth(ctx));
     app.use(deliveriesRouter(ctx));
+    app.use('/integrations', integrationsRouter(ctx));
+    app.use('/api-keys', keysPanelRouter(ctx));
+    app.use(catalogPanelRouter(ctx));
   });
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 
 const { products, offers, plans, coupons } = schema;
@@ -104,5 +104,130 @@ export async function findCouponByCode(
     .select()
     .from(coupons)
     .where(and(eq(coupons.companyId, companyId), eq(coupons.code, code)));
+  return row;
+}
+
+export async function findProduct(
+  db: Executor,
+  companyId: number,
+  id: number,
+): Promise<ProductRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.companyId, companyId), eq(products.id, id)));
+  return row;
+}
+
+export function listProducts(db: Executor, companyId: number): Promise<ProductRow[]> {
+  return db.select().from(products).where(eq(products.companyId, companyId)).orderBy(asc(products.id));
+}
+
+export async function updateProduct(
+  db: Executor,
+  companyId: number,
+  id: number,
+  changes: Partial<Pick<ProductRow, 'name' | 'active'>>,
+): Promise<ProductRow | undefined> {
+  const [row] = await db
+    .update(products)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(products.companyId, companyId), eq(products.id, id)))
+    .returning();
+  return row;
+}
+
+/** Whether links, orders or subscriptions refer to the product (then it can only be deactivated). */
+export async function productHasHistory(db: Executor, productId: number): Promise<boolean> {
+  const result = await db.execute<{ used: boolean }>(sql`
+    SELECT EXISTS (SELECT 1 FROM payment_links WHERE product_id = ${productId})
+        OR EXISTS (SELECT 1 FROM orders WHERE product_id = ${productId})
+        OR EXISTS (SELECT 1 FROM subscriptions s JOIN plans p ON p.id = s.plan_id WHERE p.product_id = ${productId})
+        AS used`);
+  return result.rows[0]?.used === true;
+}
+
+/** Removes a product with its offers, plans and integration links (all cascade). */
+export async function deleteProduct(db: Executor, companyId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(products)
+    .where(and(eq(products.companyId, companyId), eq(products.id, id)))
+    .returning({ id: products.id });
+  return rows.length > 0;
+}
+
+export async function findOfferWithProduct(
+  db: Executor,
+  companyId: number,
+  code: string,
+): Promise<OfferWithProduct | undefined> {
+  const [row] = await db
+    .select({ ...getTableColumns(offers), productName: products.name })
+    .from(offers)
+    .innerJoin(products, eq(products.id, offers.productId))
+    .where(and(eq(offers.companyId, companyId), eq(offers.code, code)));
+  return row;
+}
+
+export async function findPlanWithProduct(
+  db: Executor,
+  companyId: number,
+  code: string,
+): Promise<PlanWithProduct | undefined> {
+  const [row] = await db
+    .select({ ...getTableColumns(plans), productName: products.name })
+    .from(plans)
+    .innerJoin(products, eq(products.id, plans.productId))
+    .where(and(eq(plans.companyId, companyId), eq(plans.code, code)));
+  return row;
+}
+
+export async function updateOffer(
+  db: Executor,
+  companyId: number,
+  code: string,
+  changes: Partial<Pick<OfferRow, 'name' | 'price' | 'status'>>,
+): Promise<boolean> {
+  const rows = await db
+    .update(offers)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(offers.companyId, companyId), eq(offers.code, code)))
+    .returning({ id: offers.id });
+  return rows.length > 0;
+}
+
+export async function updatePlan(
+  db: Executor,
+  companyId: number,
+  code: string,
+  changes: Partial<Pick<PlanRow, 'name' | 'price' | 'status'>>,
+): Promise<boolean> {
+  const rows = await db
+    .update(plans)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(plans.companyId, companyId), eq(plans.code, code)))
+    .returning({ id: plans.id });
+  return rows.length > 0;
+}
+
+export function listCoupons(db: Executor, companyId: number): Promise<CouponRow[]> {
+  return db
+    .select()
+    .from(coupons)
+    .where(eq(coupons.companyId, companyId))
+    .orderBy(desc(coupons.createdAt), desc(coupons.id));
+}
+
+export async function updateCoupon(
+  db: Executor,
+  companyId: number,
+  code: string,
+  changes: Partial<Pick<CouponRow, 'active'>>,
+): Promise<CouponRow | undefined> {
+  const [row] = await db
+    .update(coupons)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(and(eq(coupons.companyId, companyId), eq(coupons.code, code)))
+    .returning();
   return row;
 }

@@ -104,21 +104,30 @@ export interface IntegrationInput {
   isActive?: boolean;
 }
 
-export async function createIntegration(db: Db, companyId: number, input: IntegrationInput): Promise<number> {
-  const [row] = await db
-    .insert(schema.integrations)
-    .values({
-      companyId,
+/** Creates an integration through the panel API (and links products), as a company would. */
+export async function createIntegration(app: TestApp, tenant: SeedResult, input: IntegrationInput): Promise<number> {
+  const config: Record<string, string> = {};
+  if (input.url !== undefined) config.url = input.url;
+  if (input.secret !== undefined) config.secret = input.secret;
+  const res = await app.http.post<{ id: number }>('/panel/v1/integrations/', {
+    auth: tenant.panel_token,
+    body: {
       type: input.type ?? 'webhook',
-      isActive: input.isActive ?? true,
-      config: input.url === undefined ? {} : { url: input.url, secret: input.secret ?? `whsec_${Buffer.from(randomBase62(24)).toString('base64')}` },
+      config,
       events: input.events,
-      productIds: input.productIds ?? [],
-      sendToAllProducts: input.sendToAllProducts ?? false,
-    })
-    .returning({ id: schema.integrations.id });
-  if (!row) throw new Error('integration not created');
-  return row.id;
+      is_active: input.isActive ?? true,
+      send_to_all_products: input.sendToAllProducts ?? false,
+    },
+  });
+  if (res.status !== 201) throw new Error(`integration not created: ${res.status} ${res.text}`);
+  for (const productId of input.productIds ?? []) {
+    const linked = await app.http.post(`/panel/v1/integrations/${res.body.id}/products`, {
+      auth: tenant.panel_token,
+      body: { product_id: productId },
+    });
+    if (linked.status !== 201) throw new Error(`product not linked: ${linked.status} ${linked.text}`);
+  }
+  return res.body.id;
 }
 
 export async function integration(db: Db, id: number): Promise<typeof schema.integrations.$inferSelect> {

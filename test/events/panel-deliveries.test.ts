@@ -28,7 +28,7 @@ describe('panel: integration deliveries', function () {
   it('lists deliveries newest first with their attempts, filters by status and paginates', async () => {
     const tenant = await seed();
     receiver.reply = (req) => (req.body.includes('"fail"') ? { status: 500, body: 'nope' } : { status: 200 });
-    const id = await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, events: ['lead.created'] });
+    const id = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['lead.created'] });
     const emitted: string[] = [];
     for (const kind of ['ok', 'fail', 'ok']) {
       const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: { kind } });
@@ -70,7 +70,7 @@ describe('panel: integration deliveries', function () {
     const tenant = await seed();
     let fail = true;
     receiver.reply = () => (fail ? { status: 500 } : { status: 200 });
-    const id = await createIntegration(engine.app.ctx.db, tenant.company.id, { url: receiver.url, events: ['lead.created'] });
+    const id = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['lead.created'] });
     const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
     const delivery = await eventually(async () => {
       const [d] = await engine.app.ctx.db.select().from(schema.deliveries).where(eq(schema.deliveries.eventId, eventId));
@@ -94,7 +94,7 @@ describe('panel: integration deliveries', function () {
   it('answers 404 for an integration of another company', async () => {
     const tenant = await seed();
     const other = await seed();
-    const id = await createIntegration(engine.app.ctx.db, other.company.id, { url: receiver.url, events: ['lead.created'] });
+    const id = await createIntegration(engine.app, other, { url: receiver.url, events: ['lead.created'] });
     const res = await engine.app.http.get(`/panel/v1/integrations/${id}/deliveries`, { auth: tenant.panel_token });
     expect(res.status).to.equal(404);
   });

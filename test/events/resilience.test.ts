@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { closeProducers } from '../../src/events/publisher.js';
-import { schema } from '../../src/shared/db/index.js';
+import { schema, type Db } from '../../src/shared/db/index.js';
 import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { startWorkers } from '../../workers/index.js';
@@ -13,7 +13,7 @@ import { seed, startTestApp } from '../helpers/app.js';
 import { testEnvironment } from '../helpers/environment.js';
 import { createIntegration, emit, eventually, Receiver } from './helpers.js';
 
-async function deliveryOf(db: Parameters<typeof createIntegration>[0], eventId: string) {
+async function deliveryOf(db: Db, eventId: string) {
   const [row] = await db.select().from(schema.deliveries).where(eq(schema.deliveries.eventId, eventId));
   return row;
 }
@@ -37,7 +37,7 @@ describe('event engine resilience', function () {
     const workers = await startWorkers(app.ctx, redis.url);
     try {
       const tenant = await seed();
-      await createIntegration(app.ctx.db, tenant.company.id, { url: receiver.url, events: ['lead.created'] });
+      await createIntegration(app, tenant, { url: receiver.url, events: ['lead.created'] });
       const before = await emit(app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: { n: 0 } });
       await receiver.waitFor(1);
 
@@ -73,7 +73,7 @@ describe('event engine resilience', function () {
       const tenant = await seed();
       // The first request is never answered: its worker dies while waiting for it.
       receiver.reply = (_req, i) => (i === 0 ? { status: 200, delayMs: 60_000 } : { status: 200 });
-      const integrationId = await createIntegration(app.ctx.db, tenant.company.id, { url: receiver.url, events: ['lead.created'] });
+      const integrationId = await createIntegration(app, tenant, { url: receiver.url, events: ['lead.created'] });
 
       child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/worker-process.ts')], {
         env: {

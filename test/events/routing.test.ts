@@ -32,16 +32,15 @@ describe('event routing and link expiry', function () {
     const tenant = await seed();
     const [product, other] = tenant.products;
     if (!product || !other) throw new Error('seed needs two products');
-    const db = engine.app.ctx.db;
     const c = tenant.company.id;
-    const filtered = await createIntegration(db, c, { url: receiver.url, events: ['order.paid'], productIds: [product.id] });
-    const allProducts = await createIntegration(db, c, { type: 'automation_webhook', url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
-    await createIntegration(db, c, { url: receiver.url, events: ['order.paid'], productIds: [other.id] });
-    await createIntegration(db, c, { url: receiver.url, events: ['order.refunded'], sendToAllProducts: true });
-    await createIntegration(db, c, { url: receiver.url, events: ['order.paid'], sendToAllProducts: true, isActive: false });
-    await createIntegration(db, c, { type: 'members_area', url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
+    const filtered = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.paid'], productIds: [product.id] });
+    const allProducts = await createIntegration(engine.app, tenant, { type: 'automation_webhook', url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
+    await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.paid'], productIds: [other.id] });
+    await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.refunded'], sendToAllProducts: true });
+    await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.paid'], sendToAllProducts: true, isActive: false });
+    await createIntegration(engine.app, tenant, { type: 'members_area', url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
     const otherTenant = await seed();
-    await createIntegration(db, otherTenant.company.id, { url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
+    await createIntegration(engine.app, otherTenant, { url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
 
     const eventId = await emit(engine.app, { companyId: c, type: 'order.paid', productId: product.id, data: {} });
     expect(await routedTo(eventId)).to.deep.equal([filtered, allProducts]);
@@ -51,11 +50,10 @@ describe('event routing and link expiry', function () {
     const tenant = await seed();
     const [product, other] = tenant.products;
     if (!product || !other) throw new Error('seed needs two products');
-    const db = engine.app.ctx.db;
     const c = tenant.company.id;
-    const leads = await createIntegration(db, c, { url: receiver.url, events: ['lead.created'], productIds: [other.id] });
-    const failed = await createIntegration(db, c, { url: receiver.url, events: ['order.failed'], sendToAllProducts: true });
-    const declined = await createIntegration(db, c, { url: receiver.url, events: ['order.payment_declined'], productIds: [product.id] });
+    const leads = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['lead.created'], productIds: [other.id] });
+    const failed = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.failed'], sendToAllProducts: true });
+    const declined = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.payment_declined'], productIds: [product.id] });
 
     const lead = await emit(engine.app, { companyId: c, type: 'lead.created', productId: product.id, data: {} });
     expect(await routedTo(lead)).to.deep.equal([leads]);
@@ -66,7 +64,7 @@ describe('event routing and link expiry', function () {
   it('expires a link when its expiry job runs, once, with one order.expired event', async () => {
     const tenant = await seed();
     const db = engine.app.ctx.db;
-    const hook = await createIntegration(db, tenant.company.id, { url: receiver.url, events: ['order.expired'], sendToAllProducts: true });
+    const hook = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.expired'], sendToAllProducts: true });
     const link = await createLink(db, tenant, { expiresAt: new Date(Date.now() + 300) });
     const { scheduleLinkExpiry } = await import('../../src/events/publisher.js');
     scheduleLinkExpiry(engine.app.ctx, link, engine.workers.producers);

@@ -45,10 +45,10 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
 
   it('paid: marks the link paid without an order and reports the signed test delivery', async () => {
     const tenant = await seed();
-    const hook = await createIntegration(engine.app.ctx.db, tenant.company.id, { url: ok.url, secret: SECRET, events: ['order.paid'], sendToAllProducts: true });
+    const hook = await createIntegration(engine.app, tenant, { url: ok.url, secret: SECRET, events: ['order.paid'], sendToAllProducts: true });
     // Members-area and invoice integrations never receive test events, even when subscribed.
-    await createIntegration(engine.app.ctx.db, tenant.company.id, { type: 'members_area', url: ok.url, events: ['order.paid'], sendToAllProducts: true });
-    await createIntegration(engine.app.ctx.db, tenant.company.id, { type: 'invoice', url: ok.url, events: ['order.paid'], sendToAllProducts: true });
+    await createIntegration(engine.app, tenant, { type: 'members_area', url: ok.url, events: ['order.paid'], sendToAllProducts: true });
+    await createIntegration(engine.app, tenant, { type: 'invoice', url: ok.url, events: ['order.paid'], sendToAllProducts: true });
     const linkId = await newLink(tenant);
     const before = ok.requests.length;
 
@@ -81,8 +81,8 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
 
   it('failed: leaves the link active, sends order.payment_declined to order.failed subscribers, reports failures', async () => {
     const tenant = await seed();
-    const good = await createIntegration(engine.app.ctx.db, tenant.company.id, { url: ok.url, secret: SECRET, events: ['order.failed'], sendToAllProducts: true });
-    const bad = await createIntegration(engine.app.ctx.db, tenant.company.id, { url: failing.url, secret: SECRET, events: ['order.payment_declined'], sendToAllProducts: true });
+    const good = await createIntegration(engine.app, tenant, { url: ok.url, secret: SECRET, events: ['order.failed'], sendToAllProducts: true });
+    const bad = await createIntegration(engine.app, tenant, { url: failing.url, secret: SECRET, events: ['order.payment_declined'], sendToAllProducts: true });
     const linkId = await newLink(tenant);
 
     const res = await simulate(tenant, linkId, { outcome: 'failed' });
@@ -98,7 +98,7 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
 
   it('expired: expires the link and reports no webhooks when nobody subscribed', async () => {
     const tenant = await seed();
-    await createIntegration(engine.app.ctx.db, tenant.company.id, { url: ok.url, events: ['order.paid'], sendToAllProducts: true });
+    await createIntegration(engine.app, tenant, { url: ok.url, events: ['order.paid'], sendToAllProducts: true });
     const linkId = await newLink(tenant);
     const res = await simulate(tenant, linkId, { outcome: 'expired' });
     expect(res.status).to.equal(200);

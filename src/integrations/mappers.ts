@@ -1,0 +1,58 @@
+import type { IntegrationProductView, IntegrationRow } from './repository.js';
+
+/** IntegrationProduct (spec 2.9). */
+export interface IntegrationProductWire {
+  id: number;
+  product: number;
+  product_code: string;
+  product_name: string;
+  is_active: boolean;
+  created_at: string;
+}
+
+/** Integration (spec 2.8). */
+export interface IntegrationWire {
+  id: number;
+  type: string;
+  is_active: boolean;
+  config: Record<string, string>;
+  events: string[];
+  products: IntegrationProductWire[];
+  send_to_all_products: boolean;
+  product_ids: number[];
+  failure_count: number;
+  last_failure_at: string | null;
+  disabled_reason: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toIntegrationProductWire(link: IntegrationProductView): IntegrationProductWire {
+  return {
+    id: link.id,
+    product: link.productId,
+    product_code: link.productCode,
+    product_name: link.productName,
+    is_active: link.isActive,
+    created_at: link.createdAt.toISOString(),
+  };
+}
+
+/** `products` are the integration's links (active or not); pass only this integration's links. */
+export function toIntegrationWire(row: IntegrationRow, products: IntegrationProductView[]): IntegrationWire {
+  return {
+    id: row.id,
+    type: row.type,
+    is_active: row.isActive,
+    config: row.config,
+    events: row.events,
+    products: products.filter((p) => p.integrationId === row.id).map(toIntegrationProductWire),
+    send_to_all_products: row.sendToAllProducts,
+    product_ids: row.productIds,
+    failure_count: row.failureCount,
+    last_failure_at: row.lastFailureAt ? row.lastFailureAt.toISOString() : null,
+    disabled_reason: row.disabledReason,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

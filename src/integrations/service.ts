@@ -1,0 +1,282 @@
+import { randomBytes } from 'node:crypto';
+import type Joi from 'joi';
+import { findProduct } from '../catalog/repository.js';
+import type { AppContext } from '../shared/context.js';
+import type { Db, Executor } from '../shared/db/index.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
+import { randomBase62 } from '../shared/ids.js';
+import { isUniqueViolation, withoutParameters } from './db-errors.js';
+import { isWebhookKindType, PANEL_EVENT_KINDS } from './kinds.js';
+import { lockCompanyIntegrations, refreshProductIds } from './product-ids.js';
+import * as repo from './repository.js';
+import { managedConfigSchema, webhookConfigSchema } from './schemas.js';
+import { assertSafeWebhookUrl } from './url-guard.js';
+
+type Deps = Pick<AppContext, 'db' | 'config'>;
+
+export interface IntegrationInput {
+  type?: string;
+  config?: Record<string, unknown>;
+  events?: string[];
+  is_active?: boolean;
+  send_to_all_products?: boolean;
+}
+
+export interface IntegrationWithLinks {
+  row: repo.IntegrationRow;
+  links: repo.IntegrationProductView[];
+}
+
+export type Alert = { pending: false } | { pending: true; type: 'gateway'; oauth_url: string };
+
+const ONE_GATEWAY_INDEX = 'integrations_one_active_gateway_idx';
+
+/** A generated signing secret in the Standard Webhooks shape: `whsec_` + base64 of 24 random bytes. */
+const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
+
+function configFields(error: Joi.ValidationError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const detail of error.details) {
+    const key = ['config', ...detail.path.map(String)].join('.');
+    (fields[key] ??= []).push(detail.message.replace(/^"[^"]*" /, ''));
+  }
+  return fields;
+}
+
+/**
+ * Checks a config against its type and returns what is stored. Webhook-kind types need a safe `url`
+ * and keep (or get) a signing secret; the others take free-form strings.
+ */
+async function normalizeConfig(
+  deps: Deps,
+  type: string,
+  config: Record<string, unknown>,
+  previousSecret: string | undefined,
+): Promise<Record<string, string>> {
+  if (!isWebhookKindType(type)) {
+    const { value, error } = managedConfigSchema.validate(config, { abortEarly: false });
+    if (error) throw new ValidationError(`config does not fit type ${type}`, configFields(error));
+    return value as Record<string, string>;
+  }
+  const { value, error } = webhookConfigSchema.validate(config, { abortEarly: false });
+  if (error) throw new ValidationError(`config does not fit type ${type}`, configFields(error));
+  const { url, secret } = value as { url: string; secret?: string };
+  await assertSafeWebhookUrl(url, deps.config.webhooks.allowPrivateTargets);
+  return { url, secret: secret ?? previousSecret ?? newWebhookSecret() };
+}
+
+/** Unique violations of the one-active-gateway index are the 409 of spec 4.2 rule 2. */
+function writeError(err: unknown): Error {
+  if (isUniqueViolation(err, ONE_GATEWAY_INDEX)) {
+    return new ConflictError('The company already has an active gateway integration; deactivate it first');
+  }
+  return withoutParameters(err);
+}
+
+async function withLinks(db: Executor, row: repo.IntegrationRow): Promise<IntegrationWithLinks> {
+  return { row, links: await repo.listLinks(db, [row.id]) };
+}
+
+async function requireIntegration(db: Executor, companyId: number, id: number): Promise<repo.IntegrationRow> {
+  const row = await repo.findIntegration(db, companyId, id);
+  if (!row) throw new NotFoundError(`No integration ${id} in this company`);
+  return row;
+}
+
+export async function listIntegrations(
+  db: Db,
+  companyId: number,
+  type: string | undefined,
+): Promise<IntegrationWithLinks[]> {
+  const rows = await repo.listIntegrations(db, companyId, type);
+  const links = await repo.listLinks(
+    db,
+    rows.map((r) => r.id),
+  );
+  return rows.map((row) => ({ row, links: links.filter((l) => l.integrationId === row.id) }));
+}
+
+export async function getIntegration(db: Db, companyId: number, id: number): Promise<IntegrationWithLinks> {
+  return withLinks(db, await requireIntegration(db, companyId, id));
+}
+
+/** Creates an integration; a gateway starts waiting for its OAuth authorization. */
+export async function createIntegration(
+  deps: Deps,
+  companyId: number,
+  input: Required<Pick<IntegrationInput, 'type' | 'config' | 'events'>> & IntegrationInput,
+): Promise<IntegrationWithLinks> {
+  const config = await normalizeConfig(deps, input.type, input.config, undefined);
+  const gateway = input.type === 'gateway';
+  return deps.db.transaction(async (tx) => {
+    await lockCompanyIntegrations(tx, companyId);
+    const created = await repo
+      .insertIntegration(tx, {
+        companyId,
+        type: input.type,
+        isActive: input.is_active ?? true,
+        config,
+        events: input.events,
+        sendToAllProducts: input.send_to_all_products ?? false,
+        oauthPending: gateway,
+        oauthState: gateway ? randomBase62(32) : null,
+      })
+      .catch((err: unknown) => {
+        throw writeError(err);
+      });
+    await refreshProductIds(tx, companyId, created.id);
+    return withLinks(tx, await requireIntegration(tx, companyId, created.id));
+  });
+}
+
+/**
+ * PATCH: the creation fields, all optional. `is_active: true` re-enables an inactive integration,
+ * e.g. one the circuit breaker disabled (spec 3.2): `disabled_reason` is cleared and the failure
+ * count starts again at 0. Sent to an active integration it changes nothing there.
+ */
+export async function updateIntegration(
+  deps: Deps,
+  companyId: number,
+  id: number,
+  input: IntegrationInput,
+): Promise<IntegrationWithLinks> {
+  const current = await requireIntegration(deps.db, companyId, id);
+  const type = input.type ?? current.type;
+  const typeChanged = type !== current.type;
+  const previousSecret = isWebhookKindType(current.type) ? current.config.secret : undefined;
+  let config: Record<string, string> | undefined;
+  if (input.config !== undefined) config = await normalizeConfig(deps, type, input.config, previousSecret);
+  else if (typeChanged) config = await normalizeConfig(deps, type, current.config, previousSecret);
+
+  const changes: repo.IntegrationChanges = {};
+  if (typeChanged) {
+    changes.type = type;
+    changes.oauthPending = type === 'gateway';
+    changes.oauthState = type === 'gateway' ? randomBase62(32) : null;
+  }
+  if (config !== undefined) changes.config = config;
+  if (input.events !== undefined) changes.events = input.events;
+  if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
+  if (input.is_active !== undefined) changes.isActive = input.is_active;
+  return deps.db.transaction(async (tx) => {
+    await lockCompanyIntegrations(tx, companyId);
+    const reenable = input.is_active === true;
+    const updated = await repo
+      .updateIntegration(tx, companyId, id, changes, reenable)
+      .catch((err: unknown) => {
+        throw writeError(err);
+      });
+    if (!updated) throw new NotFoundError(`No integration ${id} in this company`);
+    await refreshProductIds(tx, companyId, id);
+    return withLinks(tx, await requireIntegration(tx, companyId, id));
+  });
+}
+
+export async function deleteIntegration(db: Db, companyId: number, id: number): Promise<void> {
+  const deleted = await repo.deleteIntegration(db, companyId, id);
+  if (!deleted) throw new NotFoundError(`No integration ${id} in this company`);
+}
+
+/** The seven kinds of the panel list (spec 6); `order.payment_declined` is API-only. */
+export const panelEventTypes = (): Array<{ value: string; label: string }> =>
+  PANEL_EVENT_KINDS.map(({ value, label }) => ({ value, label }));
+
+export const oauthAuthorizeUrl = (deps: Deps, state: string): string =>
+  `${deps.config.urls.panel}/integrations/oauth/authorize?state=${encodeURIComponent(state)}`;
+
+export const oauthCallbackUrl = (deps: Deps, state: string, code: string): string =>
+  `${deps.config.urls.panel}/integrations/oauth/callback?state=${encodeURIComponent(state)}&code=${encodeURIComponent(code)}`;
+
+export async function pendingAlert(deps: Deps, companyId: number): Promise<Alert> {
+  const gateway = await repo.findPendingGateway(deps.db, companyId);
+  if (!gateway?.oauthState) return { pending: false };
+  return { pending: true, type: 'gateway', oauth_url: oauthAuthorizeUrl(deps, gateway.oauthState) };
+}
+
+/**
+ * The gateway's OAuth redirect: the single-use `state` names the integration (the request carries no
+ * panel token). The authorization code would be exchanged with a real gateway here; this service
+ * records the connection time and clears the alert.
+ */
+export async function completeOauth(db: Db, state: string, code: string): Promise<Alert> {
+  return db.transaction(async (tx) => {
+    const row = await repo.findByOauthStateForUpdate(tx, state);
+    if (!row || code.length === 0)
+      throw ValidationError.field('state', 'unknown or already used OAuth state');
+    await repo.updateIntegration(tx, row.companyId, row.id, {
+      oauthPending: false,
+      oauthState: null,
+      config: { ...row.config, oauth_connected_at: new Date().toISOString() },
+    });
+    return { pending: false } as const;
+  });
+}
+
+export async function listProductLinks(
+  db: Db,
+  companyId: number,
+  id: number,
+): Promise<repo.IntegrationProductView[]> {
+  await requireIntegration(db, companyId, id);
+  return repo.listLinks(db, [id]);
+}
+
+/** Links one of the company's products; 409 when it is already linked. */
+export async function linkProduct(
+  db: Db,
+  companyId: number,
+  id: number,
+  productId: number,
+): Promise<repo.IntegrationProductView> {
+  return db.transaction(async (tx) => {
+    await lockCompanyIntegrations(tx, companyId);
+    await requireIntegration(tx, companyId, id);
+    if (!(await findProduct(tx, companyId, productId))) {
+      throw ValidationError.field('product_id', `no product ${productId} in this company`);
+    }
+    if (!(await repo.insertLink(tx, id, productId))) {
+      throw new ConflictError(`Product ${productId} is already linked to integration ${id}`);
+    }
+    await refreshProductIds(tx, companyId, id);
+    return requireLink(tx, id, productId);
+  });
+}
+
+async function requireLink(
+  db: Executor,
+  id: number,
+  productId: number,
+): Promise<repo.IntegrationProductView> {
+  const link = await repo.findLink(db, id, productId);
+  if (!link) throw new NotFoundError(`Product ${productId} is not linked to integration ${id}`);
+  return link;
+}
+
+export async function setProductLinkActive(
+  db: Db,
+  companyId: number,
+  id: number,
+  productId: number,
+  isActive: boolean,
+): Promise<repo.IntegrationProductView> {
+  return db.transaction(async (tx) => {
+    await lockCompanyIntegrations(tx, companyId);
+    await requireIntegration(tx, companyId, id);
+    if (!(await repo.setLinkActive(tx, id, productId, isActive))) {
+      throw new NotFoundError(`Product ${productId} is not linked to integration ${id}`);
+    }
+    await refreshProductIds(tx, companyId, id);
+    return requireLink(tx, id, productId);
+  });
+}
+
+export async function unlinkProduct(db: Db, companyId: number, id: number, productId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockCompanyIntegrations(tx, companyId);
+    await requireIntegration(tx, companyId, id);
+    if (!(await repo.deleteLink(tx, id, productId))) {
+      throw new NotFoundError(`Product ${productId} is not linked to integration ${id}`);
+    }
+    await refreshProductIds(tx, companyId, id);
+  });
+}
