@@ -1,63 +1,52 @@
 import { sql } from 'drizzle-orm';
 import type { Producers } from '../../queues/index.js';
 import { jobIds } from '../../queues/index.js';
-import type { Db, Executor } from '../shared/db/index.js';
-import { WEBHOOK_KIND_TYPES, ignoresProductFilter, subscriptionsFor } from './kinds.js';
+import type { Db } from '../shared/db/index.js';
+import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS } from '../integrations/kinds.js';
+import { WEBHOOK_KIND_TYPES, subscriptionsFor } from './kinds.js';
 
-interface EventRoutingRow extends Record<string, unknown> {
-  id: string;
-  company_id: string | number;
-  type: string;
-  product_id: number | null;
-  relayed_at: Date | null;
-}
-
-/**
- * Integrations that receive an event (decisions, "Routing"): active, webhook-kind, subscribed to
- * the kind (or to `order.failed` for a declined payment), and covering the event's product unless
- * the kind ignores the product filter or the event has no product.
- */
-async function matchingIntegrations(tx: Executor, event: EventRoutingRow): Promise<number[]> {
-  const kinds = subscriptionsFor(event.type);
-  const anyProduct = ignoresProductFilter(event.type) || event.product_id === null;
-  const result = await tx.execute<{ id: number }>(sql`
-    SELECT id FROM integrations
-     WHERE company_id = ${event.company_id}
-       AND is_active
-       AND type = ANY(${sql.raw(`ARRAY[${WEBHOOK_KIND_TYPES.map((t) => `'${t}'`).join(',')}]`)})
-       AND events && ${sql.raw(`ARRAY[${kinds.map((k) => `'${k.replace(/'/g, "''")}'`).join(',')}]`)}::text[]
-       AND (${anyProduct} OR send_to_all_products OR ${event.product_id} = ANY(product_ids))
-     ORDER BY id`);
-  return result.rows.map((r) => Number(r.id));
-}
+const WEBHOOK_TYPES = sql.raw(`ARRAY[${WEBHOOK_KIND_TYPES.map((t) => `'${t}'`).join(',')}]::text[]`);
+const PRODUCTLESS = sql.raw(`ARRAY[${PRODUCTLESS_EVENT_KINDS.map((k) => `'${k}'`).join(',')}]::text[]`);
+const quote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+/** `subscriptionsFor` as SQL over `c.type`: kinds that reach more than their own subscribers. */
+const SUBSCRIPTIONS = sql.raw(
+  `CASE ${EVENT_KINDS.filter((kind) => subscriptionsFor(kind).length > 1)
+    .map((kind) => `WHEN c.type = ${quote(kind)} THEN ARRAY[${subscriptionsFor(kind).map(quote).join(',')}]::text[]`)
+    .join(' ')} ELSE ARRAY[c.type] END`,
+);
 
 /**
- * Fans one event out into one delivery per matching integration, exactly once: the event row is
- * locked and `relayed_at` set in the same transaction as the delivery rows. Returns the deliveries
- * still waiting for their first attempt (all of them on a re-run), so a caller can (re-)enqueue them.
+ * Fans one event out into one delivery per matching integration (decisions, "Routing"): active,
+ * webhook-kind, subscribed to the kind (or to `order.failed` for a declined payment), covering the
+ * event's product unless the kind ignores the product filter or the event has none.
+ *
+ * Exactly once, in one statement: claiming the event (`relayed_at` still null) and inserting its
+ * deliveries commit together; a concurrent or repeated relay claims nothing. Returns the deliveries
+ * still waiting for their first attempt, so a caller can (re-)enqueue them.
  */
 export async function fanOut(db: Db, eventId: string): Promise<number[]> {
-  return db.transaction(async (tx) => {
-    const locked = await tx.execute<EventRoutingRow>(
-      sql`SELECT id, company_id, type, product_id, relayed_at FROM events WHERE id = ${eventId} FOR UPDATE`,
-    );
-    const event = locked.rows[0];
-    if (!event) return [];
-    if (event.relayed_at === null) {
-      const targets = await matchingIntegrations(tx, event);
-      if (targets.length > 0) {
-        await tx.execute(sql`
-          INSERT INTO deliveries (event_id, integration_id, next_attempt_at)
-          SELECT ${eventId}, unnest(${sql.raw(`ARRAY[${targets.join(',')}]`)}::int[]), clock_timestamp()
-          ON CONFLICT (event_id, integration_id) DO NOTHING`);
-      }
-      await tx.execute(sql`UPDATE events SET relayed_at = clock_timestamp() WHERE id = ${eventId}`);
-    }
-    const pending = await tx.execute<{ id: string | number }>(
-      sql`SELECT id FROM deliveries WHERE event_id = ${eventId} AND status = 'pending' AND attempts = 0 ORDER BY id`,
-    );
-    return pending.rows.map((r) => Number(r.id));
-  });
+  const result = await db.execute<{ id: string | number }>(sql`
+    WITH claimed AS (
+      UPDATE events SET relayed_at = clock_timestamp()
+       WHERE id = ${eventId} AND relayed_at IS NULL
+   RETURNING id, company_id, type, product_id
+    ), inserted AS (
+      INSERT INTO deliveries (event_id, integration_id, next_attempt_at)
+      SELECT c.id, i.id, clock_timestamp()
+        FROM claimed c
+        JOIN integrations i ON i.company_id = c.company_id
+       WHERE i.is_active
+         AND i.type = ANY(${WEBHOOK_TYPES})
+         AND i.events && ${SUBSCRIPTIONS}
+         AND (c.type = ANY(${PRODUCTLESS}) OR c.product_id IS NULL OR i.send_to_all_products OR c.product_id = ANY(i.product_ids))
+       ORDER BY i.id
+      ON CONFLICT (event_id, integration_id) DO NOTHING
+   RETURNING id
+    )
+    SELECT id FROM inserted
+    UNION
+    SELECT id FROM deliveries WHERE event_id = ${eventId} AND status = 'pending' AND attempts = 0`);
+  return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 }
 
 /** Relay one committed event: fan out, then enqueue each delivery's first attempt. */

@@ -36,7 +36,7 @@ export async function deliverAttempt(
     ? await postWebhook(ctx.config, { url: target.url, secret: target.secret }, target.eventId, body)
     : { requestedAt: new Date(), durationMs: 0, statusCode: null, ok: false, error: 'integration has no url', responseBody: null, retryAfterSeconds: null };
 
-  const { retryScheduleSeconds, retryJitter, responseBodyMaxBytes, breakerThreshold } = ctx.config.webhooks;
+  const { retryScheduleSeconds, retryJitter, breakerThreshold } = ctx.config.webhooks;
   // 410 Gone: the receiver says this endpoint is no more; retrying would only add load.
   const delay =
     result.ok || result.statusCode === 410
@@ -49,7 +49,6 @@ export async function deliverAttempt(
     result,
     status,
     nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
-    responseBodyMaxBytes,
     breakerThreshold,
   });
   if (!recorded) return 'stale';

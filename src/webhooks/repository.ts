@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db, Executor } from '../shared/db/index.js';
+import type { Executor } from '../shared/db/index.js';
 import type { AttemptResult } from './http-client.js';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
@@ -70,55 +70,59 @@ export interface RecordedAttempt {
 }
 
 /**
- * Records one attempt, the delivery's new state and the breaker bookkeeping in one transaction.
- * Returns undefined when this attempt was already recorded (the job ran twice). The breaker update
- * is a single atomic UPDATE, so concurrent failures to one integration never lose a count.
+ * Records one attempt, the delivery's new state and the breaker bookkeeping in ONE statement (so
+ * atomically, and in one round trip). Returns undefined when this attempt was already recorded (the
+ * job ran twice). The breaker is a single UPDATE ... SET failure_count = failure_count + 1, so
+ * concurrent failures to one integration never lose a count; a success resets it to 0.
  */
 export async function recordAttempt(
-  db: Db,
+  db: Executor,
   input: {
     target: DeliveryTarget;
     attempt: number;
     result: AttemptResult;
     status: DeliveryStatus;
     nextAttemptAt: Date | null;
-    responseBodyMaxBytes: number;
     breakerThreshold: number;
   },
 ): Promise<RecordedAttempt | undefined> {
   const { target, attempt, result, status } = input;
-  return db.transaction(async (tx) => {
-    const inserted = await tx.execute(sql`
+  const threshold = input.breakerThreshold;
+  const breaker = result.ok
+    ? sql`UPDATE integrations SET failure_count = 0
+           WHERE id = ${target.integrationId} AND failure_count <> 0 AND EXISTS (SELECT 1 FROM attempt)
+       RETURNING failure_count, false AS opened`
+    : sql`UPDATE integrations
+             SET failure_count = failure_count + 1,
+                 last_failure_at = clock_timestamp(),
+                 is_active = CASE WHEN is_active AND failure_count + 1 >= ${threshold} THEN false ELSE is_active END,
+                 disabled_reason = CASE WHEN is_active AND failure_count + 1 >= ${threshold}
+                                        THEN 'auto_disabled' ELSE disabled_reason END,
+                 updated_at = clock_timestamp()
+           WHERE id = ${target.integrationId} AND EXISTS (SELECT 1 FROM attempt)
+       RETURNING failure_count, (failure_count = ${threshold} AND NOT is_active AND disabled_reason = 'auto_disabled') AS opened`;
+  const rows = await db.execute<{ recorded: boolean; failure_count: number | null; opened: boolean | null }>(sql`
+    WITH attempt AS (
       INSERT INTO delivery_attempts
         (delivery_id, event_id, integration_id, attempt, requested_at, status_code, error, duration_ms, response_body)
       VALUES (${target.id}, ${target.eventId}, ${target.integrationId}, ${attempt}, ${result.requestedAt.toISOString()},
               ${result.statusCode}, ${result.error}, ${result.durationMs}, ${result.responseBody})
       ON CONFLICT (delivery_id, attempt) DO NOTHING
-      RETURNING id`);
-    if (inserted.rows.length === 0) return undefined;
-    await tx.execute(sql`
+      RETURNING id
+    ), delivery AS (
       UPDATE deliveries
          SET status = ${status}, attempts = GREATEST(attempts, ${attempt}), last_status_code = ${result.statusCode},
              last_error = ${result.error}, next_attempt_at = ${input.nextAttemptAt?.toISOString() ?? null},
              updated_at = clock_timestamp()
-       WHERE id = ${target.id}`);
-    if (result.ok) {
-      await tx.execute(sql`UPDATE integrations SET failure_count = 0 WHERE id = ${target.integrationId} AND failure_count <> 0`);
-      return { status, failureCount: 0, breakerOpened: false };
-    }
-    const breaker = await tx.execute<{ failure_count: number; opened: boolean }>(sql`
-      UPDATE integrations
-         SET failure_count = failure_count + 1,
-             last_failure_at = clock_timestamp(),
-             is_active = CASE WHEN is_active AND failure_count + 1 >= ${input.breakerThreshold} THEN false ELSE is_active END,
-             disabled_reason = CASE WHEN is_active AND failure_count + 1 >= ${input.breakerThreshold}
-                                    THEN 'auto_disabled' ELSE disabled_reason END,
-             updated_at = clock_timestamp()
-       WHERE id = ${target.integrationId}
-   RETURNING failure_count, (NOT is_active AND disabled_reason = 'auto_disabled' AND failure_count = ${input.breakerThreshold}) AS opened`);
-    const row = breaker.rows[0];
-    return { status, failureCount: row?.failure_count ?? 0, breakerOpened: row?.opened ?? false };
-  });
+       WHERE id = ${target.id} AND EXISTS (SELECT 1 FROM attempt)
+      RETURNING id
+    ), breaker AS (${breaker})
+    SELECT EXISTS (SELECT 1 FROM attempt) AS recorded,
+           (SELECT failure_count FROM breaker) AS failure_count,
+           (SELECT opened FROM breaker) AS opened`);
+  const row = rows.rows[0];
+  if (!row?.recorded) return undefined;
+  return { status, failureCount: row.failure_count ?? 0, breakerOpened: row.opened ?? false };
 }
 
 /** A failed, skipped or succeeded delivery back to pending for one more attempt (panel resend). */

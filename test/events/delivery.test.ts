@@ -33,7 +33,7 @@ describe('webhook delivery', function () {
   it('delivers an expired link as order.expired, signed so a Standard Webhooks receiver verifies it', async () => {
     const tenant = await seed();
     await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['order.expired'], sendToAllProducts: true });
-    const link = await createLink(engine.app.ctx.db, tenant, { expiresAt: new Date(Date.now() - 1000), externalReference: 'crm-7' });
+    const link = await createLink(engine.app.ctx.db, tenant, { expiresAt: new Date(Date.now() - 10), externalReference: 'crm-7' });
     const eventId = await expireDueLink(engine.app.ctx.db, link.id);
     expect(eventId).to.be.a('string');
     publishAfterCommit(engine.app.ctx, [eventId ?? '']);
