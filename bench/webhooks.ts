@@ -19,8 +19,8 @@ import { createFailFastRedis, createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
-const RATE = Number(process.env.BENCH_RATE ?? 500);
-const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RATES = (process.env.BENCH_RATES ?? '100,500').split(',').map(Number);
+const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONCURRENCY = process.env.DELIVERY_CONCURRENCY ?? '32';
 
 const log = (message: string): void => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
@@ -96,10 +96,8 @@ async function stopWorkerProcess(child: ChildProcess): Promise<void> {
 
 const commitTimes = new Map<string, number>();
 async function commitEvent(): Promise<void> {
-  const id = await database.db.transaction(async (tx) => {
-    const event = await recordEvent(tx, { companyId: tenant.company.id, type: 'lead.created', livemode: false, test: false, productId: null, data: { bench: true } });
-    return event.id;
-  });
+  // No state change to join here, so the event row is its own (single-statement) transaction.
+  const { id } = await recordEvent(database.db, { companyId: tenant.company.id, type: 'lead.created', livemode: false, test: false, productId: null, data: { bench: true } });
   commitTimes.set(id, performance.now());
   publishAfterCommit(ctx, [id]);
 }
@@ -174,30 +172,36 @@ try {
   const engineRate = THROUGHPUT_EVENTS / engineSeconds;
   log(`engine: ${engineRate.toFixed(0)} deliveries/s (${engineSeconds.toFixed(2)} s)`);
 
-  // 3. Latency at a fixed rate: commit → first attempt arriving at the receiver.
-  log(`latency: ${RATE} events/s for ${LATENCY_SECONDS} s`);
-  commitTimes.clear();
-  firstArrival.clear();
-  const total = RATE * LATENCY_SECONDS;
-  const latencyStart = performance.now();
-  const inflight: Array<Promise<void>> = [];
-  for (let i = 0; i < total; i++) {
-    const due = latencyStart + (i * 1000) / RATE;
-    const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
-    inflight.push(commitEvent());
+  // 3. Latency at fixed offered rates: commit → first attempt arriving at the receiver.
+  const latencyResults: string[] = [];
+  for (const rate of RATES) {
+    log(`latency: ${rate} events/s for ${LATENCY_SECONDS} s`);
+    commitTimes.clear();
+    firstArrival.clear();
+    const total = rate * LATENCY_SECONDS;
+    const latencyStart = performance.now();
+    const inflight: Array<Promise<void>> = [];
+    for (let i = 0; i < total; i++) {
+      const due = latencyStart + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      inflight.push(commitEvent());
+    }
+    await Promise.all(inflight);
+    const achievedRate = total / ((performance.now() - latencyStart) / 1000);
+    await waitFor('latency deliveries', () => [...commitTimes.keys()].every((id) => firstArrival.has(id)), 60_000);
+    const latencies = [...commitTimes.entries()].map(([id, at]) => (firstArrival.get(id) ?? NaN) - at).sort((x, y) => x - y);
+    const line = `commit → first attempt at ${rate}/s offered (${achievedRate.toFixed(0)}/s committed): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms over ${latencies.length} events`;
+    log(line);
+    latencyResults.push(line);
   }
-  await Promise.all(inflight);
-  await waitFor('latency deliveries', () => [...commitTimes.keys()].every((id) => firstArrival.has(id)), 60_000);
-  const latencies = [...commitTimes.entries()].map(([id, at]) => (firstArrival.get(id) ?? NaN) - at).sort((a, b) => a - b);
-  const achievedRate = total / ((performance.now() - latencyStart) / 1000);
-  log(`latency over ${latencies.length} events: p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms`);
   await stopWorkerProcess(engineWorker);
 
   console.log('\nResults');
   console.log(`  raw BullMQ no-op jobs:     ${rawRate.toFixed(0)} jobs/s`);
   console.log(`  engine webhook deliveries: ${engineRate.toFixed(0)} deliveries/s  (ratio ${(engineRate / rawRate).toFixed(2)}; target ≥ 0.5)`);
-  console.log(`  commit → first attempt at ${RATE}/s offered (${achievedRate.toFixed(0)}/s achieved): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms (target p99 < 250 ms)`);
+  for (const line of latencyResults) console.log(`  ${line}`);
+  console.log('  (target: p99 < 250 ms at 500 events/s)');
 } finally {
   await closeProducers(ctx);
   ctx.redis.disconnect();
