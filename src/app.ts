@@ -8,6 +8,7 @@ import type { AppContext } from './shared/context.js';
 import { errorHandler, notFoundHandler } from './shared/http/errors.js';
 import { requestId } from './shared/http/request-id.js';
 import { checkReadiness } from './shared/readiness.js';
+import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './webhooks/admin-board.js';
 
 /**
  * One Express app that mounts the three surfaces (panel and buyer pages at the path of their
@@ -44,6 +45,7 @@ export function createApp(ctx: AppContext): Express {
       checks: readiness.checks,
     });
   });
+  app.use(ADMIN_QUEUES_PATH, adminQueuesRouter(ctx));
   app.use(mountPath(ctx.config.urls.panel), panelApp(ctx));
   app.use(mountPath(ctx.config.urls.checkout), payApp(ctx));
   app.use(paymentsApp(ctx));

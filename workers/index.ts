@@ -1,15 +1,82 @@
+import { Worker } from 'bullmq';
+import { Producers, QUEUE, QUEUE_KEYS, type QueueKey } from '../queues/index.js';
 import type { AppContext } from '../src/shared/context.js';
+import { createRedis } from '../src/shared/redis.js';
+import { closeHttpAgents } from '../src/webhooks/http-client.js';
+import { DEFAULT_SWEEP, Sweeper, type SweepOptions } from '../src/events/sweep.js';
+import { buildProcessors } from './processors.js';
 
 export interface RunningWorkers {
   /** Lets in-flight jobs finish, then closes every worker and queue connection. */
   close(): Promise<void>;
+  /** The producers the workers use (tests and benchmarks enqueue through them). */
+  producers: Producers;
+}
+
+export interface WorkerOptions {
+  /**
+   * How long a job's lock lives without renewal. A worker that dies mid-job (SIGKILL) has its job
+   * moved back to waiting once the lock expires and a stalled check runs, so the job is retried,
+   * never lost. BullMQ renews the lock while the job runs, so this can be shorter than a delivery.
+   */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  sweep?: Partial<SweepOptions>;
 }
 
 /**
- * Procfile `worker` entry point and the worker half of `npm start`. The event engine registers its
- * BullMQ processors here; with none registered there is nothing to run yet.
+ * Procfile `worker` entry point and the worker half of `npm start`: one BullMQ Worker per queue
+ * (concurrency from config), plus the outbox sweep.
  */
-export async function startWorkers(ctx: AppContext, redisUrl: string): Promise<RunningWorkers> {
-  ctx.logger.info({ redis: redisUrl.replace(/\/\/[^@]*@/, '//***@') }, 'workers started');
-  return { close: async () => undefined };
+export async function startWorkers(ctx: AppContext, redisUrl: string, options: WorkerOptions = {}): Promise<RunningWorkers> {
+  const connection = createRedis(redisUrl);
+  const producers = new Producers(connection, ctx.config.queuePrefix);
+  const processors = buildProcessors({ ctx, producers });
+  const concurrency: Record<QueueKey, number> = {
+    outbox: ctx.config.workers.outboxConcurrency,
+    deliveries: ctx.config.workers.deliveryConcurrency,
+    linkExpiry: ctx.config.workers.expiryConcurrency,
+    simulate: ctx.config.workers.simulateConcurrency,
+  };
+  const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
+  if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
+
+  const workers = QUEUE_KEYS.map((key) => {
+    const worker = new Worker(QUEUE[key], processors[key], {
+      connection,
+      prefix: ctx.config.queuePrefix,
+      concurrency: concurrency[key],
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      maxStalledCount: 5,
+    });
+    worker.on('failed', (job, err) => {
+      ctx.logger.warn({ err, queue: QUEUE[key], jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed');
+    });
+    worker.on('error', (err) => {
+      ctx.logger.warn({ err, queue: QUEUE[key] }, 'worker error');
+    });
+    return worker;
+  });
+  await Promise.all(workers.map((w) => w.waitUntilReady()));
+
+  const sweeper = new Sweeper(ctx, producers, ctx.config.workers.outboxSweepMs, { ...DEFAULT_SWEEP, ...options.sweep });
+  // After a Redis outage, relay what piled up in the outbox without waiting for the next tick.
+  connection.on('ready', () => sweeper.kick());
+  sweeper.start();
+
+  ctx.logger.info(
+    { redis: redisUrl.replace(/\/\/[^@]*@/, '//***@'), queues: Object.values(QUEUE), concurrency },
+    'workers started',
+  );
+  return {
+    producers,
+    async close() {
+      await sweeper.stop();
+      await Promise.all(workers.map((w) => w.close()));
+      await producers.close();
+      await closeHttpAgents();
+      connection.disconnect();
+    },
+  };
 }

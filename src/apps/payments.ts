@@ -6,6 +6,7 @@ import { paymentsOpenApi } from '../openapi/payments.js';
 import { paymentLinksRouter } from '../payment-links/routes.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
+import { simulateRouter } from '../webhooks/simulate-routes.js';
 
 /** The payments API, mounted at `{base_url}`; every path starts with `/v1`. */
 export function paymentsApp(ctx: AppContext): Express {
@@ -18,5 +19,6 @@ export function paymentsApp(ctx: AppContext): Express {
     app.use('/v1', paymentsAuth(ctx), rateLimits.all);
     app.use('/v1', catalogPaymentsRouter(ctx));
     app.use('/v1', paymentLinksRouter(ctx, { writeLimit: rateLimits.writes }));
+    app.use('/v1', simulateRouter(ctx));
   });
 }

@@ -2,11 +2,12 @@ import type { Config } from '../shared/config.js';
 import { catalogPanelOpenApi } from '../catalog/panel-openapi.js';
 import { integrationsOpenApi } from '../integrations/openapi.js';
 import { keysPanelOpenApi } from '../keys/panel-openapi.js';
+import { deliveriesOpenApi } from '../webhooks/deliveries-openapi.js';
 import { buildDocument, selfDescription } from './common.js';
 import type { OpenApiDocument, OpenApiFragment } from './types.js';
 
 /** Every component that serves panel paths adds its fragment here (paths relative to `{panel_api_url}`). */
-const FRAGMENTS: OpenApiFragment[] = [integrationsOpenApi, keysPanelOpenApi, catalogPanelOpenApi];
+const FRAGMENTS: OpenApiFragment[] = [integrationsOpenApi, keysPanelOpenApi, catalogPanelOpenApi, deliveriesOpenApi];
 
 export function panelOpenApi(config: Config): OpenApiDocument {
   return buildDocument(

@@ -1,11 +1,12 @@
 import type { Config } from '../shared/config.js';
 import { catalogOpenApi } from '../catalog/openapi.js';
 import { paymentLinksOpenApi } from '../payment-links/openapi.js';
+import { simulateOpenApi } from '../webhooks/simulate-openapi.js';
 import { buildDocument, selfDescription } from './common.js';
 import type { OpenApiDocument, OpenApiFragment } from './types.js';
 
 /** Every component that serves payments paths adds its fragment here. */
-const FRAGMENTS: OpenApiFragment[] = [catalogOpenApi, paymentLinksOpenApi];
+const FRAGMENTS: OpenApiFragment[] = [catalogOpenApi, paymentLinksOpenApi, simulateOpenApi];
 
 export function paymentsOpenApi(config: Config): OpenApiDocument {
   return buildDocument(

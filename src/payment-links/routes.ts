@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import { celebrate } from 'celebrate';
 import { paymentsPrincipal } from '../auth/principal.js';
 import type { AppContext } from '../shared/context.js';
+import { scheduleLinkExpiry } from '../events/publisher.js';
 import { toPaymentLinkWire } from './mappers.js';
 import { createLinkRules, listLinksRules, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
 import { cancelPaymentLink, createPaymentLink, getPaymentLink, listPaymentLinks } from './service.js';
@@ -32,6 +33,7 @@ export function paymentLinksRouter(ctx: AppContext, options: PaymentLinksRouterO
         key,
       );
       if (created.replayed) res.setHeader('Idempotent-Replayed', 'true');
+      else scheduleLinkExpiry(ctx, created.link);
       res.status(created.replayed ? 200 : 201).json(wire(created.link, created.order));
     },
   );

@@ -20,6 +20,7 @@ import {
 } from './repository.js';
 import { LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
 import { cancelLink, expireLink } from './transitions.js';
+import { recordLinkExpired } from '../events/expiry.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -213,6 +214,8 @@ async function catchUpExpiry(db: Db, found: LinkWithOrder[], now: Date): Promise
   await db.transaction(async (tx) => {
     for (const { link } of overdue) {
       const expired = await expireLink(tx, link.id, now);
+      // The event commits with the expiry; the outbox sweep relays it.
+      if (expired) await recordLinkExpired(tx, expired);
       // Not expired by us: something else changed it first (paid, canceled, or the job); show that.
       const current = expired ? { link: expired, order: null } : await findLinkById(tx, link.id);
       if (current) updated.set(link.id, { link: current.link, order: current.order ?? null });
@@ -303,6 +306,7 @@ export async function cancelPaymentLink(db: Db, scope: LinkScope): Promise<LinkW
     const now = new Date();
     if (isOverdue(current.link, now)) {
       const expired = await expireLink(tx, current.link.id, now);
+      if (expired) await recordLinkExpired(tx, expired);
       return { kind: 'refused', status: expired?.status ?? 'expired' };
     }
     if (current.link.status === 'canceled') return { kind: 'done', result: current };

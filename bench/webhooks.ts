@@ -1,0 +1,213 @@
+/**
+ * `npm run bench:webhooks`: webhook deliveries per second through the whole engine (outbox commit →
+ * relay → fan-out → signed POST → attempt recorded) with one worker process, against raw BullMQ
+ * no-op jobs at the same concurrency in the same run; then event-commit → first-attempt latency at
+ * a fixed 500 events/s. Starts its own embedded PostgreSQL (fast mode) and private redis-server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { Queue, QueueEvents } from 'bullmq';
+import { seedCompany } from '../src/companies/service.js';
+import { recordEvent } from '../src/events/outbox.js';
+import { publishAfterCommit, closeProducers } from '../src/events/publisher.js';
+import type { AppContext } from '../src/shared/context.js';
+import { createDatabase, schema } from '../src/shared/db/index.js';
+import { createLogger } from '../src/shared/logger.js';
+import { createFailFastRedis, createRedis } from '../src/shared/redis.js';
+import { startTestEnvironment } from '../test/helpers/environment.js';
+
+const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
+const RATES = (process.env.BENCH_RATES ?? '100,500').split(',').map(Number);
+const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const CONCURRENCY = process.env.DELIVERY_CONCURRENCY ?? '32';
+
+const log = (message: string): void => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+const hardStop = setTimeout(() => {
+  console.error('bench: took longer than 4 minutes, giving up');
+  process.exit(2);
+}, 240_000);
+hardStop.unref();
+
+log('starting embedded PostgreSQL (fast mode) and a private redis-server');
+const env = await startTestEnvironment();
+const baseEnv = {
+  LOG_LEVEL: 'silent',
+  DELIVERY_CONCURRENCY: CONCURRENCY,
+  OUTBOX_CONCURRENCY: CONCURRENCY,
+  QUEUE_PREFIX: '{bench}',
+  WEBHOOK_RETRY_JITTER: '0',
+};
+const config = env.config(baseEnv);
+const database = createDatabase(env.databaseUrl, 20);
+const ctx: AppContext = {
+  config,
+  db: database.db,
+  pool: database.pool,
+  redis: createFailFastRedis(env.redis.url),
+  logger: createLogger('silent'),
+};
+
+// The receiver: answers 200 at once and notes when each event first arrived.
+const firstArrival = new Map<string, number>();
+let received = 0;
+const receiver = http.createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    received += 1;
+    const id = String(req.headers['webhook-id']);
+    if (!firstArrival.has(id)) firstArrival.set(id, performance.now());
+    res.writeHead(200).end('ok');
+  });
+});
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+const tenant = await seedCompany(database.db);
+await database.db.insert(schema.integrations).values({
+  companyId: tenant.company.id,
+  type: 'webhook',
+  config: { url, secret: `whsec_${Buffer.from('bench-secret-bench-secret-bench!').toString('base64')}` },
+  events: ['lead.created'],
+});
+
+function startWorkerProcess(mode: 'engine' | 'raw'): Promise<ChildProcess> {
+  const profile = process.env.BENCH_PROFILE && mode === 'engine' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'webhooks-worker.ts'), mode], {
+    env: { ...process.env, ...baseEnv, NODE_ENV: 'test', DATABASE_URL: env.databaseUrl, REDIS_URL: env.redis.url },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('workers-ready')) resolve(child);
+    });
+    child.once('exit', (code) => reject(new Error(`${mode} worker exited (${String(code)})`)));
+  });
+}
+
+async function stopWorkerProcess(child: ChildProcess): Promise<void> {
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+const commitTimes = new Map<string, number>();
+async function commitEvent(): Promise<void> {
+  // No state change to join here, so the event row is its own (single-statement) transaction.
+  const { id } = await recordEvent(database.db, { companyId: tenant.company.id, type: 'lead.created', livemode: false, test: false, productId: null, data: { bench: true } });
+  commitTimes.set(id, performance.now());
+  publishAfterCommit(ctx, [id]);
+}
+
+async function waitFor(what: string, done: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastLog = Date.now();
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() - lastLog > 2000) {
+      log(`  … ${what}: ${received} received`);
+      lastLog = Date.now();
+    }
+    await sleep(5);
+  }
+}
+
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+
+try {
+  // Both throughput runs measure the worker process alone: the work is queued first, then one
+  // worker process starts and the clock runs from its "ready" to the last job done.
+  // 1. Raw BullMQ: no-op jobs, same concurrency.
+  log(`raw BullMQ baseline: ${THROUGHPUT_EVENTS} no-op jobs, concurrency ${CONCURRENCY}`);
+  const rawConnection = createRedis(env.redis.url);
+  const rawQueue = new Queue('bench-raw', { connection: rawConnection, prefix: '{bench}' });
+  const rawEvents = new QueueEvents('bench-raw', { connection: { host: '127.0.0.1', port: env.redis.port }, prefix: '{bench}' });
+  await rawEvents.waitUntilReady();
+  let rawDone = 0;
+  rawEvents.on('completed', () => {
+    rawDone += 1;
+  });
+  for (let i = 0; i < THROUGHPUT_EVENTS; i += 500) {
+    await rawQueue.addBulk(
+      Array.from({ length: Math.min(500, THROUGHPUT_EVENTS - i) }, (_, j) => ({
+        name: 'noop',
+        data: { i: i + j },
+        opts: { removeOnComplete: { age: 3600, count: 10_000 } },
+      })),
+    );
+  }
+  const rawWorker = await startWorkerProcess('raw');
+  const rawStart = performance.now();
+  await waitFor('raw jobs', () => rawDone >= THROUGHPUT_EVENTS, 120_000);
+  const rawSeconds = (performance.now() - rawStart) / 1000;
+  const rawRate = THROUGHPUT_EVENTS / rawSeconds;
+  log(`raw BullMQ: ${rawRate.toFixed(0)} jobs/s (${rawSeconds.toFixed(2)} s)`);
+  await stopWorkerProcess(rawWorker);
+  await rawEvents.close();
+  await rawQueue.close();
+  rawConnection.disconnect();
+
+  // 2. The engine: events committed (outbox + fast path) first, then the worker drains them:
+  // relay, fan-out, signed POST, attempt recorded.
+  log(`engine throughput: committing ${THROUGHPUT_EVENTS} events, 1 integration each`);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < THROUGHPUT_EVENTS) {
+        next += 1;
+        await commitEvent();
+      }
+    }),
+  );
+  // Let the fast path's enqueues land before the worker starts.
+  await sleep(500);
+  log(`engine throughput: worker draining ${THROUGHPUT_EVENTS} events, concurrency ${CONCURRENCY}`);
+  const engineWorker = await startWorkerProcess('engine');
+  const engineStart = performance.now();
+  await waitFor('engine deliveries', () => received >= THROUGHPUT_EVENTS, 180_000);
+  const engineSeconds = (performance.now() - engineStart) / 1000;
+  const engineRate = THROUGHPUT_EVENTS / engineSeconds;
+  log(`engine: ${engineRate.toFixed(0)} deliveries/s (${engineSeconds.toFixed(2)} s)`);
+
+  // 3. Latency at fixed offered rates: commit → first attempt arriving at the receiver.
+  const latencyResults: string[] = [];
+  for (const rate of RATES) {
+    log(`latency: ${rate} events/s for ${LATENCY_SECONDS} s`);
+    commitTimes.clear();
+    firstArrival.clear();
+    const total = rate * LATENCY_SECONDS;
+    const latencyStart = performance.now();
+    const inflight: Array<Promise<void>> = [];
+    for (let i = 0; i < total; i++) {
+      const due = latencyStart + (i * 1000) / rate;
+      const wait = due - performance.now();
+      if (wait > 1) await sleep(wait);
+      inflight.push(commitEvent());
+    }
+    await Promise.all(inflight);
+    const achievedRate = total / ((performance.now() - latencyStart) / 1000);
+    await waitFor('latency deliveries', () => [...commitTimes.keys()].every((id) => firstArrival.has(id)), 60_000);
+    const latencies = [...commitTimes.entries()].map(([id, at]) => (firstArrival.get(id) ?? NaN) - at).sort((x, y) => x - y);
+    const line = `commit → first attempt at ${rate}/s offered (${achievedRate.toFixed(0)}/s committed): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms over ${latencies.length} events`;
+    log(line);
+    latencyResults.push(line);
+  }
+  await stopWorkerProcess(engineWorker);
+
+  console.log('\nResults');
+  console.log(`  raw BullMQ no-op jobs:     ${rawRate.toFixed(0)} jobs/s`);
+  console.log(`  engine webhook deliveries: ${engineRate.toFixed(0)} deliveries/s  (ratio ${(engineRate / rawRate).toFixed(2)}; target ≥ 0.5)`);
+  for (const line of latencyResults) console.log(`  ${line}`);
+  console.log('  (target: p99 < 250 ms at 500 events/s)');
+} finally {
+  await closeProducers(ctx);
+  ctx.redis.disconnect();
+  receiver.closeAllConnections();
+  receiver.close();
+  await database.close();
+  await env.stop();
+}
+process.exit(0);

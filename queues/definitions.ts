@@ -1,0 +1,74 @@
+import type { DefaultJobOptions } from 'bullmq';
+
+/**
+ * Queue names as stored in Redis. NEVER rename a value: jobs already waiting under the old name
+ * would be orphaned. Add a new entry instead.
+ */
+export const QUEUE = {
+  outbox: 'outbox',
+  deliveries: 'deliveries',
+  linkExpiry: 'link-expiry',
+  simulate: 'simulate',
+} as const;
+
+export type QueueKey = keyof typeof QUEUE;
+export type QueueName = (typeof QUEUE)[QueueKey];
+
+/** Job payloads carry ids only: events, integrations and secrets are read from PostgreSQL at run time. */
+export interface JobPayloads {
+  outbox: { eventId: string };
+  deliveries: { deliveryId: number; attempt: number };
+  linkExpiry: { linkId: string };
+  simulate: { eventId: string };
+}
+
+/** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
+export type JobOf<Q extends QueueKey> = JobPayloads[Q];
+
+/** What the simulate dispatch job returns to the HTTP request waiting on it. */
+export interface SimulateResult {
+  webhooks: Array<{ integration_id: number; destination: string; success: boolean; status: number }>;
+}
+
+export interface JobResults {
+  outbox: { deliveries: number };
+  deliveries: { outcome: string };
+  linkExpiry: { expired: boolean };
+  simulate: SimulateResult;
+}
+
+const DAY = 24 * 3600;
+
+/**
+ * Retention keeps Redis bounded (by age and count), while completed ids linger long enough to
+ * deduplicate a re-add of the same deterministic job id. Failed jobs stay a week for inspection.
+ */
+const retention = {
+  removeOnComplete: { age: DAY, count: 10_000 },
+  removeOnFail: { age: 7 * DAY, count: 50_000 },
+} satisfies DefaultJobOptions;
+
+/**
+ * BullMQ-level retries cover infrastructure errors only (PostgreSQL or Redis unreachable while a
+ * job runs); webhook retries follow the delivery schedule and are separate jobs.
+ */
+export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
+  outbox: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
+  deliveries: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
+  linkExpiry: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 2000 } },
+  simulate: {
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: DAY, count: 1000 },
+    attempts: 1,
+  },
+};
+
+/** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
+export const jobIds = {
+  outbox: (eventId: string): string => `evt-${eventId}`,
+  deliveries: (deliveryId: number, attempt: number): string => `dlv-${deliveryId}-${attempt}`,
+  linkExpiry: (linkId: string, expiresAt: Date): string => `expire-${linkId}-${expiresAt.getTime()}`,
+  simulate: (eventId: string): string => `sim-${eventId}`,
+};
+
+export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

@@ -1,0 +1,2 @@
+export * from './definitions.js';
+export * from './producers.js';

@@ -1,0 +1,60 @@
+import { events } from '../shared/db/schema.js';
+import type { Executor } from '../shared/db/index.js';
+import { newEventId } from '../shared/ids.js';
+import type { EventKind } from './kinds.js';
+
+export interface NewEvent {
+  companyId: number;
+  type: EventKind;
+  livemode: boolean;
+  /** Simulated events: `test` and `sandbox` are both true in the envelope. */
+  test: boolean;
+  /** The order's product, for routing; null means no product filter applies. */
+  productId: number | null;
+  data: Record<string, unknown>;
+}
+
+/** The body every receiver gets (decisions, "Envelope"). */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  created_at: string;
+  livemode: boolean;
+  test: boolean;
+  sandbox: boolean;
+  data: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  id: string;
+  envelope: EventEnvelope;
+}
+
+/**
+ * Writes an event into the outbox. Call it with the transaction that makes the state change, so
+ * the change and its event commit (or roll back) together; then call `publishAfterCommit`.
+ */
+export async function recordEvent(tx: Executor, event: NewEvent): Promise<RecordedEvent> {
+  const id = newEventId();
+  const createdAt = new Date();
+  const envelope: EventEnvelope = {
+    id,
+    type: event.type,
+    created_at: createdAt.toISOString(),
+    livemode: event.livemode,
+    test: event.test,
+    sandbox: event.test,
+    data: event.data,
+  };
+  await tx.insert(events).values({
+    id,
+    companyId: event.companyId,
+    type: event.type,
+    livemode: event.livemode,
+    test: event.test,
+    productId: event.productId,
+    payload: envelope as unknown as Record<string, unknown>,
+    createdAt,
+  });
+  return { id, envelope };
+}

@@ -1,0 +1,124 @@
+import { Agent, request } from 'undici';
+import type { Config } from '../shared/config.js';
+import { assertDeliverableUrl, guardedLookup, UnsafeTargetError } from './ssrf.js';
+import { signedHeaders } from './signing.js';
+import { parseRetryAfter } from './schedule.js';
+
+export interface AttemptResult {
+  requestedAt: Date;
+  durationMs: number;
+  /** Null when no response arrived (network error, timeout, refused target). */
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  retryAfterSeconds: number | null;
+  ok: boolean;
+}
+
+const agents = new Map<string, Agent>();
+
+/** One shared Agent per process and policy: pooled keep-alive connections, guarded DNS. */
+function agentFor(config: Config): Agent {
+  const key = `${config.webhooks.allowPrivateTargets}:${config.webhooks.timeoutMs}`;
+  let agent = agents.get(key);
+  if (!agent) {
+    agent = new Agent({
+      connect: { timeout: config.webhooks.timeoutMs, lookup: guardedLookup(config.webhooks.allowPrivateTargets) },
+      headersTimeout: config.webhooks.timeoutMs,
+      bodyTimeout: config.webhooks.timeoutMs,
+      keepAliveTimeout: 10_000,
+      connections: 64,
+    });
+    agents.set(key, agent);
+  }
+  return agent;
+}
+
+export async function closeHttpAgents(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((a) => a.close()));
+}
+
+/** Stops storing after `max` bytes but reads to the end (bounded), so the connection can be reused. */
+async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let seen = 0;
+  for await (const chunk of body) {
+    seen += chunk.length;
+    if (kept < max) {
+      const part = chunk.subarray(0, max - kept);
+      chunks.push(part);
+      kept += part.length;
+    }
+    // A receiver streaming without end is not worth a connection: drop it.
+    if (seen > Math.max(max, 1) * 50) break;
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const describe = (err: unknown): string => {
+  if (err instanceof Error) {
+    const code = (err as { code?: unknown }).code;
+    return typeof code === 'string' ? `${code}: ${err.message}` : err.message;
+  }
+  return String(err);
+};
+
+/**
+ * One signed POST (decisions, "Delivery"): 2xx is success, redirects are not followed, the
+ * response is kept up to the configured size and always consumed.
+ */
+export async function postWebhook(
+  config: Config,
+  target: { url: string; secret: string },
+  eventId: string,
+  body: string,
+): Promise<AttemptResult> {
+  const requestedAt = new Date();
+  const started = performance.now();
+  const finish = (partial: Omit<AttemptResult, 'requestedAt' | 'durationMs'>): AttemptResult => ({
+    requestedAt,
+    durationMs: Math.round(performance.now() - started),
+    ...partial,
+  });
+  try {
+    const url = assertDeliverableUrl(target.url, config.webhooks.allowPrivateTargets);
+    const res = await request(url, {
+      method: 'POST',
+      dispatcher: agentFor(config),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'payment-links-webhooks/1.0',
+        ...signedHeaders(target.secret, eventId, body, requestedAt),
+      },
+      body,
+      signal: AbortSignal.timeout(config.webhooks.timeoutMs),
+    });
+    let responseBody: string;
+    try {
+      responseBody = await readCapped(res.body, config.webhooks.responseBodyMaxBytes);
+    } finally {
+      if (!res.body.destroyed) res.body.destroy();
+    }
+    const retryAfter = res.headers['retry-after'];
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    return finish({
+      statusCode: res.statusCode,
+      ok,
+      error: ok ? null : `HTTP ${res.statusCode}`,
+      responseBody,
+      retryAfterSeconds: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
+    });
+  } catch (err) {
+    const cause = err instanceof Error && err.cause instanceof UnsafeTargetError ? err.cause : err;
+    return finish({
+      statusCode: null,
+      ok: false,
+      error: describe(cause).slice(0, 500),
+      responseBody: null,
+      retryAfterSeconds: null,
+    });
+  }
+}

@@ -1,0 +1,33 @@
+import { Webhook } from 'standardwebhooks';
+
+const signers = new Map<string, Webhook>();
+
+/**
+ * Standard Webhooks signature (decisions, "Signatures"): a `whsec_<base64>` secret signs with its
+ * decoded bytes, any other secret with its UTF-8 bytes.
+ */
+export function signer(secret: string): Webhook {
+  let webhook = signers.get(secret);
+  if (!webhook) {
+    webhook = secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
+    // Bounded: a secret is read from PostgreSQL at every attempt, so a rotated one simply misses.
+    if (signers.size >= 1000) signers.clear();
+    signers.set(secret, webhook);
+  }
+  return webhook;
+}
+
+export interface SignedHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/** Fresh timestamp and signature for one attempt; the id stays the event id across retries. */
+export function signedHeaders(secret: string, eventId: string, body: string, now = new Date()): SignedHeaders {
+  return {
+    'webhook-id': eventId,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': signer(secret).sign(eventId, now, body),
+  };
+}

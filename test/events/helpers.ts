@@ -1,0 +1,207 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { randomBase62 } from '../../src/shared/ids.js';
+import { closeProducers, publishAfterCommit } from '../../src/events/publisher.js';
+import { recordEvent, type NewEvent } from '../../src/events/outbox.js';
+import { schema } from '../../src/shared/db/index.js';
+import type { Db } from '../../src/shared/db/index.js';
+import type { SeedResult } from '../../src/companies/service.js';
+import { newLinkId, newShortCode } from '../../src/shared/ids.js';
+import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../workers/index.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { testEnvironment } from '../helpers/environment.js';
+
+export interface ReceivedRequest {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Hold the response this long (tests of in-flight work). */
+  delayMs?: number;
+}
+
+/** A real HTTP receiver on loopback that records every request and answers as told. */
+export class Receiver {
+  readonly requests: ReceivedRequest[] = [];
+  reply: (req: ReceivedRequest, index: number) => Reply = () => ({ status: 200, body: 'ok' });
+  private server: http.Server | undefined;
+  private waiters: Array<() => void> = [];
+
+  async start(): Promise<this> {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const received: ReceivedRequest = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const index = this.requests.length;
+        this.requests.push(received);
+        for (const w of this.waiters.splice(0)) w();
+        const answer = this.reply(received, index);
+        const send = (): void => {
+          res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+          res.end(answer.body ?? '');
+        };
+        if (answer.delayMs) setTimeout(send, answer.delayMs);
+        else send();
+      });
+    });
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get url(): string {
+    const address = this.server?.address() as AddressInfo;
+    return `http://127.0.0.1:${address.port}/hook`;
+  }
+
+  /** Resolves once `count` requests arrived; rejects after `timeoutMs`. */
+  async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.requests.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`receiver got ${this.requests.length} of ${count} requests in ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.requests;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
+  }
+}
+
+/** Polls `check` until it returns a value other than undefined (bounded; for state in PostgreSQL). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export interface IntegrationInput {
+  url?: string;
+  secret?: string;
+  type?: string;
+  events: string[];
+  productIds?: number[];
+  sendToAllProducts?: boolean;
+  isActive?: boolean;
+}
+
+/** Creates an integration through the panel API (and links products), as a company would. */
+export async function createIntegration(app: TestApp, tenant: SeedResult, input: IntegrationInput): Promise<number> {
+  const config: Record<string, string> = {};
+  if (input.url !== undefined) config.url = input.url;
+  if (input.secret !== undefined) config.secret = input.secret;
+  const res = await app.http.post<{ id: number }>('/panel/v1/integrations/', {
+    auth: tenant.panel_token,
+    body: {
+      type: input.type ?? 'webhook',
+      config,
+      events: input.events,
+      is_active: input.isActive ?? true,
+      send_to_all_products: input.sendToAllProducts ?? false,
+    },
+  });
+  if (res.status !== 201) throw new Error(`integration not created: ${res.status} ${res.text}`);
+  for (const productId of input.productIds ?? []) {
+    const linked = await app.http.post(`/panel/v1/integrations/${res.body.id}/products`, {
+      auth: tenant.panel_token,
+      body: { product_id: productId },
+    });
+    if (linked.status !== 201) throw new Error(`product not linked: ${linked.status} ${linked.text}`);
+  }
+  return res.body.id;
+}
+
+export async function integration(db: Db, id: number): Promise<typeof schema.integrations.$inferSelect> {
+  const [row] = await db.select().from(schema.integrations).where(eq(schema.integrations.id, id));
+  if (!row) throw new Error(`no integration ${id}`);
+  return row;
+}
+
+/** A link inserted directly (the event engine needs links, not the create endpoint). */
+export async function createLink(
+  db: Db,
+  tenant: SeedResult,
+  input: { livemode?: boolean; externalReference?: string | null; expiresAt?: Date; metadata?: Record<string, string> } = {},
+): Promise<typeof schema.paymentLinks.$inferSelect> {
+  const offer = tenant.offers.find((o) => o.status === 'active');
+  if (!offer) throw new Error('seed has no active offer');
+  const [offerRow] = await db.select().from(schema.offers).where(eq(schema.offers.code, offer.code));
+  if (!offerRow) throw new Error('offer row missing');
+  const [row] = await db
+    .insert(schema.paymentLinks)
+    .values({
+      id: newLinkId(),
+      companyId: tenant.company.id,
+      livemode: input.livemode ?? false,
+      type: 'offer',
+      offerId: offerRow.id,
+      offerCode: offerRow.code,
+      productId: offerRow.productId,
+      shortCode: newShortCode(),
+      externalReference: input.externalReference === undefined ? 'order-42' : input.externalReference,
+      metadata: input.metadata ?? { campaign: 'spring' },
+      expiresAt: input.expiresAt ?? new Date(Date.now() + 7 * 86_400_000),
+    })
+    .returning();
+  if (!row) throw new Error('link not created');
+  return row;
+}
+
+/** Records an event the way a service does (one transaction), then takes the fast path. */
+export async function emit(app: TestApp, event: Omit<NewEvent, 'livemode' | 'test'> & { livemode?: boolean; test?: boolean }): Promise<string> {
+  const id = await app.ctx.db.transaction(async (tx) => {
+    const recorded = await recordEvent(tx, { livemode: false, test: false, ...event });
+    return recorded.id;
+  });
+  publishAfterCommit(app.ctx, [id]);
+  return id;
+}
+
+export interface Engine {
+  app: TestApp;
+  workers: RunningWorkers;
+  close(): Promise<void>;
+}
+
+/**
+ * An app plus in-process workers with their own queue prefix, so their configuration (retry
+ * schedule, breaker threshold) never handles another test's jobs.
+ */
+export async function startEngine(env: Record<string, string> = {}, options: WorkerOptions = {}): Promise<Engine> {
+  const app = await startTestApp({
+    QUEUE_PREFIX: `{plinks-test-${randomBase62(6).toLowerCase()}}`,
+    WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2',
+    WEBHOOK_RETRY_JITTER: '0',
+    OUTBOX_SWEEP_MS: '200',
+    ...env,
+  });
+  const workers = await startWorkers(app.ctx, testEnvironment().redis.url, options);
+  return {
+    app,
+    workers,
+    async close() {
+      await workers.close();
+      await closeProducers(app.ctx);
+      await app.close();
+    },
+  };
+}

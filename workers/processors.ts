@@ -1,0 +1,61 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import Joi from 'joi';
+import type { JobOf, JobResults, Producers, QueueKey } from '../queues/index.js';
+import type { AppContext } from '../src/shared/context.js';
+import { expireDueLink } from '../src/events/expiry.js';
+import { publishAfterCommit } from '../src/events/publisher.js';
+import { relayEvent } from '../src/events/relay.js';
+import { deliverAttempt } from '../src/webhooks/deliver.js';
+import { dispatchSimulation } from '../src/webhooks/simulate-dispatch.js';
+
+export interface ProcessorDeps {
+  ctx: AppContext;
+  producers: Producers;
+}
+
+const eventId = Joi.string().pattern(/^evt_[0-9A-Za-z]{24}$/).required();
+const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
+  outbox: Joi.object({ eventId }),
+  deliveries: Joi.object({
+    deliveryId: Joi.number().integer().min(1).required(),
+    attempt: Joi.number().integer().min(1).max(1000).required(),
+  }),
+  linkExpiry: Joi.object({ linkId: Joi.string().pattern(/^plink_[0-9A-Za-z]{24}$/).required() }),
+  simulate: Joi.object({ eventId }),
+};
+
+/** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
+function payload<Q extends QueueKey>(queue: Q, job: Job): JobOf<Q> {
+  const { value, error } = PAYLOAD_SCHEMAS[queue].validate(job.data, { stripUnknown: true });
+  if (error) throw new UnrecoverableError(`invalid ${queue} payload: ${error.message}`);
+  return value;
+}
+
+export type ProcessorOf<Q extends QueueKey> = (job: Job) => Promise<JobResults[Q]>;
+
+/**
+ * One thin processor per queue; each validates its payload and calls a service. All are safe to
+ * run twice. `workers/index.ts` refuses to start when a queue has none.
+ */
+export function buildProcessors({ ctx, producers }: ProcessorDeps): { [Q in QueueKey]: ProcessorOf<Q> } {
+  return {
+    outbox: async (job) => {
+      const { eventId } = payload('outbox', job);
+      return { deliveries: await relayEvent(ctx, producers, eventId) };
+    },
+    deliveries: async (job) => {
+      const { deliveryId, attempt } = payload('deliveries', job);
+      return { outcome: await deliverAttempt(ctx, producers, deliveryId, attempt) };
+    },
+    linkExpiry: async (job) => {
+      const { linkId } = payload('linkExpiry', job);
+      const eventId = await expireDueLink(ctx.db, linkId);
+      if (eventId) publishAfterCommit(ctx, [eventId], producers);
+      return { expired: eventId !== undefined };
+    },
+    simulate: async (job) => {
+      const { eventId } = payload('simulate', job);
+      return dispatchSimulation(ctx, producers, eventId);
+    },
+  };
+}
