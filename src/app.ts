@@ -23,6 +23,13 @@ export function createApp(ctx: AppContext): Express {
     pinoHttp({
       logger: ctx.logger,
       genReqId: (_req, res) => (res as express.Response).locals.requestId,
+      // pino binds the request to a child logger on every request, serializing it eagerly: keep
+      // that to the fields worth reading (and never the headers, so no credential can leak).
+      wrapSerializers: false,
+      serializers: {
+        req: (req: express.Request) => ({ id: req.id, method: req.method, url: req.originalUrl ?? req.url }),
+        res: (res: express.Response) => ({ statusCode: res.statusCode }),
+      },
       customLogLevel: (_req, res, err) =>
         err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
