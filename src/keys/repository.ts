@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
-import { schema, type Executor } from '../shared/db/index.js';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { schema, type Db, type Executor } from '../shared/db/index.js';
 
 const { apiKeys, companies } = schema;
 
@@ -15,9 +16,8 @@ export interface KeyLookup {
   companyActive: boolean;
 }
 
-/** The hot-path lookup behind every authenticated request: one indexed join. */
-export async function findKeyByHash(db: Executor, keyHash: string): Promise<KeyLookup | undefined> {
-  const [row] = await db
+function keyLookupQuery(db: Executor) {
+  return db
     .select({
       id: apiKeys.id,
       companyId: apiKeys.companyId,
@@ -27,9 +27,33 @@ export async function findKeyByHash(db: Executor, keyHash: string): Promise<KeyL
       companyActive: companies.active,
     })
     .from(apiKeys)
-    .innerJoin(companies, eq(companies.id, apiKeys.companyId))
-    .where(eq(apiKeys.keyHash, keyHash))
-    .limit(1);
+    .innerJoin(companies, eq(companies.id, apiKeys.companyId));
+}
+
+const prepareKeyLookup = (db: Db) =>
+  keyLookupQuery(db)
+    .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
+    .limit(1)
+    .prepare('api_keys_find_by_hash');
+const preparedKeyLookups = new WeakMap<Db, ReturnType<typeof prepareKeyLookup>>();
+
+/**
+ * The hot-path lookup behind every authenticated request: one indexed join. On the pool it is a
+ * named prepared statement, built once: building the query per request cost more CPU than running it.
+ */
+export async function findKeyByHash(db: Executor, keyHash: string): Promise<KeyLookup | undefined> {
+  let rows;
+  if (db instanceof PgTransaction) {
+    rows = await keyLookupQuery(db).where(eq(apiKeys.keyHash, keyHash)).limit(1);
+  } else {
+    let prepared = preparedKeyLookups.get(db);
+    if (!prepared) {
+      prepared = prepareKeyLookup(db);
+      preparedKeyLookups.set(db, prepared);
+    }
+    rows = await prepared.execute({ keyHash });
+  }
+  const [row] = rows;
   if (!row) return undefined;
   const { revokedAt, ...rest } = row;
   return { ...rest, revoked: revokedAt !== null };

@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import { schema, type Executor } from '../shared/db/index.js';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { schema, type Db, type Executor } from '../shared/db/index.js';
 
 const { paymentLinks, orders } = schema;
 
@@ -52,15 +53,40 @@ function selectWithOrder(executor: Executor) {
     .leftJoin(orders, eq(orders.id, paymentLinks.latestOrderId));
 }
 
+/**
+ * Hot-path queries run as named prepared statements, built once per database handle: building a
+ * query per request costs more CPU than PostgreSQL spends running it, and a prepared statement
+ * also skips parsing and planning. Inside a transaction the same query is built the ordinary way.
+ */
+function preparedOn<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => T): T {
+  let prepared = cache.get(db);
+  if (!prepared) {
+    prepared = build(db);
+    cache.set(db, prepared);
+  }
+  return prepared;
+}
+
+const scopeWhere = (id: unknown, companyId: unknown, livemode: unknown) =>
+  and(
+    eq(paymentLinks.id, id as string),
+    eq(paymentLinks.companyId, companyId as number),
+    eq(paymentLinks.livemode, livemode as boolean),
+  );
+
+const prepareFindLink = (db: Db) =>
+  selectWithOrder(db)
+    .where(scopeWhere(sql.placeholder('linkId'), sql.placeholder('companyId'), sql.placeholder('livemode')))
+    .prepare('payment_links_find');
+const findLinkStatements = new WeakMap<Db, ReturnType<typeof prepareFindLink>>();
+
 /** A link of this company and mode, with its order; one indexed query. */
 export async function findLink(executor: Executor, scope: LinkScope): Promise<LinkWithOrder | undefined> {
-  const [row] = await selectWithOrder(executor).where(
-    and(
-      eq(paymentLinks.id, scope.linkId),
-      eq(paymentLinks.companyId, scope.companyId),
-      eq(paymentLinks.livemode, scope.livemode),
-    ),
-  );
+  const rows =
+    executor instanceof PgTransaction
+      ? await selectWithOrder(executor).where(scopeWhere(scope.linkId, scope.companyId, scope.livemode))
+      : await preparedOn(findLinkStatements, executor, prepareFindLink).execute({ ...scope });
+  const [row] = rows;
   return row ? withOrder(row) : undefined;
 }
 
@@ -78,46 +104,126 @@ export async function findLinkByShortCode(
   return row;
 }
 
+const idempotencyWhere = (companyId: unknown, livemode: unknown, key: unknown) =>
+  and(
+    eq(paymentLinks.companyId, companyId as number),
+    eq(paymentLinks.livemode, livemode as boolean),
+    eq(paymentLinks.idempotencyKey, key as string),
+  );
+const prepareFindByKey = (db: Db) =>
+  selectWithOrder(db)
+    .where(
+      idempotencyWhere(sql.placeholder('companyId'), sql.placeholder('livemode'), sql.placeholder('key')),
+    )
+    .prepare('payment_links_find_by_idempotency_key');
+const findByKeyStatements = new WeakMap<Db, ReturnType<typeof prepareFindByKey>>();
+
 export async function findLinkByIdempotencyKey(
   executor: Executor,
   companyId: number,
   livemode: boolean,
   key: string,
 ): Promise<LinkWithOrder | undefined> {
-  const [row] = await selectWithOrder(executor).where(
-    and(
-      eq(paymentLinks.companyId, companyId),
-      eq(paymentLinks.livemode, livemode),
-      eq(paymentLinks.idempotencyKey, key),
-    ),
-  );
+  const rows =
+    executor instanceof PgTransaction
+      ? await selectWithOrder(executor).where(idempotencyWhere(companyId, livemode, key))
+      : await preparedOn(findByKeyStatements, executor, prepareFindByKey).execute({
+          companyId,
+          livemode,
+          key,
+        });
+  const [row] = rows;
   return row ? withOrder(row) : undefined;
 }
+
+/** Everything a new link is made of; `expiresAt` null means the default validity. */
+export type LinkInsert = Required<
+  Pick<
+    NewLinkRow,
+    | 'id'
+    | 'companyId'
+    | 'livemode'
+    | 'type'
+    | 'offerId'
+    | 'planId'
+    | 'offerCode'
+    | 'planCode'
+    | 'productId'
+    | 'shortCode'
+    | 'customerName'
+    | 'customerEmail'
+    | 'customerPhone'
+    | 'customerDocument'
+    | 'externalReference'
+    | 'metadata'
+    | 'couponCode'
+    | 'singleUse'
+    | 'idempotencyKey'
+    | 'requestHash'
+  >
+> & { expiresAt: Date | null };
+
+const INSERT_FIELDS = [
+  'id',
+  'companyId',
+  'livemode',
+  'type',
+  'offerId',
+  'planId',
+  'offerCode',
+  'planCode',
+  'productId',
+  'shortCode',
+  'customerName',
+  'customerEmail',
+  'customerPhone',
+  'customerDocument',
+  'externalReference',
+  'metadata',
+  'couponCode',
+  'singleUse',
+  'idempotencyKey',
+  'requestHash',
+] as const satisfies ReadonlyArray<keyof LinkInsert>;
+
+/**
+ * One statement for every insert: the default validity is computed by the database from the
+ * clock that sets created_at, and a row already holding the (company, mode, idempotency key)
+ * makes it return nothing instead of failing. Rows without a key never conflict on that index.
+ */
+function insertStatement(executor: Executor, values: Record<keyof LinkInsert, unknown>) {
+  return executor
+    .insert(paymentLinks)
+    .values({
+      ...(Object.fromEntries(INSERT_FIELDS.map((f) => [f, values[f]])) as NewLinkRow),
+      expiresAt: sql`coalesce(${values.expiresAt}::timestamptz, clock_timestamp() + interval '7 days')`,
+    })
+    .onConflictDoNothing({
+      target: [paymentLinks.companyId, paymentLinks.livemode, paymentLinks.idempotencyKey],
+      where: sql`${paymentLinks.idempotencyKey} IS NOT NULL`,
+    })
+    .returning();
+}
+const prepareInsert = (db: Db) =>
+  insertStatement(
+    db,
+    Object.fromEntries([...INSERT_FIELDS, 'expiresAt'].map((f) => [f, sql.placeholder(f)])) as Record<
+      keyof LinkInsert,
+      unknown
+    >,
+  ).prepare('payment_links_insert');
+const insertStatements = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
 
 /**
  * Inserts a link. With an idempotency key, a concurrent or earlier insert under the same
  * (company, mode, key) wins and this returns undefined: the unique index decides, so racing
  * requests cannot create two links.
  */
-export async function insertLink(
-  executor: Executor,
-  values: Omit<NewLinkRow, 'expiresAt'> & { expiresAt: Date | null },
-): Promise<LinkRow | undefined> {
-  const { expiresAt, ...rest } = values;
-  // The default validity is computed by the database from the same clock as created_at.
-  const insert = executor.insert(paymentLinks).values({
-    ...rest,
-    expiresAt: expiresAt ?? sql`clock_timestamp() + interval '7 days'`,
-  });
+export async function insertLink(executor: Executor, values: LinkInsert): Promise<LinkRow | undefined> {
   const rows =
-    values.idempotencyKey != null
-      ? await insert
-          .onConflictDoNothing({
-            target: [paymentLinks.companyId, paymentLinks.livemode, paymentLinks.idempotencyKey],
-            where: sql`${paymentLinks.idempotencyKey} IS NOT NULL`,
-          })
-          .returning()
-      : await insert.returning();
+    executor instanceof PgTransaction
+      ? await insertStatement(executor, values)
+      : await preparedOn(insertStatements, executor, prepareInsert).execute({ ...values });
   return rows[0];
 }
 
@@ -184,5 +290,68 @@ export async function linkExists(executor: Executor, scope: LinkScope): Promise<
 
 export async function findOrder(executor: Executor, orderId: number): Promise<LinkOrder | undefined> {
   const [row] = await executor.select(orderColumns).from(orders).where(eq(orders.id, orderId));
+  return row;
+}
+
+/** What a link can be created for: an offer or plan of the company, with its status. */
+export interface Sellable {
+  id: number;
+  code: string;
+  status: 'active' | 'inactive';
+  productId: number;
+}
+
+const { offers, plans, coupons } = schema;
+
+const prepareOfferLookup = (db: Db) =>
+  db
+    .select({ id: offers.id, code: offers.code, status: offers.status, productId: offers.productId })
+    .from(offers)
+    .where(and(eq(offers.companyId, sql.placeholder('companyId')), eq(offers.code, sql.placeholder('code'))))
+    .prepare('payment_links_offer_lookup');
+const offerLookups = new WeakMap<Db, ReturnType<typeof prepareOfferLookup>>();
+
+const preparePlanLookup = (db: Db) =>
+  db
+    .select({ id: plans.id, code: plans.code, status: plans.status, productId: plans.productId })
+    .from(plans)
+    .where(and(eq(plans.companyId, sql.placeholder('companyId')), eq(plans.code, sql.placeholder('code'))))
+    .prepare('payment_links_plan_lookup');
+const planLookups = new WeakMap<Db, ReturnType<typeof preparePlanLookup>>();
+
+const prepareCouponLookup = (db: Db) =>
+  db
+    .select({ active: coupons.active })
+    .from(coupons)
+    .where(
+      and(eq(coupons.companyId, sql.placeholder('companyId')), eq(coupons.code, sql.placeholder('code'))),
+    )
+    .prepare('payment_links_coupon_lookup');
+const couponLookups = new WeakMap<Db, ReturnType<typeof prepareCouponLookup>>();
+
+export async function findOfferForLink(
+  db: Db,
+  companyId: number,
+  code: string,
+): Promise<Sellable | undefined> {
+  const [row] = await preparedOn(offerLookups, db, prepareOfferLookup).execute({ companyId, code });
+  return row;
+}
+
+export async function findPlanForLink(
+  db: Db,
+  companyId: number,
+  code: string,
+): Promise<Sellable | undefined> {
+  const [row] = await preparedOn(planLookups, db, preparePlanLookup).execute({ companyId, code });
+  return row;
+}
+
+export async function findCouponForLink(
+  db: Db,
+  companyId: number,
+  code: string,
+): Promise<{ active: boolean } | undefined> {
+  const [row] = await preparedOn(couponLookups, db, prepareCouponLookup).execute({ companyId, code });
   return row;
 }

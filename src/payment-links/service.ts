@@ -1,20 +1,22 @@
 import type { PaymentsPrincipal } from '../auth/principal.js';
-import { findCouponByCode, findOfferByCode, findPlanByCode } from '../catalog/repository.js';
 import type { Db } from '../shared/db/index.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
 import { newLinkId, newShortCode, sha256Hex } from '../shared/ids.js';
 import {
+  findCouponForLink,
   findLink,
   findLinkById,
   findLinkByIdempotencyKey,
+  findOfferForLink,
   findOrder,
+  findPlanForLink,
   insertLink,
   linkExists,
   listLinks,
   type LinkRow,
   type LinkScope,
+  type LinkInsert,
   type LinkWithOrder,
-  type NewLinkRow,
 } from './repository.js';
 import { LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
 import { cancelLink, expireLink } from './transitions.js';
@@ -39,11 +41,13 @@ export interface CreatedLink extends LinkWithOrder {
   replayed: boolean;
 }
 
-function replay(existing: LinkWithOrder, requestHash: string): CreatedLink {
+/** The link an earlier request with this key created, as a read would show it now. */
+async function replay(db: Db, existing: LinkWithOrder, requestHash: string, now: Date): Promise<CreatedLink> {
   if (existing.link.requestHash !== requestHash) {
     throw new ConflictError('This Idempotency-Key was already used with a different request body');
   }
-  return { ...existing, replayed: true };
+  const [current] = await catchUpExpiry(db, [existing], now);
+  return { ...(current ?? existing), replayed: true };
 }
 
 interface Product {
@@ -72,34 +76,28 @@ async function resolveProduct(
     errors.plan_code = [message];
     return undefined;
   }
-  if (offerCode !== undefined) {
-    const offer = await findOfferByCode(db, companyId, offerCode);
-    if (!offer) errors.offer_code = ['no offer with this code in your company'];
-    else if (offer.status !== 'active') errors.offer_code = ['this offer is not active'];
-    else
-      return {
-        type: 'offer',
-        offerId: offer.id,
-        planId: null,
-        offerCode: offer.code,
-        planCode: null,
-        productId: offer.productId,
-      };
+  const kind = offerCode !== undefined ? 'offer' : 'plan';
+  const field = `${kind}_code`;
+  const sellable =
+    offerCode !== undefined
+      ? await findOfferForLink(db, companyId, offerCode)
+      : await findPlanForLink(db, companyId, planCode ?? '');
+  if (!sellable) {
+    errors[field] = [`no ${kind} with this code in your company`];
     return undefined;
   }
-  const plan = await findPlanByCode(db, companyId, planCode ?? '');
-  if (!plan) errors.plan_code = ['no plan with this code in your company'];
-  else if (plan.status !== 'active') errors.plan_code = ['this plan is not active'];
-  else
-    return {
-      type: 'plan',
-      offerId: null,
-      planId: plan.id,
-      offerCode: null,
-      planCode: plan.code,
-      productId: plan.productId,
-    };
-  return undefined;
+  if (sellable.status !== 'active') {
+    errors[field] = [`this ${kind} is not active`];
+    return undefined;
+  }
+  return {
+    type: kind,
+    offerId: kind === 'offer' ? sellable.id : null,
+    planId: kind === 'plan' ? sellable.id : null,
+    offerCode: kind === 'offer' ? sellable.code : null,
+    planCode: kind === 'plan' ? sellable.code : null,
+    productId: sellable.productId,
+  };
 }
 
 async function checkCoupon(
@@ -109,7 +107,7 @@ async function checkCoupon(
   errors: FieldErrors,
 ): Promise<void> {
   if (code === undefined || code === null) return;
-  const coupon = await findCouponByCode(db, companyId, code);
+  const coupon = await findCouponForLink(db, companyId, code);
   if (!coupon) errors.coupon_code = ['no coupon with this code in your company'];
   else if (!coupon.active) errors.coupon_code = ['this coupon is not active'];
 }
@@ -132,10 +130,7 @@ const isUniqueViolation = (err: unknown, constraint: string): boolean =>
   (err as { constraint?: unknown }).constraint === constraint;
 
 /** A fresh id and short code; on the (astronomically rare) collision, new ones are drawn. */
-async function insertWithFreshCodes(
-  db: Db,
-  values: Omit<NewLinkRow, 'id' | 'shortCode' | 'expiresAt'> & { expiresAt: Date | null },
-) {
+async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'shortCode'>) {
   for (let attempt = 1; ; attempt++) {
     try {
       return await insertLink(db, { ...values, id: newLinkId(), shortCode: newShortCode() });
@@ -164,7 +159,7 @@ export async function createPaymentLink(
   const requestHash = idempotencyKey === undefined ? null : sha256Hex(canonicalJson(body));
   if (idempotencyKey !== undefined && requestHash !== null) {
     const existing = await findLinkByIdempotencyKey(db, companyId, livemode, idempotencyKey);
-    if (existing) return replay(existing, requestHash);
+    if (existing) return replay(db, existing, requestHash, now);
   }
 
   const errors: FieldErrors = {};
@@ -202,7 +197,7 @@ export async function createPaymentLink(
       : await findLinkByIdempotencyKey(db, companyId, livemode, idempotencyKey);
   if (!winner || requestHash === null)
     throw new Error('idempotent insert conflicted but no link holds the key');
-  return replay(winner, requestHash);
+  return replay(db, winner, requestHash, now);
 }
 
 const isOverdue = (link: LinkRow, now: Date): boolean =>

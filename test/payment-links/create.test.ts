@@ -5,6 +5,7 @@ import { seed, sharedApp, type TestApp } from '../helpers/app.js';
 import {
   activeOffer,
   activePlan,
+  backdateExpiry,
   countLinks,
   createLink,
   inactiveOffer,
@@ -408,6 +409,18 @@ describe('POST /v1/payment-links', () => {
       );
       expect([mine.status, theirs.status]).to.deep.equal([201, 201]);
       expect(mine.body.id).to.not.equal(theirs.body.id);
+    });
+
+    it('replays the link as it is now: canceled after a cancel, expired once past expires_at', async () => {
+      const body = { offer_code: activeOffer(tenant) };
+      const canceled = await post(body, { 'Idempotency-Key': 'now-canceled' });
+      await app.http.post(`/v1/payment-links/${canceled.body.id}/cancel`, { auth: tenant.keys.test });
+      expect((await post(body, { 'Idempotency-Key': 'now-canceled' })).body.status).to.equal('canceled');
+      const expired = await post(body, { 'Idempotency-Key': 'now-expired' });
+      await backdateExpiry(app, expired.body.id);
+      const replayed = await post(body, { 'Idempotency-Key': 'now-expired' });
+      expect(replayed.status).to.equal(200);
+      expect(replayed.body.status).to.equal('expired');
     });
 
     it('does not use up a key on a rejected request', async () => {

@@ -1,0 +1,296 @@
+/**
+ * `npm run bench`: requests/s and latency of POST /v1/payment-links and GET /v1/payment-links/{id}
+ * against bare Express + pg doing one INSERT / one primary-key SELECT on the same database, and
+ * deep keyset pagination (page 500 of 100,000 links against page 1). Everything runs on this
+ * machine in one go: an embedded PostgreSQL (fast mode) and a private redis-server in a temp dir,
+ * the service and the baseline as child processes, autocannon in this process.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { seedCompany } from '../src/companies/service.js';
+import { createDatabase } from '../src/shared/db/index.js';
+import { migrate } from '../src/shared/db/migrate.js';
+import { startEmbeddedPostgres } from '../src/shared/infra/embedded-postgres.js';
+import { freePort } from '../src/shared/infra/free-port.js';
+import { PrivateRedis } from '../src/shared/infra/private-redis.js';
+
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const WARMUP_S = 2;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const LIST_SIZE = 100_000;
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+interface Measure {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+const log = (message: string): void => console.log(`[bench] ${message}`);
+
+function startChild(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+    lines.once('line', (line) => {
+      const { port } = JSON.parse(line) as { port: number };
+      resolve({ child, url: `http://127.0.0.1:${port}` });
+    });
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
+  });
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+async function load(
+  url: string,
+  options: {
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string;
+    duration?: number;
+  } = {},
+): Promise<Measure> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: options.duration ?? DURATION_S,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body !== undefined ? { body: options.body } : {}),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
+
+async function measure(label: string, run: () => Promise<Measure>): Promise<Measure> {
+  const m = await run();
+  log(`  ${label.padEnd(34)} ${m.rps.toFixed(0).padStart(6)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms`);
+  if (m.errors > 0) throw new Error(`${label}: ${m.errors} failed requests; the figures would mean nothing`);
+  return m;
+}
+
+/** Median of each figure on its own (rounds are few, so one noisy round cannot move it). */
+function median(runs: Measure[]): Measure {
+  const mid = (values: number[]): number => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  };
+  return {
+    rps: mid(runs.map((r) => r.rps)),
+    p50: mid(runs.map((r) => r.p50)),
+    p99: mid(runs.map((r) => r.p99)),
+    errors: runs.reduce((sum, r) => sum + r.errors, 0),
+  };
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-bench-'));
+  await chmod(dir, 0o755);
+  const children: ChildProcess[] = [];
+  log(`temp dir ${dir}; starting embedded PostgreSQL (fast mode) and a private redis-server`);
+  const postgres = await startEmbeddedPostgres({
+    dir: path.join(dir, 'pg'),
+    port: await freePort(),
+    database: 'plinks_bench',
+    persistent: false,
+    fast: true,
+  });
+  const redis = new PrivateRedis({ dir: path.join(dir, 'redis') });
+  await redis.start();
+  try {
+    const database = createDatabase(postgres.url, 2);
+    await migrate(database.pool);
+    const tenant = await seedCompany(database.db);
+    const offer = tenant.offers.find((o) => o.status === 'active');
+    if (!offer) throw new Error('seed has no active offer');
+    const ids = await database.pool.query<{ id: string; product_id: number }>(
+      'SELECT id, product_id FROM offers WHERE code = $1',
+      [offer.code],
+    );
+    const offerRow = ids.rows[0];
+    if (!offerRow) throw new Error('offer not found');
+    log(`seeded company ${tenant.company.id}`);
+
+    const service = await startChild('service-server.ts', {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: postgres.url,
+      REDIS_URL: redis.url,
+      // The bench measures throughput, not the limiter's refusals.
+      RATE_LIMIT_PER_MINUTE: '1000000000',
+      RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
+    });
+    children.push(service.child);
+    const baseline = await startChild('baseline-server.ts', {
+      NODE_ENV: 'production',
+      DATABASE_URL: postgres.url,
+      BENCH_COMPANY_ID: String(tenant.company.id),
+      BENCH_PRODUCT_ID: String(offerRow.product_id),
+      BENCH_OFFER_ID: String(offerRow.id),
+      BENCH_OFFER_CODE: offer.code,
+    });
+    children.push(baseline.child);
+    log(
+      `service on ${service.url}, baseline on ${baseline.url}; ${CONNECTIONS} connections, ${DURATION_S} s per run`,
+    );
+
+    const auth = { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' };
+    const createBody = JSON.stringify({
+      offer_code: offer.code,
+      external_reference: 'bench',
+      metadata: { source: 'bench' },
+    });
+    const one = await fetch(`${service.url}/v1/payment-links`, {
+      method: 'POST',
+      headers: auth,
+      body: createBody,
+    });
+    const link = (await one.json()) as { id: string };
+
+    // Other work on the machine comes and goes, so the two sides take turns, round after round,
+    // and the figures reported are medians.
+    const scenarios = {
+      getBase: (duration = DURATION_S) => load(`${baseline.url}/links/${link.id}`, { duration }),
+      getOurs: (duration = DURATION_S) =>
+        load(`${service.url}/v1/payment-links/${link.id}`, { headers: auth, duration }),
+      postBase: (duration = DURATION_S) =>
+        load(`${baseline.url}/links`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: createBody,
+          duration,
+        }),
+      postOurs: (duration = DURATION_S) =>
+        load(`${service.url}/v1/payment-links`, {
+          method: 'POST',
+          headers: auth,
+          body: createBody,
+          duration,
+        }),
+      // The floor every request of the service pays before any of this component's code runs.
+      healthOurs: (duration = DURATION_S) => load(`${service.url}/healthz`, { duration }),
+    };
+    const labels: Record<keyof typeof scenarios, string> = {
+      getBase: 'baseline GET /links/:id',
+      getOurs: 'service GET /v1/payment-links/{id}',
+      postBase: 'baseline POST /links',
+      postOurs: 'service POST /v1/payment-links',
+      healthOurs: 'service GET /healthz (no DB)',
+    };
+    const names = Object.keys(scenarios) as Array<keyof typeof scenarios>;
+    log(`warming up (${WARMUP_S} s each)`);
+    for (const name of names) await scenarios[name](WARMUP_S);
+    const runs: Record<keyof typeof scenarios, Measure[]> = {
+      getBase: [],
+      getOurs: [],
+      postBase: [],
+      postOurs: [],
+      healthOurs: [],
+    };
+    for (let round = 1; round <= ROUNDS; round++) {
+      log(`round ${round}/${ROUNDS}`);
+      for (const name of names) runs[name].push(await measure(labels[name], () => scenarios[name]()));
+    }
+    const getBase = median(runs.getBase);
+    const getOurs = median(runs.getOurs);
+    const postBase = median(runs.postBase);
+    const postOurs = median(runs.postOurs);
+    const healthOurs = median(runs.healthOurs);
+
+    log(`deep pagination: inserting ${LIST_SIZE.toLocaleString('en')} links for a fresh company`);
+    const listTenant = await seedCompany(database.db);
+    await database.pool.query(
+      `INSERT INTO payment_links (id, company_id, livemode, type, offer_id, offer_code, product_id, short_code, expires_at)
+       SELECT 'plink_' || lpad(i::text, 24, '0'), $1, false, 'offer', o.id, o.code, o.product_id,
+              'L' || lpad(to_hex(i), 7, '0') || $2, clock_timestamp() + interval '30 days'
+       FROM generate_series(1, $3::int) AS i, (SELECT id, code, product_id FROM offers WHERE company_id = $1 LIMIT 1) o`,
+      [listTenant.company.id, String(listTenant.company.id), LIST_SIZE],
+    );
+    await database.pool.query('ANALYZE payment_links');
+    const cursor = await database.pool.query<{ id: string }>(
+      `SELECT id FROM payment_links WHERE company_id = $1 AND livemode = false
+       ORDER BY created_at DESC, id DESC OFFSET $2 LIMIT 1`,
+      [listTenant.company.id, 499 * 20 - 1],
+    );
+    const page500 = cursor.rows[0]?.id ?? '';
+    const listAuth = { authorization: `Bearer ${listTenant.keys.test}` };
+    const listUrl = `${service.url}/v1/payment-links?limit=20`;
+    const deepUrl = `${listUrl}&starting_after=${page500}`;
+    await load(listUrl, { headers: listAuth, duration: WARMUP_S });
+    const pageRuns: Measure[] = [];
+    const deepRuns: Measure[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      pageRuns.push(
+        await measure('service list page 1', () => load(listUrl, { headers: listAuth, duration: 3 })),
+      );
+      deepRuns.push(
+        await measure('service list page 500', () => load(deepUrl, { headers: listAuth, duration: 3 })),
+      );
+    }
+    const page1 = median(pageRuns);
+    const deep = median(deepRuns);
+    await database.close();
+
+    const ratio = (ours: Measure, base: Measure): string => (ours.rps / base.rps).toFixed(2);
+    console.log('');
+    console.log(
+      '| measure | baseline req/s | service req/s | ratio (target) | baseline p50/p99 ms | service p50/p99 ms |',
+    );
+    console.log('|---|---|---|---|---|---|');
+    console.log(
+      `| GET one link | ${getBase.rps.toFixed(0)} | ${getOurs.rps.toFixed(0)} | ${ratio(getOurs, getBase)} (≥ 0.5) | ${getBase.p50}/${getBase.p99} | ${getOurs.p50}/${getOurs.p99} |`,
+    );
+    console.log(
+      `| POST a link | ${postBase.rps.toFixed(0)} | ${postOurs.rps.toFixed(0)} | ${ratio(postOurs, postBase)} (≥ 0.4) | ${postBase.p50}/${postBase.p99} | ${postOurs.p50}/${postOurs.p99} |`,
+    );
+    console.log(
+      `| (floor) GET /healthz, no DB | ${getBase.rps.toFixed(0)} | ${healthOurs.rps.toFixed(0)} | ${ratio(healthOurs, getBase)} | ${getBase.p50}/${getBase.p99} | ${healthOurs.p50}/${healthOurs.p99} |`,
+    );
+    console.log('');
+    console.log(
+      `List of ${LIST_SIZE.toLocaleString('en')}: page 1 ${page1.rps.toFixed(0)} req/s, p50 ${page1.p50} ms, p99 ${page1.p99} ms; ` +
+        `page 500 ${deep.rps.toFixed(0)} req/s, p50 ${deep.p50} ms, p99 ${deep.p99} ms; ` +
+        `page 500 / page 1 latency (p50) ${(deep.p50 / Math.max(page1.p50, 0.001)).toFixed(2)}, throughput ${(page1.rps / deep.rps).toFixed(2)} (target ≤ 1.5)`,
+    );
+    log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    await Promise.all(children.map(stopChild));
+    await redis.stop();
+    await postgres.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
