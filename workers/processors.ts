@@ -46,7 +46,7 @@ export function buildProcessors({ ctx, producers }: ProcessorDeps): { [Q in Queu
   return {
     outbox: async (job) => {
       const { eventId } = payload('outbox', job);
-      return { deliveries: await relayEvent(ctx.db, producers, eventId) };
+      return { deliveries: await relayEvent(ctx, producers, eventId) };
     },
     deliveries: async (job) => {
       const { deliveryId, attempt } = payload('deliveries', job);

@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Producers } from '../../queues/index.js';
-import { jobIds } from '../../queues/index.js';
+import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
+import { deliverAttempt } from '../webhooks/deliver.js';
+import { toDeliveryTarget, type DeliveryTarget, type TargetRow } from '../webhooks/repository.js';
 import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS } from '../integrations/kinds.js';
 import { WEBHOOK_KIND_TYPES, subscriptionsFor } from './kinds.js';
 
@@ -21,15 +23,16 @@ const SUBSCRIPTIONS = sql.raw(
  * event's product unless the kind ignores the product filter or the event has none.
  *
  * Exactly once, in one statement: claiming the event (`relayed_at` still null) and inserting its
- * deliveries commit together; a concurrent or repeated relay claims nothing. Returns the deliveries
- * still waiting for their first attempt, so a caller can (re-)enqueue them.
+ * deliveries commit together; a concurrent or repeated relay claims nothing. Returns every delivery
+ * of the event still waiting for its first attempt, with what that attempt needs (the same
+ * statement, so one round trip per event).
  */
-export async function fanOut(db: Db, eventId: string): Promise<number[]> {
-  const result = await db.execute<{ id: string | number }>(sql`
+export async function fanOut(db: Db, eventId: string): Promise<DeliveryTarget[]> {
+  const result = await db.execute<TargetRow>(sql`
     WITH claimed AS (
       UPDATE events SET relayed_at = clock_timestamp()
        WHERE id = ${eventId} AND relayed_at IS NULL
-   RETURNING id, company_id, type, product_id
+   RETURNING id, company_id, type, product_id, payload
     ), inserted AS (
       INSERT INTO deliveries (event_id, integration_id, next_attempt_at)
       SELECT c.id, i.id, clock_timestamp()
@@ -41,21 +44,25 @@ export async function fanOut(db: Db, eventId: string): Promise<number[]> {
          AND (c.type = ANY(${PRODUCTLESS}) OR c.product_id IS NULL OR i.send_to_all_products OR c.product_id = ANY(i.product_ids))
        ORDER BY i.id
       ON CONFLICT (event_id, integration_id) DO NOTHING
-   RETURNING id
+   RETURNING id, event_id, integration_id
     )
-    SELECT id FROM inserted
-    UNION
-    SELECT id FROM deliveries WHERE event_id = ${eventId} AND status = 'pending' AND attempts = 0`);
-  return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    -- Rows inserted by this statement are invisible to its own scans, so the two halves never overlap.
+    SELECT n.id, n.event_id, n.integration_id, 'pending' AS status, 0 AS attempts, c.payload, i.is_active, i.type, i.config
+      FROM inserted n JOIN claimed c ON c.id = n.event_id JOIN integrations i ON i.id = n.integration_id
+    UNION ALL
+    SELECT d.id, d.event_id, d.integration_id, d.status, d.attempts, e.payload, i.is_active, i.type, i.config
+      FROM deliveries d JOIN events e ON e.id = d.event_id JOIN integrations i ON i.id = d.integration_id
+     WHERE d.event_id = ${eventId} AND d.status = 'pending' AND d.attempts = 0`);
+  return result.rows.map(toDeliveryTarget).sort((a, b) => a.id - b.id);
 }
 
-/** Relay one committed event: fan out, then enqueue each delivery's first attempt. */
-export async function relayEvent(db: Db, producers: Producers, eventId: string): Promise<number> {
-  const deliveryIds = await fanOut(db, eventId);
-  await Promise.all(
-    deliveryIds.map((deliveryId) =>
-      producers.add('deliveries', jobIds.deliveries(deliveryId, 1), { deliveryId, attempt: 1 }),
-    ),
-  );
-  return deliveryIds.length;
+/**
+ * Relay one committed event: fan out, then make each delivery's first attempt right here (no second
+ * hop through Redis; later attempts are delayed jobs on the deliveries queue). Safe to run twice:
+ * a rerun finds the deliveries whose first attempt is not recorded and makes it.
+ */
+export async function relayEvent(ctx: AppContext, producers: Producers, eventId: string): Promise<number> {
+  const targets = await fanOut(ctx.db, eventId);
+  await Promise.all(targets.map((target) => deliverAttempt(ctx, producers, target.id, 1, target)));
+  return targets.length;
 }

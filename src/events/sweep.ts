@@ -1,10 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { Producers } from '../../queues/index.js';
+import type { JobOf, Producers, QueueKey } from '../../queues/index.js';
 import { jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import { expireDueLink, overdueLinks } from './expiry.js';
 import { publishAfterCommit } from './publisher.js';
-import { relayEvent } from './relay.js';
 
 export interface SweepOptions {
   /** Events younger than this are left to the fast path. */
@@ -14,7 +13,23 @@ export interface SweepOptions {
   batch: number;
 }
 
-export const DEFAULT_SWEEP: SweepOptions = { eventGraceMs: 1000, deliveryGraceMs: 15_000, batch: 500 };
+export const DEFAULT_SWEEP: SweepOptions = { eventGraceMs: 2000, deliveryGraceMs: 15_000, batch: 500 };
+
+/**
+ * Makes sure a job with this deterministic id is on its way. Waiting, delayed and active jobs are
+ * left alone (a stalled active job is BullMQ's to retry); a finished one whose work is still due in
+ * PostgreSQL (it failed for good, or Redis lost it) is replaced. Returns whether it enqueued.
+ */
+async function ensureJob<Q extends QueueKey>(producers: Producers, key: Q, jobId: string, data: JobOf<Q>): Promise<boolean> {
+  const existing = await producers.queue(key).getJob(jobId);
+  if (existing) {
+    const state = await existing.getState();
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+    await existing.remove();
+  }
+  await producers.add(key, jobId, data);
+  return true;
+}
 
 export interface SweepReport {
   events: number;
@@ -35,28 +50,18 @@ export async function sweepOnce(ctx: AppContext, producers: Producers, options: 
      WHERE relayed_at IS NULL AND created_at < clock_timestamp() - make_interval(secs => ${options.eventGraceMs / 1000})
      ORDER BY created_at LIMIT ${options.batch}`);
   for (const { id } of unrelayed.rows) {
-    await relayEvent(ctx.db, producers, id);
-    report.events += 1;
+    if (await ensureJob(producers, 'outbox', jobIds.outbox(id), { eventId: id })) report.events += 1;
   }
 
   const overdue = await ctx.db.execute<{ id: string | number; attempts: number }>(sql`
     SELECT id, attempts FROM deliveries
      WHERE status = 'pending' AND next_attempt_at < clock_timestamp() - make_interval(secs => ${options.deliveryGraceMs / 1000})
      ORDER BY next_attempt_at LIMIT ${options.batch}`);
-  const queue = producers.queue('deliveries');
   for (const row of overdue.rows) {
     const deliveryId = Number(row.id);
     const attempt = row.attempts + 1;
-    const jobId = jobIds.deliveries(deliveryId, attempt);
-    const existing = await queue.getJob(jobId);
-    if (existing) {
-      const state = await existing.getState();
-      // Waiting, delayed or active jobs are on their way (a stalled active job is BullMQ's to retry).
-      if (state !== 'completed' && state !== 'failed' && state !== 'unknown') continue;
-      await existing.remove();
-    }
-    await producers.add('deliveries', jobId, { deliveryId, attempt });
-    report.deliveries += 1;
+    const data = { deliveryId, attempt };
+    if (await ensureJob(producers, 'deliveries', jobIds.deliveries(deliveryId, attempt), data)) report.deliveries += 1;
   }
 
   for (const linkId of await overdueLinks(ctx, 1000, options.batch)) {

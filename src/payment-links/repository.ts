@@ -67,27 +67,26 @@ function preparedOn<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => T): T {
   return prepared;
 }
 
-const scopeWhere = (id: unknown, companyId: unknown, livemode: unknown) =>
-  and(
-    eq(paymentLinks.id, id as string),
-    eq(paymentLinks.companyId, companyId as number),
-    eq(paymentLinks.livemode, livemode as boolean),
-  );
-
 const prepareFindLink = (db: Db) =>
   selectWithOrder(db)
-    .where(scopeWhere(sql.placeholder('linkId'), sql.placeholder('companyId'), sql.placeholder('livemode')))
+    .where(eq(paymentLinks.id, sql.placeholder('linkId')))
     .prepare('payment_links_find');
 const findLinkStatements = new WeakMap<Db, ReturnType<typeof prepareFindLink>>();
 
-/** A link of this company and mode, with its order; one indexed query. */
+/**
+ * A link of this company and mode, with its order; one primary-key lookup. The statement filters
+ * on the id alone and ownership is checked here: a generic plan that also filtered on company and
+ * mode could settle, while the table is small, on an index that later scans all of a company's links.
+ */
 export async function findLink(executor: Executor, scope: LinkScope): Promise<LinkWithOrder | undefined> {
   const rows =
     executor instanceof PgTransaction
-      ? await selectWithOrder(executor).where(scopeWhere(scope.linkId, scope.companyId, scope.livemode))
-      : await preparedOn(findLinkStatements, executor, prepareFindLink).execute({ ...scope });
+      ? await selectWithOrder(executor).where(eq(paymentLinks.id, scope.linkId))
+      : await preparedOn(findLinkStatements, executor, prepareFindLink).execute({ linkId: scope.linkId });
   const [row] = rows;
-  return row ? withOrder(row) : undefined;
+  if (!row || row.link.companyId !== scope.companyId || row.link.livemode !== scope.livemode)
+    return undefined;
+  return withOrder(row);
 }
 
 /** Any link by id, whatever its company or mode (workers, checkout pages). */
@@ -296,6 +295,7 @@ export async function findOrder(executor: Executor, orderId: number): Promise<Li
 /** What a link can be created for: an offer or plan of the company, with its status. */
 export interface Sellable {
   id: number;
+  companyId: number;
   code: string;
   status: 'active' | 'inactive';
   productId: number;
@@ -305,17 +305,29 @@ const { offers, plans, coupons } = schema;
 
 const prepareOfferLookup = (db: Db) =>
   db
-    .select({ id: offers.id, code: offers.code, status: offers.status, productId: offers.productId })
+    .select({
+      id: offers.id,
+      companyId: offers.companyId,
+      code: offers.code,
+      status: offers.status,
+      productId: offers.productId,
+    })
     .from(offers)
-    .where(and(eq(offers.companyId, sql.placeholder('companyId')), eq(offers.code, sql.placeholder('code'))))
+    .where(eq(offers.code, sql.placeholder('code')))
     .prepare('payment_links_offer_lookup');
 const offerLookups = new WeakMap<Db, ReturnType<typeof prepareOfferLookup>>();
 
 const preparePlanLookup = (db: Db) =>
   db
-    .select({ id: plans.id, code: plans.code, status: plans.status, productId: plans.productId })
+    .select({
+      id: plans.id,
+      companyId: plans.companyId,
+      code: plans.code,
+      status: plans.status,
+      productId: plans.productId,
+    })
     .from(plans)
-    .where(and(eq(plans.companyId, sql.placeholder('companyId')), eq(plans.code, sql.placeholder('code'))))
+    .where(eq(plans.code, sql.placeholder('code')))
     .prepare('payment_links_plan_lookup');
 const planLookups = new WeakMap<Db, ReturnType<typeof preparePlanLookup>>();
 
@@ -329,13 +341,15 @@ const prepareCouponLookup = (db: Db) =>
     .prepare('payment_links_coupon_lookup');
 const couponLookups = new WeakMap<Db, ReturnType<typeof prepareCouponLookup>>();
 
+// Codes are unique across companies, so the statements look up the code alone (its unique index,
+// whatever the planner's statistics) and ownership is checked here.
 export async function findOfferForLink(
   db: Db,
   companyId: number,
   code: string,
 ): Promise<Sellable | undefined> {
-  const [row] = await preparedOn(offerLookups, db, prepareOfferLookup).execute({ companyId, code });
-  return row;
+  const [row] = await preparedOn(offerLookups, db, prepareOfferLookup).execute({ code });
+  return row && row.companyId === companyId ? row : undefined;
 }
 
 export async function findPlanForLink(
@@ -343,8 +357,8 @@ export async function findPlanForLink(
   companyId: number,
   code: string,
 ): Promise<Sellable | undefined> {
-  const [row] = await preparedOn(planLookups, db, preparePlanLookup).execute({ companyId, code });
-  return row;
+  const [row] = await preparedOn(planLookups, db, preparePlanLookup).execute({ code });
+  return row && row.companyId === companyId ? row : undefined;
 }
 
 export async function findCouponForLink(

@@ -50,7 +50,11 @@ function metadataPairs(value: Record<string, unknown>, helpers: CustomHelpers) {
         custom: `keys must be 1 to ${LIMITS.metadataKey} characters ("${key.slice(0, 50)}")`,
       });
     }
+    if (NUL.test(key)) return helpers.message({ custom: 'keys must not contain the NUL character (U+0000)' });
     if (typeof item !== 'string') return helpers.message({ custom: `value of "${key}" must be a string` });
+    if (NUL.test(item)) {
+      return helpers.message({ custom: `value of "${key}" must not contain the NUL character (U+0000)` });
+    }
     if (item.length > LIMITS.metadataValue) {
       return helpers.message({
         custom: `value of "${key}" must be at most ${LIMITS.metadataValue} characters`,
@@ -60,19 +64,26 @@ function metadataPairs(value: Record<string, unknown>, helpers: CustomHelpers) {
   return value;
 }
 
-const code = Joi.string().trim().min(1).max(LIMITS.code);
+/** PostgreSQL text cannot hold U+0000, so it is refused here, as a 400 naming the field. */
+const NUL = /\u0000/;
+const text = () =>
+  Joi.string()
+    .pattern(NUL, { invert: true, name: 'NUL' })
+    .messages({ 'string.pattern.invert.name': 'must not contain the NUL character (U+0000)' });
+
+const code = text().trim().min(1).max(LIMITS.code);
 
 /** Shape of POST /v1/payment-links; rules that need the database (offer, coupon) live in the service. */
 export const createLinkBody = Joi.object({
   offer_code: code,
   plan_code: code,
   customer: Joi.object({
-    name: Joi.string().trim().min(1).max(LIMITS.customerName).allow(null),
+    name: text().trim().min(1).max(LIMITS.customerName).allow(null),
     email: Joi.string().trim().max(LIMITS.email).email({ tlds: false }).custom(normalizeEmail).allow(null),
     phone: Joi.string().trim().max(40).custom(normalized(normalizePhone)).allow(null),
     document: Joi.string().trim().max(40).custom(normalized(normalizeDocument)).allow(null),
   }).allow(null),
-  external_reference: Joi.string().min(1).max(LIMITS.externalReference).allow(null),
+  external_reference: text().min(1).max(LIMITS.externalReference).allow(null),
   metadata: Joi.object().unknown(true).custom(metadataPairs),
   coupon_code: code.allow(null),
   single_use: Joi.boolean().strict(),
@@ -104,10 +115,10 @@ export const idempotencyHeaders = Joi.object({
 }).unknown(true);
 
 export const listLinksQuery = Joi.object({
-  external_reference: Joi.string().min(1).max(LIMITS.externalReference),
+  external_reference: text().min(1).max(LIMITS.externalReference),
   status: Joi.string().valid(...LINK_STATUSES),
   limit: Joi.number().integer().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
-  starting_after: Joi.string().min(1).max(64),
+  starting_after: text().min(1).max(64),
 }).unknown(false);
 
 export interface ListLinksQuery {
@@ -117,11 +128,8 @@ export interface ListLinksQuery {
   starting_after?: string;
 }
 
-export const linkIdParams = Joi.object({ id: Joi.string().min(1).max(64).required() });
-
 export const createLinkRules = {
   [Segments.HEADERS]: idempotencyHeaders,
   [Segments.BODY]: createLinkBody,
 };
 export const listLinksRules = { [Segments.QUERY]: listLinksQuery };
-export const linkIdRules = { [Segments.PARAMS]: linkIdParams };

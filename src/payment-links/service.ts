@@ -227,7 +227,16 @@ async function catchUpExpiry(db: Db, found: LinkWithOrder[], now: Date): Promise
   });
 }
 
+// Link ids are `plink_` + base62. Anything else names no link, and a string holding U+0000 could
+// not even be sent to PostgreSQL, so it is answered before any query.
+const LINK_ID_SHAPE = /^[0-9A-Za-z_]{1,64}$/;
+
+function checkLinkIdShape(linkId: string): void {
+  if (!LINK_ID_SHAPE.test(linkId)) throw new NotFoundError('No payment link with this id');
+}
+
 export async function getPaymentLink(db: Db, scope: LinkScope, now = new Date()): Promise<LinkWithOrder> {
+  checkLinkIdShape(scope.linkId);
   const found = await findLink(db, scope);
   if (!found) throw new NotFoundError(`No payment link ${scope.linkId}`);
   const [current] = await catchUpExpiry(db, [found], now);
@@ -283,6 +292,7 @@ type CancelOutcome =
  * even though the cancel is refused.
  */
 export async function cancelPaymentLink(db: Db, scope: LinkScope): Promise<LinkWithOrder> {
+  checkLinkIdShape(scope.linkId);
   const outcome = await db.transaction(async (tx): Promise<CancelOutcome> => {
     const canceled = await cancelLink(tx, scope);
     if (canceled) {

@@ -88,7 +88,7 @@ const schema = Joi.object({
     .default(20 * 1024),
   BREAKER_THRESHOLD: Joi.number().integer().min(1).default(10),
   ALLOW_PRIVATE_WEBHOOK_TARGETS: Joi.boolean(),
-  OUTBOX_CONCURRENCY: Joi.number().integer().min(1).default(8),
+  OUTBOX_CONCURRENCY: Joi.number().integer().min(1).default(32),
   DELIVERY_CONCURRENCY: Joi.number().integer().min(1).default(32),
   EXPIRY_CONCURRENCY: Joi.number().integer().min(1).default(4),
   SIMULATE_CONCURRENCY: Joi.number().integer().min(1).default(8),

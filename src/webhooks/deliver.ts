@@ -3,7 +3,7 @@ import { jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import { WEBHOOK_KIND_TYPES } from '../events/kinds.js';
 import { postWebhook, type AttemptResult } from './http-client.js';
-import { loadDeliveryTarget, markSkipped, recordAttempt, type DeliveryStatus } from './repository.js';
+import { loadDeliveryTarget, markSkipped, recordAttempt, type DeliveryStatus, type DeliveryTarget } from './repository.js';
 import { nextDelayMs } from './schedule.js';
 
 export type AttemptOutcome = DeliveryStatus | 'stale';
@@ -20,8 +20,10 @@ export async function deliverAttempt(
   producers: Producers,
   deliveryId: number,
   attempt: number,
+  /** Already loaded by the caller (the relay loads all of an event's deliveries in one statement). */
+  preloaded?: DeliveryTarget,
 ): Promise<AttemptOutcome> {
-  const target = await loadDeliveryTarget(ctx.db, deliveryId);
+  const target = preloaded ?? (await loadDeliveryTarget(ctx.db, deliveryId));
   if (!target || target.status !== 'pending' || target.attempts >= attempt) return 'stale';
   if (!target.integrationActive) {
     await markSkipped(ctx.db, deliveryId, 'integration inactive');

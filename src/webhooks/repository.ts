@@ -17,7 +17,7 @@ export interface DeliveryTarget {
   secret: string;
 }
 
-interface TargetRow extends Record<string, unknown> {
+export interface TargetRow extends Record<string, unknown> {
   id: string | number;
   event_id: string;
   integration_id: number;
@@ -38,7 +38,10 @@ export async function loadDeliveryTarget(db: Executor, deliveryId: number): Prom
       JOIN integrations i ON i.id = d.integration_id
      WHERE d.id = ${deliveryId}`);
   const row = result.rows[0];
-  if (!row) return undefined;
+  return row ? toDeliveryTarget(row) : undefined;
+}
+
+export function toDeliveryTarget(row: TargetRow): DeliveryTarget {
   const url = row.config.url;
   const secret = row.config.secret;
   return {

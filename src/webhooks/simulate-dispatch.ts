@@ -2,16 +2,14 @@ import { sql } from 'drizzle-orm';
 import type { Producers, SimulateResult } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import type { Executor } from '../shared/db/index.js';
-import { fanOut } from '../events/relay.js';
-import { deliverAttempt } from './deliver.js';
+import { relayEvent } from '../events/relay.js';
 
 /**
  * The simulate job: fan the simulated event out and make every first attempt now, in this job, so
  * the waiting request can report them. Failed deliveries keep retrying in the background.
  */
 export async function dispatchSimulation(ctx: AppContext, producers: Producers, eventId: string): Promise<SimulateResult> {
-  const deliveryIds = await fanOut(ctx.db, eventId);
-  await Promise.all(deliveryIds.map((id) => deliverAttempt(ctx, producers, id, 1)));
+  await relayEvent(ctx, producers, eventId);
   return simulationReport(ctx.db, eventId);
 }
 

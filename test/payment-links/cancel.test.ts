@@ -81,6 +81,10 @@ describe('POST /v1/payment-links/{id}/cancel', () => {
     expect(await storedStatus(app, live.id)).to.equal('active');
   });
 
+  it('answers 404 for an id that cannot be a link id', async () => {
+    expect((await cancel('plink_%00')).status).to.equal(404);
+  });
+
   it('leaves exactly one winner when a cancel races a payment', async () => {
     for (let round = 0; round < 10; round++) {
       const link = await newLink();

@@ -314,6 +314,18 @@ describe('POST /v1/payment-links', () => {
     it('rejects expires_at that is not a date', () =>
       rejects({ offer_code: activeOffer(tenant), expires_at: 'tomorrow' }, 'expires_at'));
 
+    for (const [field, body] of [
+      ['offer_code', { offer_code: 'of_\u0000' }],
+      ['external_reference', { external_reference: 'ref\u0000' }],
+      ['coupon_code', { coupon_code: 'C\u0000' }],
+      ['customer.name', { customer: { name: 'Ana\u0000' } }],
+      ['metadata', { metadata: { key: 'value\u0000' } }],
+      ['metadata', { metadata: { 'key\u0000': 'value' } }],
+    ] as const) {
+      it(`rejects the NUL character in ${field} (${JSON.stringify(body).slice(0, 40)})`, () =>
+        rejects(Object.assign({ offer_code: activeOffer(tenant) }, body), field));
+    }
+
     it('rejects unknown body fields under their name', () =>
       rejects({ offer_code: activeOffer(tenant), amount: 10 }, 'amount'));
 
@@ -436,6 +448,8 @@ describe('POST /v1/payment-links', () => {
       const value = fc.oneof(
         fc.constantFrom(activeOffer(own), inactiveOffer(own), activePlan(own), own.coupons[0]?.code ?? ''),
         fc.string(),
+        // Any code point, U+0000 and lone surrogates included: PostgreSQL text refuses U+0000.
+        fc.string({ unit: 'binary', maxLength: 30 }),
         fc.integer(),
         fc.boolean(),
         fc.constant(null),

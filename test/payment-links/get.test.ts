@@ -58,6 +58,13 @@ describe('GET /v1/payment-links/{id}', () => {
     expect(res.body.error.type).to.equal('not_found');
   });
 
+  it('answers 404 for an id that cannot be a link id (U+0000, slashes encoded, too long)', async () => {
+    for (const id of ['%00', 'plink_%00', '%2Fetc', 'x'.repeat(65)]) {
+      const res = await get(id);
+      expect(res.status, id).to.equal(404);
+    }
+  });
+
   it('shows expired, never active, for a link past expires_at, and stores the transition', async () => {
     const link = await createLink(app, tenant.keys.test, { offer_code: activeOffer(tenant) });
     await backdateExpiry(app, link.id);

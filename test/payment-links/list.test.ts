@@ -145,6 +145,8 @@ describe('GET /v1/payment-links', () => {
     ['?status=active&status=paid', 'status'],
     ['?sort=asc', 'sort'],
     [`?external_reference=${'r'.repeat(129)}`, 'external_reference'],
+    ['?external_reference=%00', 'external_reference'],
+    ['?starting_after=plink_%00', 'starting_after'],
   ] as const) {
     it(`rejects ${query.slice(0, 40)} with 400 naming ${param}`, async () => {
       const res = await list(query);

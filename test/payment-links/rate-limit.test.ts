@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import os from 'node:os';
+import path from 'node:path';
+import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
 import { seed, startTestApp, type TestApp } from '../helpers/app.js';
 import { activeOffer, createLink, type ErrorBody } from './helpers.js';
 
@@ -72,5 +75,24 @@ describe('payments API rate limits', () => {
       statuses.push((await b.http.get('/v1/offers', { auth: tenant.keys.test })).status);
     }
     expect(statuses).to.deep.equal([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('keeps serving and still limits, per process, while Redis is unreachable', async function () {
+    this.timeout(20_000);
+    const redis = new PrivateRedis({ dir: path.join(os.tmpdir(), `plinks-rl-${process.pid}`) });
+    await redis.start();
+    const app = await startTestApp({ REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '3' });
+    try {
+      const tenant = await seed();
+      expect((await app.http.get('/v1/offers', { auth: tenant.keys.test })).status).to.equal(200);
+      await redis.stop();
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++)
+        statuses.push((await app.http.get('/v1/offers', { auth: tenant.keys.test })).status);
+      expect(statuses).to.deep.equal([200, 200, 200, 429]);
+    } finally {
+      await app.close();
+      await redis.stop();
+    }
   });
 });
