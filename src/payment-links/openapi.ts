@@ -145,6 +145,10 @@ const withHeaders = (response: JsonSchema, extra: JsonSchema = {}): JsonSchema =
 const linkResponse = (description: string, extra?: JsonSchema): JsonSchema =>
   withHeaders(json(ref('PaymentLink'), description), extra);
 
+const unsupportedEncoding = {
+  '415': json(ref('Error'), 'Request body in an unsupported charset or encoding'),
+};
+
 const idParam: JsonSchema = {
   name: 'id',
   in: 'path',
@@ -197,6 +201,7 @@ export const paymentLinksOpenApi: OpenApiFragment = {
             'Idempotent-Replayed': { schema: { const: 'true' } },
           }),
           ...standardErrors('400', '409', '413', '429'),
+          ...unsupportedEncoding,
         },
       },
       get: {
@@ -246,6 +251,7 @@ export const paymentLinksOpenApi: OpenApiFragment = {
         responses: {
           '200': linkResponse('The canceled link'),
           ...standardErrors('400', '404', '409', '413', '429'),
+          ...unsupportedEncoding,
         },
       },
     },

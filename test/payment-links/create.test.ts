@@ -329,6 +329,16 @@ describe('POST /v1/payment-links', () => {
     it('rejects unknown body fields under their name', () =>
       rejects({ offer_code: activeOffer(tenant), amount: 10 }, 'amount'));
 
+    it('answers 415 for a body in a charset other than UTF-8', async () => {
+      const res = await app.http.post<ErrorBody>('/v1/payment-links', {
+        auth: tenant.keys.test,
+        rawBody: JSON.stringify({ offer_code: activeOffer(tenant) }),
+        headers: { 'content-type': 'application/json; charset=latin1' },
+      });
+      expect(res.status).to.equal(415);
+      expect(res.body.error.type).to.equal('validation_error');
+    });
+
     it('reports every invalid field at once', async () => {
       const res = await post({
         offer_code: activeOffer(tenant),
