@@ -67,8 +67,9 @@ export async function confirmPayment(ctx: AppContext, confirmation: Confirmation
     if (pending.status === 'paid') return { order: pending, changed: false as const };
     if (pending.status !== 'pending') throw new ConflictError(`Order ${pending.code} is ${pending.status}, not pending`);
 
-    const subscription: SubscriptionRow | null =
-      pending.planId !== null ? await startSubscription(tx, pending, confirmation.paidAt) : null;
+    // The first period starts at confirmation, not at the reported paid_at: a stale or skewed gateway
+    // time must not put the subscription periods behind (a burst of catch-up renewals) or ahead.
+    const subscription: SubscriptionRow | null = pending.planId !== null ? await startSubscription(tx, pending, new Date()) : null;
     const order = await markOrderPaid(tx, pending.id, {
       paymentMethod: confirmation.paymentMethod,
       paidAt: confirmation.paidAt,

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { jobIds } from '../../queues/index.js';
-import { renewSubscription } from '../../src/subscriptions/service.js';
+import { renewSubscription, sweepRenewals } from '../../src/subscriptions/service.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
 import { activePlan, createLink, payPath, postForm, type Envelope, type WireLink } from './helpers.js';
@@ -91,5 +91,41 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
     // The link still shows the order paid through it, not the renewal.
     const after = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
     expect(after.body.order?.code).to.equal(read.body.order?.code);
+  });
+
+  it('renews, through the sweep, a due subscription whose renewal job was lost', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['order.paid'], sendToAllProducts: true });
+    const plan = activePlan(tenant);
+    const link = await createLink(engine.app, tenant.keys.live, { plan_code: plan.code });
+    const paid = await postForm(engine.app, payPath(engine.app, `/${plan.code}/pay`), { plink: link.id, name: 'Lost Job', email: 'lost@example.com' });
+    expect(paid.status).to.equal(200);
+    const { rows } = await engine.app.ctx.pool.query<{ id: string }>(
+      `SELECT s.id FROM subscriptions s WHERE s.payment_link_id = $1`,
+      [link.id],
+    );
+    const subscriptionId = Number(rows[0]?.id);
+    // As if the subscription had started a month ago and its renewal job had been lost with Redis.
+    await (await engine.workers.producers.queue('renewals').getJob(jobIds.renewals(subscriptionId, 2)))?.remove();
+    await engine.app.ctx.pool.query(
+      `UPDATE subscriptions SET created_at = created_at - interval '1 month 5 minutes',
+              current_period_end = created_at - interval '1 month 5 minutes' + interval '1 month' WHERE id = $1`,
+      [subscriptionId],
+    );
+
+    expect(await sweepRenewals(engine.app.ctx, engine.workers.producers, 0)).to.be.at.least(1);
+    expect(await sweepRenewals(engine.app.ctx, engine.workers.producers, 0)).to.equal(0);
+
+    const orders = await engine.app.ctx.pool.query<{ payment_link_id: string | null }>(
+      `SELECT payment_link_id FROM orders WHERE subscription_id = $1 ORDER BY id`,
+      [subscriptionId],
+    );
+    expect(orders.rows.map((r) => r.payment_link_id)).to.deep.equal([link.id, null]);
+    await eventually(
+      async () => delivered((e) => e.data.subscription?.id === subscriptionId && e.data.purchase.payment_link === null)[0],
+      10_000,
+      'swept renewal order.paid',
+    );
+    expect(await (await engine.workers.producers.queue('renewals').getJob(jobIds.renewals(subscriptionId, 3)))?.getState()).to.equal('delayed');
   });
 });
