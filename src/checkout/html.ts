@@ -8,7 +8,13 @@ export class SafeHtml {
   }
 }
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 
@@ -47,9 +53,20 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 /** The one small layout of every buyer page, error pages included. */
 export function layout(title: string, body: SafeHtml): SafeHtml {
   return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="robots" content="noindex"><title>${title}</title><style>${new SafeHtml(STYLE)}</style></head>
-<body><main>${body}</main></body></html>`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>${title}</title>
+        <style>
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        <main>${body}</main>
+      </body>
+    </html>`;
 }
 
 /**
@@ -71,5 +88,9 @@ export function sendPage(res: Response, status: number, page: SafeHtml): void {
 }
 
 export function errorPage(status: number, title: string, message: string): SafeHtml {
-  return layout(title, html`<h1>${title}</h1><p class="error">${message}</p>`);
+  return layout(
+    title,
+    html`<h1>${title}</h1>
+      <p class="error">${message}</p>`,
+  );
 }

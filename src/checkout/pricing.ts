@@ -19,7 +19,8 @@ export function priceWithCoupon(listPrice: string, coupon: CouponRow | undefined
   const list = toCents(listPrice);
   let discount = 0;
   if (coupon?.active) {
-    if (coupon.percentOff !== null) discount = Math.round((list * Number.parseFloat(coupon.percentOff)) / 100);
+    if (coupon.percentOff !== null)
+      discount = Math.round((list * Number.parseFloat(coupon.percentOff)) / 100);
     else if (coupon.amountOff !== null) discount = toCents(coupon.amountOff);
   }
   discount = Math.min(discount, list);

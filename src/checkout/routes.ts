@@ -3,7 +3,13 @@ import type { AppContext } from '../shared/context.js';
 import { AppError, ValidationError } from '../shared/errors.js';
 import { OUTCOMES, type Outcome } from '../webhooks/simulate-service.js';
 import { errorPage, sendPage } from './html.js';
-import { loadCheckout, loadTestLink, payAtCheckout, simulateFromPage, type PayFormValues } from './service.js';
+import {
+  loadCheckout,
+  loadTestLink,
+  payAtCheckout,
+  simulateFromPage,
+  type PayFormValues,
+} from './service.js';
 import { checkoutPage, orderPage, simulationPage, simulationResultPage } from './views.js';
 
 const TITLES: Record<number, string> = {
@@ -24,12 +30,20 @@ function page(ctx: AppContext, handler: PageHandler): PageHandler {
       await handler(req, res);
     } catch (err) {
       if (err instanceof AppError) {
-        sendPage(res, err.status, errorPage(err.status, TITLES[err.status] ?? 'Something went wrong', err.message));
+        sendPage(
+          res,
+          err.status,
+          errorPage(err.status, TITLES[err.status] ?? 'Something went wrong', err.message),
+        );
         return;
       }
       const requestId = String(res.locals.requestId ?? '');
       ctx.logger.error({ err, requestId }, 'buyer page failed');
-      sendPage(res, 500, errorPage(500, 'Something went wrong', `Please try again later (request ${requestId}).`));
+      sendPage(
+        res,
+        500,
+        errorPage(500, 'Something went wrong', `Please try again later (request ${requestId}).`),
+      );
     }
   };
 }
@@ -38,10 +52,13 @@ function page(ctx: AppContext, handler: PageHandler): PageHandler {
 function formValues(req: Request): PayFormValues {
   const body: unknown = req.body;
   if (body === null || typeof body !== 'object') return {};
-  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
 }
 
-const isOutcome = (value: unknown): value is Outcome => typeof value === 'string' && (OUTCOMES as readonly string[]).includes(value);
+const isOutcome = (value: unknown): value is Outcome =>
+  typeof value === 'string' && (OUTCOMES as readonly string[]).includes(value);
 
 /**
  * `{checkout_url}/teste/<id>` (test links: the simulation page and its three buttons) and
@@ -61,7 +78,8 @@ export function checkoutRouter(ctx: AppContext): Router {
     '/teste/:linkId/simulate',
     page(ctx, async (req, res) => {
       const { outcome } = formValues(req);
-      if (!isOutcome(outcome)) throw ValidationError.field('outcome', `must be one of ${OUTCOMES.join(', ')}`);
+      if (!isOutcome(outcome))
+        throw ValidationError.field('outcome', `must be one of ${OUTCOMES.join(', ')}`);
       const simulation = await simulateFromPage(ctx, String(req.params.linkId), outcome);
       sendPage(res, 200, simulationResultPage(ctx.config, simulation));
     }),
@@ -71,7 +89,8 @@ export function checkoutRouter(ctx: AppContext): Router {
     '/:code',
     page(ctx, async (req, res) => {
       const plink = typeof req.query.plink === 'string' ? req.query.plink : undefined;
-      if (req.query.plink !== undefined && plink === undefined) throw ValidationError.field('plink', 'must be one link id');
+      if (req.query.plink !== undefined && plink === undefined)
+        throw ValidationError.field('plink', 'must be one link id');
       sendPage(res, 200, checkoutPage(ctx.config, await loadCheckout(ctx, String(req.params.code), plink)));
     }),
   );
@@ -96,7 +115,11 @@ export function checkoutRouter(ctx: AppContext): Router {
   // Every other address under the buyer pages gets the same small HTML 404.
   router.use(
     page(ctx, async (_req, res) => {
-      sendPage(res, 404, errorPage(404, 'Not found', 'This page does not exist. Check the address you received.'));
+      sendPage(
+        res,
+        404,
+        errorPage(404, 'Not found', 'This page does not exist. Check the address you received.'),
+      );
     }),
   );
   return router;

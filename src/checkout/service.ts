@@ -6,7 +6,12 @@ import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from 
 import { newUuid } from '../shared/ids.js';
 import { findCouponByCode } from '../catalog/repository.js';
 import { publishAfterCommit } from '../events/publisher.js';
-import { normalizeDocument, normalizeEmail, normalizePhone, type Normalized } from '../payment-links/documents.js';
+import {
+  normalizeDocument,
+  normalizeEmail,
+  normalizePhone,
+  type Normalized,
+} from '../payment-links/documents.js';
 import { findLinkById, type LinkOrder, type LinkRow } from '../payment-links/repository.js';
 import { getPaymentLink } from '../payment-links/service.js';
 import { confirmPayment, createPendingOrder } from '../orders/service.js';
@@ -38,8 +43,10 @@ export interface CheckoutView {
 const EMPTY_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
 
 function noticeFor(link: LinkRow, item: CatalogItem, now: Date): string | null {
-  if (link.status === 'canceled') return 'This payment link was canceled by the seller. Ask them for a new one.';
-  if (link.status === 'expired' || link.expiresAt.getTime() <= now.getTime()) return 'This payment link has expired.';
+  if (link.status === 'canceled')
+    return 'This payment link was canceled by the seller. Ask them for a new one.';
+  if (link.status === 'expired' || link.expiresAt.getTime() <= now.getTime())
+    return 'This payment link has expired.';
   if (link.status === 'paid' && link.singleUse) return 'This payment link has already been paid.';
   if (!item.active) return `This ${item.kind} is no longer available.`;
   return null;
@@ -49,12 +56,24 @@ function noticeFor(link: LinkRow, item: CatalogItem, now: Date): string | null {
 async function loadLink(ctx: AppContext, linkId: string, livemode: boolean, now: Date): Promise<LinkView> {
   const found = LINK_ID.test(linkId) ? await findLinkById(ctx.db, linkId) : undefined;
   // A link of the other mode does not exist here: test links never reach the real checkout.
-  if (!found || found.link.livemode !== livemode) throw new NotFoundError('This payment link does not exist.');
-  const { link, order } = await getPaymentLink(ctx.db, { companyId: found.link.companyId, livemode, linkId }, now);
+  if (!found || found.link.livemode !== livemode)
+    throw new NotFoundError('This payment link does not exist.');
+  const { link, order } = await getPaymentLink(
+    ctx.db,
+    { companyId: found.link.companyId, livemode, linkId },
+    now,
+  );
   const item = await findItemOfLink(ctx.db, link);
   if (!item) throw new NotFoundError('This payment link does not exist.');
-  const coupon = link.couponCode === null ? undefined : await findCouponByCode(ctx.db, link.companyId, link.couponCode);
-  return { link, order, item, price: priceWithCoupon(item.price, coupon), notice: noticeFor(link, item, now) };
+  const coupon =
+    link.couponCode === null ? undefined : await findCouponByCode(ctx.db, link.companyId, link.couponCode);
+  return {
+    link,
+    order,
+    item,
+    price: priceWithCoupon(item.price, coupon),
+    notice: noticeFor(link, item, now),
+  };
 }
 
 /** The simulation page of a test link (`{checkout_url}/teste/<id>`); a live link id is not found. */
@@ -66,22 +85,42 @@ export function loadTestLink(ctx: AppContext, linkId: string, now = new Date()):
  * A button of the simulation page: exactly what `POST /v1/payment-links/{id}/simulate` does, for
  * the link's own company in test mode (the page is reachable only through the link's address).
  */
-export async function simulateFromPage(ctx: AppContext, linkId: string, outcome: Outcome): Promise<Simulation> {
+export async function simulateFromPage(
+  ctx: AppContext,
+  linkId: string,
+  outcome: Outcome,
+): Promise<Simulation> {
   const found = LINK_ID.test(linkId) ? await findLinkById(ctx.db, linkId) : undefined;
   if (!found || found.link.livemode) throw new NotFoundError('This payment link does not exist.');
   // No API key is involved; simulateOutcome only reads the company and the mode.
-  return simulateOutcome(ctx, { companyId: found.link.companyId, keyId: 0, livemode: false }, linkId, outcome);
+  return simulateOutcome(
+    ctx,
+    { companyId: found.link.companyId, keyId: 0, livemode: false },
+    linkId,
+    outcome,
+  );
 }
 
 /**
  * The checkout of `{checkout_url}/<code>?plink=<id>`: the link's data fetched by its id (buyer data
  * never travels in the address). Without `plink`, the active offer or plan of that code, no prefill.
  */
-export async function loadCheckout(ctx: AppContext, code: string, plink: string | undefined, now = new Date()): Promise<CheckoutView> {
+export async function loadCheckout(
+  ctx: AppContext,
+  code: string,
+  plink: string | undefined,
+  now = new Date(),
+): Promise<CheckoutView> {
   if (plink === undefined) {
     const item = await findItemByCode(ctx.db, code);
     if (!item || !item.active) throw new NotFoundError('This offer is not available.');
-    return { item, link: null, price: priceWithCoupon(item.price, undefined), notice: null, prefill: EMPTY_CUSTOMER };
+    return {
+      item,
+      link: null,
+      price: priceWithCoupon(item.price, undefined),
+      notice: null,
+      prefill: EMPTY_CUSTOMER,
+    };
   }
   const view = await loadLink(ctx, plink, true, now);
   if ((view.link.offerCode ?? view.link.planCode) !== code) {
@@ -109,7 +148,8 @@ const normalized =
     return result.ok ? result.value : helpers.message({ custom: result.message });
   };
 
-const blankToUndefined = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+const blankToUndefined = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** The pay form: who pays and how. Name and email are required; phone and document are optional. */
 const payForm = Joi.object({
@@ -137,10 +177,17 @@ function parsePayForm(values: PayFormValues): { customer: OrderCustomer; payment
   const { value, error } = payForm.validate(cleaned, { abortEarly: false });
   if (error) {
     const fields: FieldErrors = {};
-    for (const d of error.details) (fields[d.path.join('.') || 'form'] ??= []).push(d.message.replace(/^"[^"]*" /, ''));
+    for (const d of error.details)
+      (fields[d.path.join('.') || 'form'] ??= []).push(d.message.replace(/^"[^"]*" /, ''));
     throw new ValidationError('Please check the highlighted fields.', fields);
   }
-  const v = value as { name: string; email: string; phone?: string; document?: string; payment_method: PaymentMethod };
+  const v = value as {
+    name: string;
+    email: string;
+    phone?: string;
+    document?: string;
+    payment_method: PaymentMethod;
+  };
   return {
     customer: { name: v.name, email: v.email, phone: v.phone ?? null, document: v.document ?? null },
     paymentMethod: v.payment_method,
@@ -153,7 +200,12 @@ function parsePayForm(values: PayFormValues): { customer: OrderCustomer; payment
  * minus the coupon with its `order.created` event in one transaction, then, with the dev gateway,
  * confirms it through the same function as the signed gateway callback.
  */
-export async function payAtCheckout(ctx: AppContext, code: string, values: PayFormValues, now = new Date()): Promise<Payment> {
+export async function payAtCheckout(
+  ctx: AppContext,
+  code: string,
+  values: PayFormValues,
+  now = new Date(),
+): Promise<Payment> {
   const plink = values.plink === undefined || values.plink === '' ? undefined : values.plink;
   const view = await loadCheckout(ctx, code, plink, now);
   if (view.notice) throw new ConflictError(view.notice);
@@ -166,7 +218,8 @@ export async function payAtCheckout(ctx: AppContext, code: string, values: PayFo
         sql`SELECT status, single_use, expires_at <= clock_timestamp() AS due FROM payment_links WHERE id = ${link.id} FOR UPDATE`,
       );
       const state = locked.rows[0];
-      const payable = state && !state.due && (state.status === 'active' || (state.status === 'paid' && !state.single_use));
+      const payable =
+        state && !state.due && (state.status === 'active' || (state.status === 'paid' && !state.single_use));
       if (!payable) throw new ConflictError('This payment link can no longer be paid.');
     }
     return createPendingOrder(
@@ -189,6 +242,10 @@ export async function payAtCheckout(ctx: AppContext, code: string, values: PayFo
   publishAfterCommit(ctx, [created.eventId]);
 
   if (!ctx.config.devGateway) return { order: created.order, view, paid: false };
-  const confirmed = await confirmPayment(ctx, { orderCode: created.order.code, paymentMethod, paidAt: new Date() });
+  const confirmed = await confirmPayment(ctx, {
+    orderCode: created.order.code,
+    paymentMethod,
+    paidAt: new Date(),
+  });
   return { order: confirmed.order, view, paid: true };
 }

@@ -40,7 +40,10 @@ export async function markOrderPaid(
 }
 
 /** The order that started a subscription (its buyer and payment method carry over to renewals). */
-export async function firstOrderOfSubscription(tx: Executor, subscriptionId: number): Promise<OrderRow | undefined> {
+export async function firstOrderOfSubscription(
+  tx: Executor,
+  subscriptionId: number,
+): Promise<OrderRow | undefined> {
   const [row] = await tx
     .select()
     .from(orders)

@@ -9,7 +9,14 @@ import type { LinkRow } from '../payment-links/repository.js';
 import { scheduleRenewal, startSubscription } from '../subscriptions/service.js';
 import type { SubscriptionRow } from '../subscriptions/repository.js';
 import { orderEventData } from './payload.js';
-import { insertOrder, lockOrderByCode, markOrderPaid, type NewOrderRow, type OrderRow, type PaymentMethod } from './repository.js';
+import {
+  insertOrder,
+  lockOrderByCode,
+  markOrderPaid,
+  type NewOrderRow,
+  type OrderRow,
+  type PaymentMethod,
+} from './repository.js';
 
 async function linkOf(tx: Executor, linkId: string | null): Promise<LinkRow | null> {
   if (linkId === null) return null;
@@ -23,7 +30,9 @@ async function linkOf(tx: Executor, linkId: string | null): Promise<LinkRow | nu
  */
 export async function createPendingOrder(
   tx: Executor,
-  values: Omit<NewOrderRow, 'status' | 'paymentMethod' | 'paidAt' | 'subscriptionId'> & { paymentMethod: PaymentMethod },
+  values: Omit<NewOrderRow, 'status' | 'paymentMethod' | 'paidAt' | 'subscriptionId'> & {
+    paymentMethod: PaymentMethod;
+  },
   link: LinkRow | null,
 ): Promise<{ order: OrderRow; eventId: string }> {
   const order = await insertOrder(tx, { ...values, status: 'pending', paidAt: null, subscriptionId: null });
@@ -65,11 +74,13 @@ export async function confirmPayment(ctx: AppContext, confirmation: Confirmation
     const pending = await lockOrderByCode(tx, confirmation.orderCode);
     if (!pending) throw new NotFoundError(`No order ${confirmation.orderCode}`);
     if (pending.status === 'paid') return { order: pending, changed: false as const };
-    if (pending.status !== 'pending') throw new ConflictError(`Order ${pending.code} is ${pending.status}, not pending`);
+    if (pending.status !== 'pending')
+      throw new ConflictError(`Order ${pending.code} is ${pending.status}, not pending`);
 
     // The first period starts at confirmation, not at the reported paid_at: a stale or skewed gateway
     // time must not put the subscription periods behind (a burst of catch-up renewals) or ahead.
-    const subscription: SubscriptionRow | null = pending.planId !== null ? await startSubscription(tx, pending, new Date()) : null;
+    const subscription: SubscriptionRow | null =
+      pending.planId !== null ? await startSubscription(tx, pending, new Date()) : null;
     const order = await markOrderPaid(tx, pending.id, {
       paymentMethod: confirmation.paymentMethod,
       paidAt: confirmation.paidAt,
@@ -81,7 +92,11 @@ export async function confirmPayment(ctx: AppContext, confirmation: Confirmation
     if (link) {
       const paid = await markLinkPaid(tx, link.id, { paidAt: confirmation.paidAt, orderId: order.id });
       if (paid) link = paid;
-      else ctx.logger.warn({ orderCode: order.code, linkId: link.id, linkStatus: link.status }, 'paid order for a link that can no longer take it');
+      else
+        ctx.logger.warn(
+          { orderCode: order.code, linkId: link.id, linkStatus: link.status },
+          'paid order for a link that can no longer take it',
+        );
     }
     const { productId, data } = await orderEventData(tx, order, link, subscription);
     const event = await recordEvent(tx, {

@@ -28,7 +28,14 @@ const periodEnd = (start: unknown, cycle: BillingCycle, period: number) =>
 /** A subscription starting at `startedAt`, in its first period. */
 export async function insertSubscription(
   tx: Executor,
-  values: { companyId: number; livemode: boolean; planId: number; paymentLinkId: string | null; startedAt: Date; cycle: BillingCycle },
+  values: {
+    companyId: number;
+    livemode: boolean;
+    planId: number;
+    paymentLinkId: string | null;
+    startedAt: Date;
+    cycle: BillingCycle;
+  },
 ): Promise<SubscriptionRow> {
   const [row] = await tx
     .insert(subscriptions)

@@ -18,7 +18,11 @@ async function planOf(tx: Executor, planId: number) {
 }
 
 /** A paid plan order starts a subscription in the caller's transaction; its first period starts now. */
-export async function startSubscription(tx: Executor, order: OrderRow, paidAt: Date): Promise<SubscriptionRow> {
+export async function startSubscription(
+  tx: Executor,
+  order: OrderRow,
+  paidAt: Date,
+): Promise<SubscriptionRow> {
   if (order.planId === null) throw new Error('only a plan order starts a subscription');
   const plan = await planOf(tx, order.planId);
   return insertSubscription(tx, {
@@ -35,12 +39,25 @@ export async function startSubscription(tx: Executor, order: OrderRow, paidAt: D
  * Schedules the renewal into `period` at the subscription's current period end. Never throws: the
  * renewal sweep renews subscriptions whose job was lost.
  */
-export function scheduleRenewal(ctx: AppContext, subscription: SubscriptionRow, period: number, via: Producers = producersFor(ctx)): void {
+export function scheduleRenewal(
+  ctx: AppContext,
+  subscription: SubscriptionRow,
+  period: number,
+  via: Producers = producersFor(ctx),
+): void {
   const delay = Math.max(0, subscription.currentPeriodEnd.getTime() - Date.now());
   via
-    .add('renewals', jobIds.renewals(subscription.id, period), { subscriptionId: subscription.id, period }, { delay })
+    .add(
+      'renewals',
+      jobIds.renewals(subscription.id, period),
+      { subscriptionId: subscription.id, period },
+      { delay },
+    )
     .catch((err: unknown) => {
-      ctx.logger.warn({ err, subscriptionId: subscription.id, period }, 'could not schedule renewal; the sweep will renew it');
+      ctx.logger.warn(
+        { err, subscriptionId: subscription.id, period },
+        'could not schedule renewal; the sweep will renew it',
+      );
     });
 }
 
@@ -59,7 +76,10 @@ export async function renewSubscription(
   asOf: Date = new Date(),
 ): Promise<string | undefined> {
   const renewed = await ctx.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(schema.subscriptions).where(eq(schema.subscriptions.id, subscriptionId));
+    const [current] = await tx
+      .select()
+      .from(schema.subscriptions)
+      .where(eq(schema.subscriptions.id, subscriptionId));
     if (!current) return undefined;
     const plan = await planOf(tx, current.planId);
     const subscription = await advancePeriod(tx, subscriptionId, plan.billingCycle, period, asOf);
@@ -101,7 +121,11 @@ export async function renewSubscription(
  * Active subscriptions past their period end by more than `graceMs` (their renewal job was lost or
  * is late), with the period each is due to enter: every paid order of a subscription is one period.
  */
-export async function overdueRenewals(db: Executor, graceMs: number, limit: number): Promise<Array<{ subscriptionId: number; period: number }>> {
+export async function overdueRenewals(
+  db: Executor,
+  graceMs: number,
+  limit: number,
+): Promise<Array<{ subscriptionId: number; period: number }>> {
   const rows = await db.execute<{ id: string | number; period: string | number }>(sql`
     SELECT s.id, (SELECT count(*) FROM orders o WHERE o.subscription_id = s.id AND o.status = 'paid') + 1 AS period
       FROM subscriptions s
@@ -114,7 +138,12 @@ export async function overdueRenewals(db: Executor, graceMs: number, limit: numb
  * The safety net of renewals (Redis holds jobs in flight, never the only copy of anything): renews
  * subscriptions whose renewal job was lost. Each renewal is idempotent, so racing a late job is harmless.
  */
-export async function sweepRenewals(ctx: AppContext, producers: Producers, graceMs = 60_000, batch = 100): Promise<number> {
+export async function sweepRenewals(
+  ctx: AppContext,
+  producers: Producers,
+  graceMs = 60_000,
+  batch = 100,
+): Promise<number> {
   let renewed = 0;
   for (const { subscriptionId, period } of await overdueRenewals(ctx.db, graceMs, batch)) {
     if (await renewSubscription(ctx, producers, subscriptionId, period)) renewed += 1;

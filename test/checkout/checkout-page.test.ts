@@ -1,7 +1,17 @@
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/companies/service.js';
 import { seed, sharedApp, type TestApp } from '../helpers/app.js';
-import { activeOffer, activePlan, createLink, formActions, pathOf, payPath, postForm, renderedUrls, type WireLink } from './helpers.js';
+import {
+  activeOffer,
+  activePlan,
+  createLink,
+  formActions,
+  pathOf,
+  payPath,
+  postForm,
+  renderedUrls,
+  type WireLink,
+} from './helpers.js';
 
 const CUSTOMER = {
   name: 'Maria Buyer',
@@ -49,7 +59,10 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
     for (const url of [link.url, link.short_url]) for (const v of BUYER_VALUES) expect(url).not.to.include(v);
 
     const page = await open(link);
-    const thanks = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), { plink: link.id, ...CUSTOMER });
+    const thanks = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), {
+      plink: link.id,
+      ...CUSTOMER,
+    });
     expect(thanks.status).to.equal(200);
     const urls = [...renderedUrls(page.body), ...renderedUrls(thanks.body)];
     expect(urls.length).to.be.greaterThan(0);
@@ -74,7 +87,9 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
     const testRes = await app.http.get<string>(payPath(app, `/${code}?plink=${test.id}`));
     expect(testRes.status).to.equal(404);
     expect(testRes.body).to.include('<h1>Not found</h1>');
-    expect((await app.http.get<string>(payPath(app, `/${code}?plink=plink_000000000000000000000000`))).status).to.equal(404);
+    expect(
+      (await app.http.get<string>(payPath(app, `/${code}?plink=plink_000000000000000000000000`))).status,
+    ).to.equal(404);
     const mismatch = await app.http.get<string>(payPath(app, `/${other}?plink=${live.id}`));
     expect(mismatch.status).to.equal(400);
     expect(mismatch.body).to.include('another offer or plan');
@@ -87,9 +102,15 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
     const canceled = await liveLink();
     await app.http.post(`/v1/payment-links/${canceled.id}/cancel`, { auth: tenant.keys.live });
     const expired = await liveLink();
-    await app.ctx.pool.query(`UPDATE payment_links SET expires_at = now() - interval '1 minute' WHERE id = $1`, [expired.id]);
+    await app.ctx.pool.query(
+      `UPDATE payment_links SET expires_at = now() - interval '1 minute' WHERE id = $1`,
+      [expired.id],
+    );
     const paid = await liveLink();
-    const first = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), { plink: paid.id, ...CUSTOMER });
+    const first = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), {
+      plink: paid.id,
+      ...CUSTOMER,
+    });
     expect(first.status).to.equal(200);
 
     for (const [link, words] of [
@@ -101,7 +122,10 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
       expect(res.status, words).to.equal(200);
       expect(res.body).to.include('class="notice"').and.include(words);
       expect(formActions(res.body), words).to.have.length(0);
-      const again = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), { plink: link.id, ...CUSTOMER });
+      const again = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), {
+        plink: link.id,
+        ...CUSTOMER,
+      });
       expect(again.status, words).to.equal(409);
       expect(again.body).to.include(words);
     }

@@ -5,10 +5,24 @@ import type { SeedResult } from '../../src/companies/service.js';
 import { signGatewayBody } from '../../src/orders/gateway-signature.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
-import { activeOffer, createLink, pathOf, payPath, postForm, signedCallback, type Envelope, type WireLink } from './helpers.js';
+import {
+  activeOffer,
+  createLink,
+  pathOf,
+  payPath,
+  postForm,
+  signedCallback,
+  type Envelope,
+  type WireLink,
+} from './helpers.js';
 
 const SECRET = `whsec_${Buffer.from('checkout-secret-checkout-secret!').toString('base64')}`;
-const CUSTOMER = { name: 'João Pagador', email: 'joao@example.com', phone: '5511912345678', document: '11.222.333/0001-81' };
+const CUSTOMER = {
+  name: 'João Pagador',
+  email: 'joao@example.com',
+  phone: '5511912345678',
+  document: '11.222.333/0001-81',
+};
 
 describe('Orders: pay step and signed gateway callback', function () {
   let engine: Engine;
@@ -16,7 +30,10 @@ describe('Orders: pay step and signed gateway callback', function () {
 
   before(async () => {
     // Without the dev gateway the pay step leaves the order pending until the gateway calls back.
-    engine = await startEngine({ DEV_GATEWAY: 'false', GATEWAY_WEBHOOK_SECRET: 'test-gateway-secret-0123456789' });
+    engine = await startEngine({
+      DEV_GATEWAY: 'false',
+      GATEWAY_WEBHOOK_SECRET: 'test-gateway-secret-0123456789',
+    });
     receiver = await new Receiver().start();
   });
   after(async () => {
@@ -53,7 +70,10 @@ describe('Orders: pay step and signed gateway callback', function () {
 
   const eventsOf = (type: string, orderCode: string) =>
     engine.app.ctx.pool
-      .query<{ payload: Envelope }>(`SELECT payload FROM events WHERE type = $1 AND payload->'data'->'order'->>'code' = $2`, [type, orderCode])
+      .query<{ payload: Envelope }>(
+        `SELECT payload FROM events WHERE type = $1 AND payload->'data'->'order'->>'code' = $2`,
+        [type, orderCode],
+      )
       .then((r) => r.rows.map((row) => row.payload));
 
   function deliveredFor(type: string, orderCode: string): Envelope[] {
@@ -72,9 +92,20 @@ describe('Orders: pay step and signed gateway callback', function () {
       coupon_code: coupon,
     });
     const orderCode = await payPending(tenant, link);
-    const created = await eventually(async () => deliveredFor('order.created', orderCode)[0], 10_000, 'order.created');
-    expect(created.data.order).to.include({ status: 'pending', amount: '267.30', payment_method: 'pix', paid_at: null });
-    const pendingLink = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
+    const created = await eventually(
+      async () => deliveredFor('order.created', orderCode)[0],
+      10_000,
+      'order.created',
+    );
+    expect(created.data.order).to.include({
+      status: 'pending',
+      amount: '267.30',
+      payment_method: 'pix',
+      paid_at: null,
+    });
+    const pendingLink = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
+      auth: tenant.keys.live,
+    });
     expect(pendingLink.body).to.include({ status: 'active', order: null });
 
     const paidAt = '2026-01-02T03:04:05.000Z';
@@ -83,18 +114,37 @@ describe('Orders: pay step and signed gateway callback', function () {
     expect(res.status, res.text).to.equal(200);
     expect(res.body).to.deep.include({ received: true, replayed: false });
 
-    const read = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
+    const read = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
+      auth: tenant.keys.live,
+    });
     expect(read.body.status).to.equal('paid');
-    expect(read.body.order).to.deep.equal({ code: orderCode, status: 'paid', amount: '267.30', payment_method: 'credit_card', paid_at: paidAt });
+    expect(read.body.order).to.deep.equal({
+      code: orderCode,
+      status: 'paid',
+      amount: '267.30',
+      payment_method: 'credit_card',
+      paid_at: paidAt,
+    });
 
     const paid = await eventually(async () => deliveredFor('order.paid', orderCode)[0], 10_000, 'order.paid');
     expect(paid).to.include({ livemode: true, test: false, sandbox: false });
-    expect(paid.data.order).to.deep.equal({ code: orderCode, status: 'paid', amount: '267.30', payment_method: 'credit_card', paid_at: paidAt });
+    expect(paid.data.order).to.deep.equal({
+      code: orderCode,
+      status: 'paid',
+      amount: '267.30',
+      payment_method: 'credit_card',
+      paid_at: paidAt,
+    });
     expect(paid.data.purchase).to.deep.equal({
       tracking: { external_reference: 'crm-991' },
       payment_link: { code: link.id, external_reference: 'crm-991', metadata: { campaign: 'launch' } },
     });
-    expect(paid.data.customer).to.deep.equal({ name: 'João Pagador', email: 'joao@example.com', phone: '+5511912345678', document: '11222333000181' });
+    expect(paid.data.customer).to.deep.equal({
+      name: 'João Pagador',
+      email: 'joao@example.com',
+      phone: '+5511912345678',
+      document: '11222333000181',
+    });
     expect(paid.data.product).to.deep.equal({ id: activeOffer(tenant).product_id, name: 'Online course' });
     expect(paid.data.offer).to.include({ code: activeOffer(tenant).code });
 
@@ -102,7 +152,9 @@ describe('Orders: pay step and signed gateway callback', function () {
     expect(replay.status).to.equal(200);
     expect(replay.body).to.deep.include({ received: true, replayed: true });
     expect(await eventsOf('order.paid', orderCode)).to.have.length(1);
-    const again = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
+    const again = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
+      auth: tenant.keys.live,
+    });
     expect(again.body).to.deep.equal(read.body);
   });
 
@@ -114,7 +166,9 @@ describe('Orders: pay step and signed gateway callback', function () {
 
     const unsigned = await engine.app.http.post(payPath(engine.app, '/gateway/callback'), { body });
     expect(unsigned.status).to.equal(401);
-    expect(unsigned.body).to.deep.include({ error: { type: 'authentication_error', message: 'Missing or invalid X-Gateway-Signature' } });
+    expect(unsigned.body).to.deep.include({
+      error: { type: 'authentication_error', message: 'Missing or invalid X-Gateway-Signature' },
+    });
     const wrong = await signedCallback(engine.app, body, 'another-secret-entirely-000');
     expect(wrong.status).to.equal(401);
     // A signature over a different body does not cover this one.
@@ -127,31 +181,55 @@ describe('Orders: pay step and signed gateway callback', function () {
     });
     expect(tampered.status).to.equal(401);
 
-    const read = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
+    const read = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
+      auth: tenant.keys.live,
+    });
     expect(read.body).to.include({ status: 'active', order: null });
     expect(await eventsOf('order.paid', orderCode)).to.have.length(0);
   });
 
   it('answers 404 for an unknown order and 400 naming a bad field', async () => {
-    const unknown = await signedCallback(engine.app, { order_code: randomUUID(), status: 'paid', payment_method: 'pix' });
+    const unknown = await signedCallback(engine.app, {
+      order_code: randomUUID(),
+      status: 'paid',
+      payment_method: 'pix',
+    });
     expect(unknown.status).to.equal(404);
     expect(unknown.body).to.have.nested.property('error.type', 'not_found');
-    const bad = await signedCallback(engine.app, { order_code: 'nope', status: 'refunded', payment_method: 'cash' });
+    const bad = await signedCallback(engine.app, {
+      order_code: 'nope',
+      status: 'refunded',
+      payment_method: 'cash',
+    });
     expect(bad.status).to.equal(400);
-    expect(bad.body).to.have.nested.property('error.fields').that.has.keys('order_code', 'status', 'payment_method');
+    expect(bad.body)
+      .to.have.nested.property('error.fields')
+      .that.has.keys('order_code', 'status', 'payment_method');
   });
 
   it('keeps a single_use=false link payable: each payment is an order and the link shows the latest', async () => {
     const tenant = await tenantWithHook();
-    const link = await createLink(engine.app, tenant.keys.live, { offer_code: activeOffer(tenant).code, single_use: false });
+    const link = await createLink(engine.app, tenant.keys.live, {
+      offer_code: activeOffer(tenant).code,
+      single_use: false,
+    });
     const first = await payPending(tenant, link);
-    expect((await signedCallback(engine.app, { order_code: first, status: 'paid', payment_method: 'pix' })).status).to.equal(200);
-    const afterFirst = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
+    expect(
+      (await signedCallback(engine.app, { order_code: first, status: 'paid', payment_method: 'pix' })).status,
+    ).to.equal(200);
+    const afterFirst = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
+      auth: tenant.keys.live,
+    });
     expect(afterFirst.body.status).to.equal('paid');
 
     const second = await payPending(tenant, link);
-    expect((await signedCallback(engine.app, { order_code: second, status: 'paid', payment_method: 'boleto' })).status).to.equal(200);
-    const afterSecond = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
+    expect(
+      (await signedCallback(engine.app, { order_code: second, status: 'paid', payment_method: 'boleto' }))
+        .status,
+    ).to.equal(200);
+    const afterSecond = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
+      auth: tenant.keys.live,
+    });
     expect(afterSecond.body.status).to.equal('paid');
     expect(afterSecond.body.order).to.include({ code: second, payment_method: 'boleto', status: 'paid' });
     expect(afterSecond.body).to.have.property('paid_at', afterFirst.body.order?.paid_at);

@@ -12,13 +12,24 @@ export interface WireLink {
   short_url: string;
   single_use: boolean;
   external_reference: string | null;
-  order: { code: string; status: string; amount: string; payment_method: string | null; paid_at: string | null } | null;
+  order: {
+    code: string;
+    status: string;
+    amount: string;
+    payment_method: string | null;
+    paid_at: string | null;
+  } | null;
 }
 
 /** Path of a buyer page under the configured `{checkout_url}`. */
-export const payPath = (app: TestApp, rest: string): string => `${mountPath(app.ctx.config.urls.checkout)}${rest}`;
+export const payPath = (app: TestApp, rest: string): string =>
+  `${mountPath(app.ctx.config.urls.checkout)}${rest}`;
 
-export async function createLink(app: TestApp, key: string, body: Record<string, unknown>): Promise<WireLink> {
+export async function createLink(
+  app: TestApp,
+  key: string,
+  body: Record<string, unknown>,
+): Promise<WireLink> {
   const res = await app.http.post<WireLink>('/v1/payment-links', { auth: key, body });
   expect(res.status, res.text).to.equal(201);
   return res.body;
@@ -43,7 +54,11 @@ export function pathOf(app: TestApp, url: string): string {
   return `${mountPath(base.toString())}${u.pathname.slice(mountPath(base.toString()).length)}${u.search}`;
 }
 
-export function postForm(app: TestApp, path: string, fields: Record<string, string>): Promise<HttpResponse<string>> {
+export function postForm(
+  app: TestApp,
+  path: string,
+  fields: Record<string, string>,
+): Promise<HttpResponse<string>> {
   return app.http.post<string>(path, {
     rawBody: new URLSearchParams(fields).toString(),
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -51,18 +66,25 @@ export function postForm(app: TestApp, path: string, fields: Record<string, stri
 }
 
 /** Path part of a form `action` or link on a page. */
-export const actionPath = (app: TestApp, action: string): string => pathOf(app, action.replace(/&amp;/g, '&'));
+export const actionPath = (app: TestApp, action: string): string =>
+  pathOf(app, action.replace(/&amp;/g, '&'));
 
 /** Every address a page renders: href, action and src attribute values. */
 export function renderedUrls(page: string): string[] {
-  return [...page.matchAll(/\b(?:href|action|src)="([^"]*)"/g)].map((m) => (m[1] ?? '').replace(/&amp;/g, '&'));
+  return [...page.matchAll(/\b(?:href|action|src)="([^"]*)"/g)].map((m) =>
+    (m[1] ?? '').replace(/&amp;/g, '&'),
+  );
 }
 
 export function formActions(page: string): string[] {
   return [...page.matchAll(/<form[^>]*action="([^"]*)"/g)].map((m) => m[1] ?? '');
 }
 
-export function signedCallback(app: TestApp, body: unknown, secret = app.ctx.config.gatewayWebhookSecret ?? ''): Promise<HttpResponse> {
+export function signedCallback(
+  app: TestApp,
+  body: unknown,
+  secret = app.ctx.config.gatewayWebhookSecret ?? '',
+): Promise<HttpResponse> {
   const raw = JSON.stringify(body);
   return app.http.post(payPath(app, '/gateway/callback'), {
     rawBody: raw,
@@ -77,7 +99,13 @@ export interface Envelope {
   test: boolean;
   sandbox: boolean;
   data: {
-    order: { code: string; status: string; amount: string; payment_method: string | null; paid_at: string | null } | null;
+    order: {
+      code: string;
+      status: string;
+      amount: string;
+      payment_method: string | null;
+      paid_at: string | null;
+    } | null;
     customer: Record<string, string | null>;
     product: { id: number; name: string };
     offer?: Record<string, unknown>;
@@ -85,7 +113,11 @@ export interface Envelope {
     subscription?: { id: number; status: string; current_period_end: string } | null;
     purchase: {
       tracking: { external_reference: string | null };
-      payment_link: { code: string; external_reference: string | null; metadata: Record<string, string> } | null;
+      payment_link: {
+        code: string;
+        external_reference: string | null;
+        metadata: Record<string, string>;
+      } | null;
     };
   };
 }

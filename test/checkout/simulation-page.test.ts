@@ -2,7 +2,16 @@ import { expect } from 'chai';
 import type { SeedResult } from '../../src/companies/service.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, Receiver, startEngine, type Engine } from '../events/helpers.js';
-import { actionPath, activeOffer, createLink, formActions, pathOf, payPath, postForm, type Envelope } from './helpers.js';
+import {
+  actionPath,
+  activeOffer,
+  createLink,
+  formActions,
+  pathOf,
+  payPath,
+  postForm,
+  type Envelope,
+} from './helpers.js';
 
 describe('Test simulation page {checkout_url}/teste/:linkId', function () {
   let engine: Engine;
@@ -40,7 +49,12 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
     const envelope = JSON.parse(body) as Envelope;
     const text = JSON.stringify({ ...envelope, id: '', created_at: '' }).replaceAll(linkId, 'LINK');
     const copy = JSON.parse(text) as Envelope;
-    if (copy.data.order) copy.data.order = { ...copy.data.order, code: '', paid_at: copy.data.order.paid_at === null ? null : 'set' };
+    if (copy.data.order)
+      copy.data.order = {
+        ...copy.data.order,
+        code: '',
+        paid_at: copy.data.order.paid_at === null ? null : 'set',
+      };
     return copy;
   }
 
@@ -58,8 +72,13 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
     expect(res.body).to.match(/id="link-status">active</);
     const actions = formActions(res.body);
     expect(actions).to.have.length(3);
-    for (const action of actions) expect(action).to.equal(`${engine.app.ctx.config.urls.checkout}/teste/${link.id}/simulate`);
-    expect([...res.body.matchAll(/name="outcome" value="(\w+)"/g)].map((m) => m[1])).to.deep.equal(['paid', 'failed', 'expired']);
+    for (const action of actions)
+      expect(action).to.equal(`${engine.app.ctx.config.urls.checkout}/teste/${link.id}/simulate`);
+    expect([...res.body.matchAll(/name="outcome" value="(\w+)"/g)].map((m) => m[1])).to.deep.equal([
+      'paid',
+      'failed',
+      'expired',
+    ]);
   });
 
   for (const [outcome, event, status] of [
@@ -79,7 +98,11 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
       );
       expect(api.status).to.equal(200);
       await receiver.waitFor(start + 1);
-      const page = await postForm(engine.app, actionPath(engine.app, `${engine.app.ctx.config.urls.checkout}/teste/${viaPage.id}/simulate`), { outcome });
+      const page = await postForm(
+        engine.app,
+        actionPath(engine.app, `${engine.app.ctx.config.urls.checkout}/teste/${viaPage.id}/simulate`),
+        { outcome },
+      );
       await receiver.waitFor(start + 2);
 
       expect(page.status).to.equal(200);
@@ -91,7 +114,10 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
       expect(comparable(fromPage.body, viaPage.id)).to.deep.equal(comparable(fromApi.body, viaApi.id));
       expect((JSON.parse(fromPage.body) as Envelope).type).to.equal(event);
 
-      const after = await engine.app.http.get<{ status: string; order: unknown }>(`/v1/payment-links/${viaPage.id}`, { auth: tenant.keys.test });
+      const after = await engine.app.http.get<{ status: string; order: unknown }>(
+        `/v1/payment-links/${viaPage.id}`,
+        { auth: tenant.keys.test },
+      );
       expect(after.body).to.include({ status, order: null });
     });
   }
@@ -99,7 +125,9 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
   it('escapes every value taken from the link or catalog', async () => {
     const tenant = await tenantWithHook();
     const link = await createLink(engine.app, tenant.keys.test, { offer_code: activeOffer(tenant).code });
-    await engine.app.ctx.pool.query(`UPDATE offers SET name = '<script>alert(1)</script>' WHERE code = $1`, [activeOffer(tenant).code]);
+    await engine.app.ctx.pool.query(`UPDATE offers SET name = '<script>alert(1)</script>' WHERE code = $1`, [
+      activeOffer(tenant).code,
+    ]);
     const res = await engine.app.http.get<string>(pathOf(engine.app, link.url));
     expect(res.body).not.to.include('<script>');
     expect(res.body).to.include('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -112,10 +140,14 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
       const page = await engine.app.http.get<string>(payPath(engine.app, `/teste/${id}`));
       expect(page.status, id).to.equal(404);
       expect(page.body).to.include('<h1>Not found</h1>');
-      const post = await postForm(engine.app, payPath(engine.app, `/teste/${id}/simulate`), { outcome: 'paid' });
+      const post = await postForm(engine.app, payPath(engine.app, `/teste/${id}/simulate`), {
+        outcome: 'paid',
+      });
       expect(post.status, id).to.equal(404);
     }
-    const after = await engine.app.http.get<{ status: string }>(`/v1/payment-links/${live.id}`, { auth: tenant.keys.live });
+    const after = await engine.app.http.get<{ status: string }>(`/v1/payment-links/${live.id}`, {
+      auth: tenant.keys.live,
+    });
     expect(after.body.status).to.equal('active');
   });
 
@@ -130,7 +162,9 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
     expect(page.body).to.include('class="notice"').and.include('canceled');
     expect(formActions(page.body)).to.have.length(0);
 
-    const post = await postForm(engine.app, payPath(engine.app, `/teste/${canceled.id}/simulate`), { outcome: 'paid' });
+    const post = await postForm(engine.app, payPath(engine.app, `/teste/${canceled.id}/simulate`), {
+      outcome: 'paid',
+    });
     expect(post.status).to.equal(409);
     expect(post.body).to.include('Only an active link can be simulated');
     expect(receiver.requests.length).to.equal(start);
@@ -139,7 +173,9 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
   it('refuses an unknown outcome with a 400 page', async () => {
     const tenant = await tenantWithHook();
     const link = await newTestLink(tenant, 'page-bad-outcome');
-    const post = await postForm(engine.app, payPath(engine.app, `/teste/${link.id}/simulate`), { outcome: 'refunded' });
+    const post = await postForm(engine.app, payPath(engine.app, `/teste/${link.id}/simulate`), {
+      outcome: 'refunded',
+    });
     expect(post.status).to.equal(400);
     expect(post.body).to.include('outcome');
   });
