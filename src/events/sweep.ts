@@ -53,15 +53,22 @@ export async function sweepOnce(ctx: AppContext, producers: Producers, options: 
     if (await ensureJob(producers, 'outbox', jobIds.outbox(id), { eventId: id })) report.events += 1;
   }
 
-  const overdue = await ctx.db.execute<{ id: string | number; attempts: number }>(sql`
-    SELECT id, attempts FROM deliveries
+  const overdue = await ctx.db.execute<{ id: string | number; event_id: string; attempts: number }>(sql`
+    SELECT id, event_id, attempts FROM deliveries
      WHERE status = 'pending' AND next_attempt_at < clock_timestamp() - make_interval(secs => ${options.deliveryGraceMs / 1000})
      ORDER BY next_attempt_at LIMIT ${options.batch}`);
   for (const row of overdue.rows) {
     const deliveryId = Number(row.id);
-    const attempt = row.attempts + 1;
-    const data = { deliveryId, attempt };
-    if (await ensureJob(producers, 'deliveries', jobIds.deliveries(deliveryId, attempt), data)) report.deliveries += 1;
+    // A first attempt belongs to its event's relay job (which may just be queued behind others):
+    // ensuring that one, rather than adding a delivery job, never sends the first attempt twice.
+    const enqueued =
+      row.attempts === 0
+        ? await ensureJob(producers, 'outbox', jobIds.outbox(row.event_id), { eventId: row.event_id })
+        : await ensureJob(producers, 'deliveries', jobIds.deliveries(deliveryId, row.attempts + 1), {
+            deliveryId,
+            attempt: row.attempts + 1,
+          });
+    if (enqueued) report.deliveries += 1;
   }
 
   for (const linkId of await overdueLinks(ctx, 1000, options.batch)) {

@@ -165,4 +165,64 @@ describe('webhook delivery', function () {
     expect(receiver.requests).to.have.length(12);
     expect((await integration(engine.app.ctx.db, integrationId)).failureCount).to.equal(-1000 + 12);
   });
+
+  it('treats a redirect as a failure without following it, and keeps at most the configured response size', async () => {
+    const tenant = await seed();
+    const big = 'x'.repeat(engine.app.ctx.config.webhooks.responseBodyMaxBytes + 5000);
+    receiver.reply = (_req, i) => (i === 0 ? { status: 302, headers: { location: `${receiver.url}/elsewhere` } } : { status: 200, body: big });
+    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const [delivery] = await eventually(async () => {
+      const rows = await deliveriesOf(engine, eventId);
+      return rows[0]?.status === 'succeeded' ? rows : undefined;
+    });
+    expect(receiver.requests.map((r) => r.headers['webhook-id'])).to.deep.equal([eventId, eventId]);
+    const attempts = await engine.app.ctx.db
+      .select()
+      .from(schema.deliveryAttempts)
+      .where(eq(schema.deliveryAttempts.deliveryId, delivery?.id ?? 0))
+      .orderBy(schema.deliveryAttempts.attempt);
+    expect(attempts[0]).to.include({ statusCode: 302, error: 'HTTP 302' });
+    expect(attempts[1]?.responseBody).to.have.length(engine.app.ctx.config.webhooks.responseBodyMaxBytes);
+  });
+
+  it('waits for a Retry-After longer than the scheduled delay', async () => {
+    const tenant = await seed();
+    receiver.reply = (_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 });
+    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const [first, second] = await receiver.waitFor(2);
+    // Scheduled 0.2 s, asked 1 s, honoured up to 0.4 s (twice the schedule).
+    expect((second?.at ?? 0) - (first?.at ?? 0)).to.be.within(350, 3000);
+  });
+});
+
+describe('webhook delivery to private targets', function () {
+  let engine: Engine;
+  let receiver: Receiver;
+  before(async () => {
+    engine = await startEngine({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false', WEBHOOK_RETRY_SCHEDULE: '0.1' });
+    receiver = await new Receiver().start();
+  });
+  after(async () => {
+    await receiver.close();
+    await engine.close();
+  });
+
+  it('refuses at delivery time a target that resolves to a private address, and records why', async () => {
+    const tenant = await seed();
+    // Saved while private targets were allowed (or re-pointed since): the delivery checks again.
+    const [row] = await engine.app.ctx.db
+      .insert(schema.integrations)
+      .values({ companyId: tenant.company.id, type: 'webhook', config: { url: receiver.url.replace('http:', 'https:').replace('127.0.0.1', 'localhost'), secret: SECRET }, events: ['lead.created'] })
+      .returning();
+    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const [delivery] = await eventually(async () => {
+      const rows = await deliveriesOf(engine, eventId);
+      return rows[0]?.status === 'failed' ? rows : undefined;
+    });
+    expect(delivery?.integrationId).to.equal(row?.id);
+    expect(delivery?.lastError).to.match(/private address/);
+    expect(receiver.requests).to.have.length(0);
+  });
 });

@@ -63,6 +63,43 @@ describe('event engine resilience', function () {
     }
   });
 
+  it('still makes a retry whose delayed job Redis lost in a restart', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-redis-restart-'));
+    const redis = new PrivateRedis({ dir });
+    await redis.start();
+    const app = await startTestApp({
+      REDIS_URL: redis.url,
+      OUTBOX_SWEEP_MS: '200',
+      WEBHOOK_RETRY_SCHEDULE: '1',
+      WEBHOOK_RETRY_JITTER: '0',
+      QUEUE_PREFIX: `{restart-${randomBase62(6)}}`,
+    });
+    const workers = await startWorkers(app.ctx, redis.url, { sweep: { eventGraceMs: 500, deliveryGraceMs: 300, batch: 100 } });
+    try {
+      const tenant = await seed();
+      receiver.reply = (_req, i) => (i === 0 ? { status: 503 } : { status: 200 });
+      await createIntegration(app, tenant, { url: receiver.url, events: ['lead.created'] });
+      const eventId = await emit(app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+      await eventually(async () => ((await deliveryOf(app.ctx.db, eventId))?.attempts === 1 ? true : undefined));
+      // The retry waits in Redis as a delayed job; a restart without persistence forgets it.
+      await redis.stop();
+      await redis.start();
+      const [, retry] = await receiver.waitFor(2, 15_000);
+      expect(retry?.headers['webhook-id']).to.equal(eventId);
+      const done = await eventually(async () => {
+        const d = await deliveryOf(app.ctx.db, eventId);
+        return d?.status === 'succeeded' ? d : undefined;
+      });
+      expect(done.attempts).to.equal(2);
+    } finally {
+      await workers.close();
+      await closeProducers(app.ctx);
+      await app.close();
+      await redis.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('retries a delivery whose worker was killed mid-request (SIGKILL), with the same webhook-id', async () => {
     const prefix = `{crash-${randomBase62(6)}}`;
     const env = testEnvironment();
