@@ -9,6 +9,8 @@ import { deliverAttempt } from '../src/webhooks/deliver.js';
 import { dispatchSimulation } from '../src/webhooks/simulate-dispatch.js';
 import { renewSubscription } from '../src/subscriptions/service.js';
 
+const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
+
 export interface ProcessorDeps {
   ctx: AppContext;
   producers: Producers;
@@ -64,7 +66,10 @@ export function buildProcessors({ ctx, producers }: ProcessorDeps): { [Q in Queu
     },
     renewals: async (job) => {
       const { subscriptionId, period } = payload('renewals', job);
-      return { renewed: (await renewSubscription(ctx, producers, subscriptionId, period)) !== undefined };
+      // A delayed job can fire a moment before the period end by the database's clock; a few seconds
+      // early is harmless, while "not due yet" would leave the renewal to the sweep.
+      const asOf = new Date(Date.now() + RENEWAL_CLOCK_TOLERANCE_MS);
+      return { renewed: (await renewSubscription(ctx, producers, subscriptionId, period, asOf)) !== undefined };
     },
   };
 }

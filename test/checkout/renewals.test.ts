@@ -190,4 +190,47 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
       )?.getState(),
     ).to.equal('delayed');
   });
+
+  it('the delayed renewal job, once due and run by the worker, renews the subscription', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
+    const plan = activePlan(tenant);
+    const link = await createLink(engine.app, tenant.keys.live, { plan_code: plan.code });
+    const paid = await postForm(engine.app, payPath(engine.app, `/${plan.code}/pay`), {
+      plink: link.id,
+      name: 'Job Runner',
+      email: 'job@example.com',
+    });
+    expect(paid.status).to.equal(200);
+    const { rows } = await engine.app.ctx.pool.query<{ id: string }>(
+      `SELECT id FROM subscriptions WHERE payment_link_id = $1`,
+      [link.id],
+    );
+    const subscriptionId = Number(rows[0]?.id);
+    await engine.app.ctx.pool.query(
+      `UPDATE subscriptions SET created_at = created_at - interval '1 month 5 minutes',
+              current_period_end = created_at - interval '1 month 5 minutes' + interval '1 month' WHERE id = $1`,
+      [subscriptionId],
+    );
+
+    const job = await engine.workers.producers.queue('renewals').getJob(jobIds.renewals(subscriptionId, 2));
+    if (!job) throw new Error('renewal job not scheduled');
+    await job.promote();
+
+    const renewal = await eventually(
+      async () =>
+        delivered(
+          (e) => e.data.subscription?.id === subscriptionId && e.data.purchase.payment_link === null,
+        )[0],
+      10_000,
+      'renewal order.paid from the job',
+    );
+    expect(renewal.data.purchase.tracking.external_reference).to.equal(null);
+    expect(renewal.data.customer).to.include({ name: 'Job Runner' });
+  });
 });
