@@ -21,6 +21,7 @@ import { priceWithCoupon, type Price } from './pricing.js';
 import { findItemByCode, findItemOfLink, type CatalogItem } from './repository.js';
 
 const LINK_ID = /^plink_[0-9A-Za-z]{24}$/;
+const PENDING_HOLD = '15 minutes';
 
 export interface LinkView {
   link: LinkRow;
@@ -221,6 +222,16 @@ export async function payAtCheckout(
       const payable =
         state && !state.due && (state.status === 'active' || (state.status === 'paid' && !state.single_use));
       if (!payable) throw new ConflictError('This payment link can no longer be paid.');
+      // One payment at a time on a single-use link (a double submit must not charge twice); an
+      // abandoned attempt stops blocking the link after PENDING_HOLD.
+      if (state.single_use) {
+        const inFlight = await tx.execute(
+          sql`SELECT 1 FROM orders WHERE payment_link_id = ${link.id} AND status = 'pending'
+               AND created_at > clock_timestamp() - ${PENDING_HOLD}::interval LIMIT 1`,
+        );
+        if (inFlight.rows.length > 0)
+          throw new ConflictError('A payment for this link is already in progress.');
+      }
     }
     return createPendingOrder(
       tx,

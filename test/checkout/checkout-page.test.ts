@@ -157,4 +157,17 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
     const read = await app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
     expect(read.body).to.include({ status: 'active', order: null });
   });
+
+  it('charges a single-use link once when its pay form is submitted twice at the same time', async () => {
+    const link = await liveLink();
+    const submit = () =>
+      postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), { plink: link.id, ...CUSTOMER });
+    const results = await Promise.all([submit(), submit()]);
+    expect(results.map((r) => r.status).sort()).to.deep.equal([200, 409]);
+    const orders = await app.ctx.pool.query<{ status: string }>(
+      `SELECT status FROM orders WHERE payment_link_id = $1`,
+      [link.id],
+    );
+    expect(orders.rows).to.deep.equal([{ status: 'paid' }]);
+  });
 });

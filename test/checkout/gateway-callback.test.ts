@@ -186,6 +186,13 @@ describe('Orders: pay step and signed gateway callback', function () {
     });
     expect(read.body).to.include({ status: 'active', order: null });
     expect(await eventsOf('order.paid', orderCode)).to.have.length(0);
+    // The pending order holds the single-use link: a second attempt is refused while it is in flight.
+    const second = await postForm(engine.app, payPath(engine.app, `/${activeOffer(tenant).code}/pay`), {
+      plink: link.id,
+      ...CUSTOMER,
+    });
+    expect(second.status).to.equal(409);
+    expect(second.body).to.include('already in progress');
   });
 
   it('answers 404 for an unknown order and 400 naming a bad field', async () => {
