@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
@@ -79,7 +80,8 @@ describe('payments API rate limits', () => {
 
   it('keeps serving and still limits, per process, while Redis is unreachable', async function () {
     this.timeout(20_000);
-    const redis = new PrivateRedis({ dir: path.join(os.tmpdir(), `plinks-rl-${process.pid}`) });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-rl-'));
+    const redis = new PrivateRedis({ dir });
     await redis.start();
     const app = await startTestApp({ REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '3' });
     try {
@@ -93,6 +95,7 @@ describe('payments API rate limits', () => {
     } finally {
       await app.close();
       await redis.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
