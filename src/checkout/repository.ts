@@ -1,8 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 import type { BillingCycle } from '../shared/db/schema.js';
 
-const { offers, plans, products } = schema;
+const { companies, offers, plans, products } = schema;
 
 /** What the checkout sells: one offer or one plan, with its product. */
 export interface CatalogItem {
@@ -12,72 +12,72 @@ export interface CatalogItem {
   code: string;
   name: string;
   price: string;
+  /** On sale: the offer or plan, its product and its company are all active. */
   active: boolean;
   billingCycle: BillingCycle | null;
   productId: number;
   productName: string;
 }
 
-const offerItem = (row: { offer: typeof offers.$inferSelect; productName: string }): CatalogItem => ({
-  kind: 'offer',
-  id: row.offer.id,
-  companyId: row.offer.companyId,
-  code: row.offer.code,
-  name: row.offer.name,
-  price: row.offer.price,
-  active: row.offer.status === 'active',
-  billingCycle: null,
-  productId: row.offer.productId,
-  productName: row.productName,
-});
+async function findOffer(db: Executor, where: SQL | undefined): Promise<CatalogItem | undefined> {
+  const [row] = await db
+    .select({ offer: offers, product: products, companyActive: companies.active })
+    .from(offers)
+    .innerJoin(products, eq(products.id, offers.productId))
+    .innerJoin(companies, eq(companies.id, offers.companyId))
+    .where(where);
+  if (!row) return undefined;
+  const { offer, product } = row;
+  return {
+    kind: 'offer',
+    id: offer.id,
+    companyId: offer.companyId,
+    code: offer.code,
+    name: offer.name,
+    price: offer.price,
+    active: offer.status === 'active' && product.active && row.companyActive,
+    billingCycle: null,
+    productId: product.id,
+    productName: product.name,
+  };
+}
 
-const planItem = (row: { plan: typeof plans.$inferSelect; productName: string }): CatalogItem => ({
-  kind: 'plan',
-  id: row.plan.id,
-  companyId: row.plan.companyId,
-  code: row.plan.code,
-  name: row.plan.name,
-  price: row.plan.price,
-  active: row.plan.status === 'active',
-  billingCycle: row.plan.billingCycle,
-  productId: row.plan.productId,
-  productName: row.productName,
-});
+async function findPlan(db: Executor, where: SQL | undefined): Promise<CatalogItem | undefined> {
+  const [row] = await db
+    .select({ plan: plans, product: products, companyActive: companies.active })
+    .from(plans)
+    .innerJoin(products, eq(products.id, plans.productId))
+    .innerJoin(companies, eq(companies.id, plans.companyId))
+    .where(where);
+  if (!row) return undefined;
+  const { plan, product } = row;
+  return {
+    kind: 'plan',
+    id: plan.id,
+    companyId: plan.companyId,
+    code: plan.code,
+    name: plan.name,
+    price: plan.price,
+    active: plan.status === 'active' && product.active && row.companyActive,
+    billingCycle: plan.billingCycle,
+    productId: product.id,
+    productName: product.name,
+  };
+}
 
 /** Offer and plan codes are unique across companies: the code in a checkout address names one item. */
 export async function findItemByCode(db: Executor, code: string): Promise<CatalogItem | undefined> {
-  const [offer] = await db
-    .select({ offer: offers, productName: products.name })
-    .from(offers)
-    .innerJoin(products, eq(products.id, offers.productId))
-    .where(eq(offers.code, code));
-  if (offer) return offerItem(offer);
-  const [plan] = await db
-    .select({ plan: plans, productName: products.name })
-    .from(plans)
-    .innerJoin(products, eq(products.id, plans.productId))
-    .where(eq(plans.code, code));
-  return plan ? planItem(plan) : undefined;
+  return (await findOffer(db, eq(offers.code, code))) ?? findPlan(db, eq(plans.code, code));
 }
 
 /** The offer or plan a link sells. */
-export async function findItemOfLink(
+export function findItemOfLink(
   db: Executor,
-  link: { offerId: number | null; planId: number | null },
+  link: { companyId: number; offerId: number | null; planId: number | null },
 ): Promise<CatalogItem | undefined> {
-  if (link.offerId !== null) {
-    const [row] = await db
-      .select({ offer: offers, productName: products.name })
-      .from(offers)
-      .innerJoin(products, eq(products.id, offers.productId))
-      .where(eq(offers.id, link.offerId));
-    return row ? offerItem(row) : undefined;
-  }
-  if (link.planId === null) return undefined;
-  const [row] = await db
-    .select({ plan: plans, productName: products.name })
-    .from(plans)
-    .innerJoin(products, eq(products.id, plans.productId))
-    .where(eq(plans.id, link.planId));
-  return row ? planItem(row) : undefined;
+  if (link.offerId !== null)
+    return findOffer(db, and(eq(offers.id, link.offerId), eq(offers.companyId, link.companyId)));
+  if (link.planId !== null)
+    return findPlan(db, and(eq(plans.id, link.planId), eq(plans.companyId, link.companyId)));
+  return Promise.resolve(undefined);
 }

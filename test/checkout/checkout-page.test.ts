@@ -170,4 +170,23 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
     );
     expect(orders.rows).to.deep.equal([{ status: 'paid' }]);
   });
+
+  it('shows a notice and no pay form when the offer, its product or the company stopped selling', async () => {
+    for (const stop of [
+      `UPDATE offers SET status = 'inactive' WHERE company_id = $1`,
+      `UPDATE products SET active = false WHERE company_id = $1`,
+      `UPDATE companies SET active = false WHERE id = $1`,
+    ]) {
+      const other = await seed();
+      const link = await createLink(app, other.keys.live, { offer_code: activeOffer(other).code });
+      await app.ctx.pool.query(stop, [other.company.id]);
+      const res = await open(link);
+      expect(res.status, stop).to.equal(200);
+      expect(res.body, stop).to.include('class="notice"').and.include('no longer available');
+      expect(formActions(res.body), stop).to.have.length(0);
+      expect((await app.http.get<string>(payPath(app, `/${activeOffer(other).code}`))).status, stop).to.equal(
+        404,
+      );
+    }
+  });
 });
