@@ -43,7 +43,8 @@ export interface CheckoutView {
 
 const EMPTY_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
 
-function noticeFor(link: LinkRow, item: CatalogItem, now: Date): string | null {
+/** Why the checkout cannot take a payment for this link now; null when it can. */
+function checkoutNotice(link: LinkRow, item: CatalogItem, now: Date): string | null {
   if (link.status === 'canceled')
     return 'This payment link was canceled by the seller. Ask them for a new one.';
   if (link.status === 'expired' || link.expiresAt.getTime() <= now.getTime())
@@ -51,6 +52,13 @@ function noticeFor(link: LinkRow, item: CatalogItem, now: Date): string | null {
   if (link.status === 'paid' && link.singleUse) return 'This payment link has already been paid.';
   if (!item.active) return `This ${item.kind} is no longer available.`;
   return null;
+}
+
+/** The simulate rule (only an active link), so the page offers exactly what the API accepts. */
+function simulationNotice(link: LinkRow, now: Date): string | null {
+  const status =
+    link.status === 'active' && link.expiresAt.getTime() <= now.getTime() ? 'expired' : link.status;
+  return status === 'active' ? null : `This test link is ${status}: only an active link can be simulated.`;
 }
 
 /** A link by id with its current state (the read path applies a late expiry), item and price. */
@@ -73,7 +81,7 @@ async function loadLink(ctx: AppContext, linkId: string, livemode: boolean, now:
     order,
     item,
     price: priceWithCoupon(item.price, coupon),
-    notice: noticeFor(link, item, now),
+    notice: livemode ? checkoutNotice(link, item, now) : simulationNotice(link, now),
   };
 }
 

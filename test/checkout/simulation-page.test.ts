@@ -179,4 +179,27 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
     expect(post.status).to.equal(400);
     expect(post.body).to.include('outcome');
   });
+
+  it('offers the buttons exactly when the simulate API accepts the link', async () => {
+    const tenant = await tenantWithHook();
+    // A reusable link that a simulation paid is no longer active: the API refuses it, so no buttons.
+    const reusable = await createLink(engine.app, tenant.keys.test, {
+      offer_code: activeOffer(tenant).code,
+      single_use: false,
+    });
+    await engine.app.http.post(`/v1/payment-links/${reusable.id}/simulate`, {
+      auth: tenant.keys.test,
+      body: { outcome: 'paid' },
+    });
+    const paidPage = await engine.app.http.get<string>(pathOf(engine.app, reusable.url));
+    expect(paidPage.body).to.include('only an active link can be simulated');
+    expect(formActions(paidPage.body)).to.have.length(0);
+    // An active link of an offer taken off sale can still be simulated through the API, so the page offers it too.
+    const active = await newTestLink(tenant, 'page-offer-off');
+    await engine.app.ctx.pool.query(`UPDATE offers SET status = 'inactive' WHERE code = $1`, [
+      activeOffer(tenant).code,
+    ]);
+    const activePage = await engine.app.http.get<string>(pathOf(engine.app, active.url));
+    expect(formActions(activePage.body)).to.have.length(3);
+  });
 });
