@@ -3,6 +3,7 @@ import type { Producers } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
 import { deliverAttempt } from '../webhooks/deliver.js';
+import { batcherFor, MicroBatcher } from './batcher.js';
 import { toDeliveryTarget, type DeliveryTarget, type TargetRow } from '../webhooks/repository.js';
 import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS } from '../integrations/kinds.js';
 import { WEBHOOK_KIND_TYPES, subscriptionsFor } from './kinds.js';
@@ -57,53 +58,20 @@ export async function fanOutMany(db: Db, eventIds: string[]): Promise<DeliveryTa
   return result.rows.map(toDeliveryTarget).sort((a, b) => a.id - b.id);
 }
 
+const fanOutBatchers = new WeakMap<Db, MicroBatcher<string, DeliveryTarget[]>>();
+
 /**
- * Relay jobs running at the same moment share one fan-out statement: under load this saves a
- * round trip per event, the largest cost of a relay after the HTTP request itself.
+ * `fanOutMany` for one event. Relay jobs running at the same moment share one statement: under load
+ * this saves a round trip per event, the largest cost of a relay after the HTTP request itself.
  */
-class FanOutBatcher {
-  private waiting = new Map<string, Array<{ resolve: (t: DeliveryTarget[]) => void; reject: (e: unknown) => void }>>();
-  private scheduled = false;
-
-  constructor(private readonly db: Db) {}
-
-  load(eventId: string): Promise<DeliveryTarget[]> {
-    return new Promise((resolve, reject) => {
-      const list = this.waiting.get(eventId) ?? [];
-      list.push({ resolve, reject });
-      this.waiting.set(eventId, list);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.flush());
-      }
-    });
-  }
-
-  private async flush(): Promise<void> {
-    this.scheduled = false;
-    const batch = this.waiting;
-    this.waiting = new Map();
-    try {
-      const targets = await fanOutMany(this.db, [...batch.keys()]);
-      for (const [eventId, callers] of batch) {
-        const own = targets.filter((t) => t.eventId === eventId);
-        for (const c of callers) c.resolve(own);
-      }
-    } catch (err) {
-      for (const callers of batch.values()) for (const c of callers) c.reject(err);
-    }
-  }
-}
-
-const batchers = new WeakMap<Db, FanOutBatcher>();
-
 export function fanOut(db: Db, eventId: string): Promise<DeliveryTarget[]> {
-  let batcher = batchers.get(db);
-  if (!batcher) {
-    batcher = new FanOutBatcher(db);
-    batchers.set(db, batcher);
-  }
-  return batcher.load(eventId);
+  const batcher = batcherFor(fanOutBatchers, db, () =>
+    new MicroBatcher(async (eventIds: string[]) => {
+      const targets = await fanOutMany(db, [...new Set(eventIds)]);
+      return eventIds.map((id) => targets.filter((t) => t.eventId === id));
+    }),
+  );
+  return batcher.push(eventId);
 }
 
 /**

@@ -3,10 +3,42 @@ import { jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import { WEBHOOK_KIND_TYPES } from '../events/kinds.js';
 import { postWebhook, type AttemptResult } from './http-client.js';
-import { loadDeliveryTarget, markSkipped, recordAttempt, type DeliveryStatus, type DeliveryTarget } from './repository.js';
+import { batcherFor, MicroBatcher } from '../events/batcher.js';
+import {
+  attemptKey,
+  loadDeliveryTarget,
+  markSkipped,
+  recordAttempts,
+  type AttemptRecord,
+  type DeliveryStatus,
+  type DeliveryTarget,
+  type RecordedAttempt,
+} from './repository.js';
 import { nextDelayMs } from './schedule.js';
 
 export type AttemptOutcome = DeliveryStatus | 'stale';
+
+const recorders = new WeakMap<AppContext, MicroBatcher<AttemptRecord, RecordedAttempt | undefined>>();
+
+/**
+ * Attempts that finish together are recorded by one statement (see `recordAttempts`); undefined
+ * when the attempt was already recorded by another run of the job.
+ */
+function recordAttempt(ctx: AppContext, record: AttemptRecord): Promise<RecordedAttempt | undefined> {
+  const batcher = batcherFor(recorders, ctx, () =>
+    new MicroBatcher(async (records: AttemptRecord[]) => {
+      const recorded = await recordAttempts(ctx.db, records, ctx.config.webhooks.breakerThreshold);
+      const claimed = new Set<string>();
+      return records.map((r) => {
+        const key = attemptKey(r.target.id, r.attempt);
+        if (claimed.has(key)) return undefined;
+        claimed.add(key);
+        return recorded.get(key);
+      });
+    }),
+  );
+  return batcher.push(record);
+}
 
 const WEBHOOK_KINDS = new Set<string>(WEBHOOK_KIND_TYPES);
 
@@ -38,20 +70,19 @@ export async function deliverAttempt(
     ? await postWebhook(ctx.config, { url: target.url, secret: target.secret }, target.eventId, body)
     : { requestedAt: new Date(), durationMs: 0, statusCode: null, ok: false, error: 'integration has no url', responseBody: null, retryAfterSeconds: null };
 
-  const { retryScheduleSeconds, retryJitter, breakerThreshold } = ctx.config.webhooks;
+  const { retryScheduleSeconds, retryJitter } = ctx.config.webhooks;
   // 410 Gone: the receiver says this endpoint is no more; retrying would only add load.
   const delay =
     result.ok || result.statusCode === 410
       ? null
       : nextDelayMs(retryScheduleSeconds, retryJitter, attempt, result.retryAfterSeconds);
   const status: DeliveryStatus = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
-  const recorded = await recordAttempt(ctx.db, {
+  const recorded = await recordAttempt(ctx, {
     target,
     attempt,
     result,
     status,
     nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
-    breakerThreshold,
   });
   if (!recorded) return 'stale';
   if (recorded.breakerOpened) {

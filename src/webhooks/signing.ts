@@ -1,12 +1,20 @@
 import { Webhook } from 'standardwebhooks';
 
+const signers = new Map<string, Webhook>();
+
 /**
  * Standard Webhooks signature (decisions, "Signatures"): a `whsec_<base64>` secret signs with its
  * decoded bytes, any other secret with its UTF-8 bytes.
  */
 export function signer(secret: string): Webhook {
-  if (secret.startsWith('whsec_')) return new Webhook(secret);
-  return new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
+  let webhook = signers.get(secret);
+  if (!webhook) {
+    webhook = secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(new TextEncoder().encode(secret), { format: 'raw' });
+    // Bounded: a secret is read from PostgreSQL at every attempt, so a rotated one simply misses.
+    if (signers.size >= 1000) signers.clear();
+    signers.set(secret, webhook);
+  }
+  return webhook;
 }
 
 export interface SignedHeaders {
