@@ -9,6 +9,7 @@ export const QUEUE = {
   deliveries: 'deliveries',
   linkExpiry: 'link-expiry',
   simulate: 'simulate',
+  renewals: 'renewals',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -20,6 +21,8 @@ export interface JobPayloads {
   deliveries: { deliveryId: number; attempt: number };
   linkExpiry: { linkId: string };
   simulate: { eventId: string };
+  /** Renew one subscription into `period` (1 is the first purchase, so renewals start at 2). */
+  renewals: { subscriptionId: number; period: number };
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -35,6 +38,7 @@ export interface JobResults {
   deliveries: { outcome: string };
   linkExpiry: { expired: boolean };
   simulate: SimulateResult;
+  renewals: { renewed: boolean };
 }
 
 const DAY = 24 * 3600;
@@ -61,6 +65,7 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
     removeOnFail: { age: DAY, count: 1000 },
     attempts: 1,
   },
+  renewals: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 /** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
@@ -69,6 +74,7 @@ export const jobIds = {
   deliveries: (deliveryId: number, attempt: number): string => `dlv-${deliveryId}-${attempt}`,
   linkExpiry: (linkId: string, expiresAt: Date): string => `expire-${linkId}-${expiresAt.getTime()}`,
   simulate: (eventId: string): string => `sim-${eventId}`,
+  renewals: (subscriptionId: number, period: number): string => `renew-${subscriptionId}-${period}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

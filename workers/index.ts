@@ -4,6 +4,7 @@ import type { AppContext } from '../src/shared/context.js';
 import { createRedis } from '../src/shared/redis.js';
 import { closeHttpAgents } from '../src/webhooks/http-client.js';
 import { DEFAULT_SWEEP, Sweeper, type SweepOptions } from '../src/events/sweep.js';
+import { sweepRenewals } from '../src/subscriptions/service.js';
 import { buildProcessors } from './processors.js';
 
 export interface RunningWorkers {
@@ -37,6 +38,8 @@ export async function startWorkers(ctx: AppContext, redisUrl: string, options: W
     deliveries: ctx.config.workers.deliveryConcurrency,
     linkExpiry: ctx.config.workers.expiryConcurrency,
     simulate: ctx.config.workers.simulateConcurrency,
+    // Scheduled, low-volume work like expiry.
+    renewals: ctx.config.workers.expiryConcurrency,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
@@ -64,6 +67,7 @@ export async function startWorkers(ctx: AppContext, redisUrl: string, options: W
   // After a Redis outage, relay what piled up in the outbox without waiting for the next tick.
   connection.on('ready', () => sweeper.kick());
   sweeper.start();
+  const renewalSweep = startRenewalSweep(ctx, producers);
 
   ctx.logger.info(
     { redis: redisUrl.replace(/\/\/[^@]*@/, '//***@'), queues: Object.values(QUEUE), concurrency },
@@ -73,10 +77,33 @@ export async function startWorkers(ctx: AppContext, redisUrl: string, options: W
     producers,
     async close() {
       await sweeper.stop();
+      await renewalSweep.stop();
       await Promise.all(workers.map((w) => w.close()));
       await producers.close();
       await closeHttpAgents();
       connection.disconnect();
+    },
+  };
+}
+
+/** Renews subscriptions whose renewal job was lost, once a minute (never two sweeps at once). */
+function startRenewalSweep(ctx: AppContext, producers: Producers, intervalMs = 60_000): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    running ??= sweepRenewals(ctx, producers)
+      .then((renewed) => {
+        if (renewed > 0) ctx.logger.info({ renewed }, 'renewal sweep renewed overdue subscriptions');
+      })
+      .catch((err: unknown) => ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next interval'))
+      .finally(() => {
+        running = undefined;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
     },
   };
 }

@@ -7,6 +7,9 @@ import { publishAfterCommit } from '../src/events/publisher.js';
 import { relayEvent } from '../src/events/relay.js';
 import { deliverAttempt } from '../src/webhooks/deliver.js';
 import { dispatchSimulation } from '../src/webhooks/simulate-dispatch.js';
+import { renewSubscription } from '../src/subscriptions/service.js';
+
+const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
 
 export interface ProcessorDeps {
   ctx: AppContext;
@@ -22,6 +25,10 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
   }),
   linkExpiry: Joi.object({ linkId: Joi.string().pattern(/^plink_[0-9A-Za-z]{24}$/).required() }),
   simulate: Joi.object({ eventId }),
+  renewals: Joi.object({
+    subscriptionId: Joi.number().integer().min(1).required(),
+    period: Joi.number().integer().min(2).required(),
+  }),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -56,6 +63,13 @@ export function buildProcessors({ ctx, producers }: ProcessorDeps): { [Q in Queu
     simulate: async (job) => {
       const { eventId } = payload('simulate', job);
       return dispatchSimulation(ctx, producers, eventId);
+    },
+    renewals: async (job) => {
+      const { subscriptionId, period } = payload('renewals', job);
+      // A delayed job can fire a moment before the period end by the database's clock; a few seconds
+      // early is harmless, while "not due yet" would leave the renewal to the sweep.
+      const asOf = new Date(Date.now() + RENEWAL_CLOCK_TOLERANCE_MS);
+      return { renewed: (await renewSubscription(ctx, producers, subscriptionId, period, asOf)) !== undefined };
     },
   };
 }

@@ -4,6 +4,22 @@ import { offers, plans, products, type paymentLinks } from '../shared/db/schema.
 
 export type LinkRow = typeof paymentLinks.$inferSelect;
 
+/** What a payload is built from: a link, or (orders without one) the same fields of the purchase. */
+export type PurchaseSource = Pick<
+  LinkRow,
+  | 'id'
+  | 'type'
+  | 'productId'
+  | 'offerId'
+  | 'planId'
+  | 'customerName'
+  | 'customerEmail'
+  | 'customerPhone'
+  | 'customerDocument'
+  | 'externalReference'
+  | 'metadata'
+>;
+
 export interface OrderFacts {
   code: string;
   status: string;
@@ -24,7 +40,7 @@ const money = (value: string): string => Number.parseFloat(value).toFixed(2);
  */
 export async function linkEventData(
   tx: Executor,
-  link: LinkRow,
+  link: PurchaseSource,
   order: OrderFacts | null,
 ): Promise<{ productId: number; data: Record<string, unknown>; price: string | null }> {
   const [product] = await tx.select({ id: products.id, name: products.name }).from(products).where(eq(products.id, link.productId));

@@ -46,7 +46,15 @@ export interface Config {
   simulateWaitMs: number;
   admin: { user: string | undefined; password: string | undefined };
   devGateway: boolean;
+  /**
+   * HMAC key of the gateway's payment callbacks. Outside production it defaults to
+   * DEV_GATEWAY_WEBHOOK_SECRET; in production, unset means the callback endpoint is off (404).
+   */
+  gatewayWebhookSecret: string | undefined;
 }
+
+/** The non-production default of GATEWAY_WEBHOOK_SECRET (documented, never used in production). */
+export const DEV_GATEWAY_WEBHOOK_SECRET = 'dev-gateway-secret-not-for-production';
 
 const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,50400,72000,86400';
 
@@ -89,6 +97,7 @@ const schema = Joi.object({
   ADMIN_USER: Joi.string(),
   ADMIN_PASSWORD: Joi.string().min(8),
   DEV_GATEWAY: Joi.boolean(),
+  GATEWAY_WEBHOOK_SECRET: Joi.string().min(16),
 })
   .and('ADMIN_USER', 'ADMIN_PASSWORD')
   .unknown(true);
@@ -128,6 +137,7 @@ interface RawEnv {
   ADMIN_USER?: string;
   ADMIN_PASSWORD?: string;
   DEV_GATEWAY?: boolean;
+  GATEWAY_WEBHOOK_SECRET?: string;
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -184,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     simulateWaitMs: raw.SIMULATE_WAIT_MS,
     admin: { user: raw.ADMIN_USER, password: raw.ADMIN_PASSWORD },
     devGateway: raw.DEV_GATEWAY ?? !production,
+    gatewayWebhookSecret: raw.GATEWAY_WEBHOOK_SECRET ?? (production ? undefined : DEV_GATEWAY_WEBHOOK_SECRET),
   };
 }
 

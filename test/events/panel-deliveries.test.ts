@@ -122,7 +122,7 @@ describe('admin: Bull Board at /admin/queues', function () {
       const api = await fetch(`${url}/api/queues`, { headers: auth });
       expect(api.status).to.equal(200);
       const body = (await api.json()) as { queues: Array<{ name: string }> };
-      expect(body.queues.map((q) => q.name).sort()).to.deep.equal(['deliveries', 'link-expiry', 'outbox', 'simulate']);
+      expect(body.queues.map((q) => q.name).sort()).to.deep.equal(['deliveries', 'link-expiry', 'outbox', 'renewals', 'simulate']);
     } finally {
       await engine.close();
     }

@@ -179,7 +179,17 @@ export const orders = pgTable('orders', {
   paymentMethod: text('payment_method', { enum: ['credit_card', 'pix', 'boleto'] }),
   paidAt: ts('paid_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** The buyer as entered at checkout (0401); null for orders made before it. */
+  customer: jsonb('customer').$type<OrderCustomer>(),
 });
+
+/** Buyer contact data of an order, in wire form (phone `+digits`, document digits only). */
+export interface OrderCustomer {
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  document: string | null;
+}
 
 export const integrations = pgTable('integrations', {
   id: serial('id').primaryKey(),

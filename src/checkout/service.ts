@@ -1,0 +1,270 @@
+import { sql } from 'drizzle-orm';
+import { Joi } from 'celebrate';
+import type { AppContext } from '../shared/context.js';
+import type { OrderCustomer } from '../shared/db/schema.js';
+import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
+import { newUuid } from '../shared/ids.js';
+import { findCouponByCode } from '../catalog/repository.js';
+import { publishAfterCommit } from '../events/publisher.js';
+import {
+  normalizeDocument,
+  normalizeEmail,
+  normalizePhone,
+  type Normalized,
+} from '../payment-links/documents.js';
+import { findLinkById, type LinkOrder, type LinkRow } from '../payment-links/repository.js';
+import { getPaymentLink } from '../payment-links/service.js';
+import { confirmPayment, createPendingOrder } from '../orders/service.js';
+import { PAYMENT_METHODS, type OrderRow, type PaymentMethod } from '../orders/repository.js';
+import { simulateOutcome, type Outcome, type Simulation } from '../webhooks/simulate-service.js';
+import { priceWithCoupon, type Price } from './pricing.js';
+import { findItemByCode, findItemOfLink, type CatalogItem } from './repository.js';
+
+const LINK_ID = /^plink_[0-9A-Za-z]{24}$/;
+const PENDING_HOLD = '15 minutes';
+
+export interface LinkView {
+  link: LinkRow;
+  order: LinkOrder | null;
+  item: CatalogItem;
+  price: Price;
+  /** Why the link cannot be paid (or simulated) now; null when it can. */
+  notice: string | null;
+}
+
+export interface CheckoutView {
+  item: CatalogItem;
+  /** Null for a checkout opened without `plink`. */
+  link: LinkRow | null;
+  price: Price;
+  notice: string | null;
+  prefill: OrderCustomer;
+}
+
+const EMPTY_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
+
+/** Why the checkout cannot take a payment for this link now; null when it can. */
+function checkoutNotice(link: LinkRow, item: CatalogItem, now: Date): string | null {
+  if (link.status === 'canceled')
+    return 'This payment link was canceled by the seller. Ask them for a new one.';
+  if (link.status === 'expired' || link.expiresAt.getTime() <= now.getTime())
+    return 'This payment link has expired.';
+  if (link.status === 'paid' && link.singleUse) return 'This payment link has already been paid.';
+  if (!item.active) return `This ${item.kind} is no longer available.`;
+  return null;
+}
+
+/** The simulate rule (only an active link), so the page offers exactly what the API accepts. */
+function simulationNotice(link: LinkRow, now: Date): string | null {
+  const status =
+    link.status === 'active' && link.expiresAt.getTime() <= now.getTime() ? 'expired' : link.status;
+  return status === 'active' ? null : `This test link is ${status}: only an active link can be simulated.`;
+}
+
+/** A link by id with its current state (the read path applies a late expiry), item and price. */
+async function loadLink(ctx: AppContext, linkId: string, livemode: boolean, now: Date): Promise<LinkView> {
+  const found = LINK_ID.test(linkId) ? await findLinkById(ctx.db, linkId) : undefined;
+  // A link of the other mode does not exist here: test links never reach the real checkout.
+  if (!found || found.link.livemode !== livemode)
+    throw new NotFoundError('This payment link does not exist.');
+  const { link, order } = await getPaymentLink(
+    ctx.db,
+    { companyId: found.link.companyId, livemode, linkId },
+    now,
+  );
+  const item = await findItemOfLink(ctx.db, link);
+  if (!item) throw new NotFoundError('This payment link does not exist.');
+  const coupon =
+    link.couponCode === null ? undefined : await findCouponByCode(ctx.db, link.companyId, link.couponCode);
+  return {
+    link,
+    order,
+    item,
+    price: priceWithCoupon(item.price, coupon),
+    notice: livemode ? checkoutNotice(link, item, now) : simulationNotice(link, now),
+  };
+}
+
+/** The simulation page of a test link (`{checkout_url}/teste/<id>`); a live link id is not found. */
+export function loadTestLink(ctx: AppContext, linkId: string, now = new Date()): Promise<LinkView> {
+  return loadLink(ctx, linkId, false, now);
+}
+
+/**
+ * A button of the simulation page: exactly what `POST /v1/payment-links/{id}/simulate` does, for
+ * the link's own company in test mode (the page is reachable only through the link's address).
+ */
+export async function simulateFromPage(
+  ctx: AppContext,
+  linkId: string,
+  outcome: Outcome,
+): Promise<Simulation> {
+  const found = LINK_ID.test(linkId) ? await findLinkById(ctx.db, linkId) : undefined;
+  if (!found || found.link.livemode) throw new NotFoundError('This payment link does not exist.');
+  // No API key is involved; simulateOutcome only reads the company and the mode.
+  return simulateOutcome(
+    ctx,
+    { companyId: found.link.companyId, keyId: 0, livemode: false },
+    linkId,
+    outcome,
+  );
+}
+
+/**
+ * The checkout of `{checkout_url}/<code>?plink=<id>`: the link's data fetched by its id (buyer data
+ * never travels in the address). Without `plink`, the active offer or plan of that code, no prefill.
+ */
+export async function loadCheckout(
+  ctx: AppContext,
+  code: string,
+  plink: string | undefined,
+  now = new Date(),
+): Promise<CheckoutView> {
+  if (plink === undefined) {
+    const item = await findItemByCode(ctx.db, code);
+    if (!item || !item.active) throw new NotFoundError('This offer is not available.');
+    return {
+      item,
+      link: null,
+      price: priceWithCoupon(item.price, undefined),
+      notice: null,
+      prefill: EMPTY_CUSTOMER,
+    };
+  }
+  const view = await loadLink(ctx, plink, true, now);
+  if ((view.link.offerCode ?? view.link.planCode) !== code) {
+    throw ValidationError.field('plink', 'This payment link belongs to another offer or plan.');
+  }
+  const { link } = view;
+  return {
+    item: view.item,
+    link,
+    price: view.price,
+    notice: view.notice,
+    prefill: {
+      name: link.customerName,
+      email: link.customerEmail,
+      phone: link.customerPhone === null ? null : `+${link.customerPhone.replace(/^\+/, '')}`,
+      document: link.customerDocument,
+    },
+  };
+}
+
+const normalized =
+  (fn: (input: string) => Normalized) =>
+  (value: string, helpers: Joi.CustomHelpers): string | Joi.ErrorReport => {
+    const result = fn(value);
+    return result.ok ? result.value : helpers.message({ custom: result.message });
+  };
+
+const blankToUndefined = (value: unknown): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/** The pay form: who pays and how. Name and email are required; phone and document are optional. */
+const payForm = Joi.object({
+  plink: Joi.string().max(64),
+  name: Joi.string().trim().min(1).max(200).required(),
+  email: Joi.string().trim().max(254).email({ tlds: false }).custom(normalizeEmail).required(),
+  phone: Joi.string().trim().max(40).custom(normalized(normalizePhone)),
+  document: Joi.string().trim().max(40).custom(normalized(normalizeDocument)),
+  payment_method: Joi.string()
+    .valid(...PAYMENT_METHODS)
+    .default('credit_card'),
+}).unknown(false);
+
+export type PayFormValues = Record<string, string>;
+
+export interface Payment {
+  order: OrderRow;
+  view: CheckoutView;
+  /** True when the dev gateway completed the payment during the request. */
+  paid: boolean;
+}
+
+function parsePayForm(values: PayFormValues): { customer: OrderCustomer; paymentMethod: PaymentMethod } {
+  const cleaned = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, blankToUndefined(v)]));
+  const { value, error } = payForm.validate(cleaned, { abortEarly: false });
+  if (error) {
+    const fields: FieldErrors = {};
+    for (const d of error.details)
+      (fields[d.path.join('.') || 'form'] ??= []).push(d.message.replace(/^"[^"]*" /, ''));
+    throw new ValidationError('Please check the highlighted fields.', fields);
+  }
+  const v = value as {
+    name: string;
+    email: string;
+    phone?: string;
+    document?: string;
+    payment_method: PaymentMethod;
+  };
+  return {
+    customer: { name: v.name, email: v.email, phone: v.phone ?? null, document: v.document ?? null },
+    paymentMethod: v.payment_method,
+  };
+}
+
+/**
+ * The pay step: checks the link can still be paid (under its row lock, so a cancel or another
+ * payment of a single-use link cannot slip in between), creates the pending order for the price
+ * minus the coupon with its `order.created` event in one transaction, then, with the dev gateway,
+ * confirms it through the same function as the signed gateway callback.
+ */
+export async function payAtCheckout(
+  ctx: AppContext,
+  code: string,
+  values: PayFormValues,
+  now = new Date(),
+): Promise<Payment> {
+  const plink = values.plink === undefined || values.plink === '' ? undefined : values.plink;
+  const view = await loadCheckout(ctx, code, plink, now);
+  if (view.notice) throw new ConflictError(view.notice);
+  const { customer, paymentMethod } = parsePayForm(values);
+  const { item, link } = view;
+
+  const created = await ctx.db.transaction(async (tx) => {
+    if (link) {
+      const locked = await tx.execute<{ status: string; single_use: boolean; due: boolean }>(
+        sql`SELECT status, single_use, expires_at <= clock_timestamp() AS due FROM payment_links WHERE id = ${link.id} FOR UPDATE`,
+      );
+      const state = locked.rows[0];
+      const payable =
+        state && !state.due && (state.status === 'active' || (state.status === 'paid' && !state.single_use));
+      if (!payable) throw new ConflictError('This payment link can no longer be paid.');
+      // One payment at a time on a single-use link (a double submit must not charge twice); an
+      // abandoned attempt stops blocking the link after PENDING_HOLD.
+      if (state.single_use) {
+        const inFlight = await tx.execute(
+          sql`SELECT 1 FROM orders WHERE payment_link_id = ${link.id} AND status = 'pending'
+               AND created_at > clock_timestamp() - ${PENDING_HOLD}::interval LIMIT 1`,
+        );
+        if (inFlight.rows.length > 0)
+          throw new ConflictError('A payment for this link is already in progress.');
+      }
+    }
+    return createPendingOrder(
+      tx,
+      {
+        code: newUuid(),
+        companyId: item.companyId,
+        livemode: true,
+        paymentLinkId: link?.id ?? null,
+        productId: item.productId,
+        offerId: item.kind === 'offer' ? item.id : null,
+        planId: item.kind === 'plan' ? item.id : null,
+        amount: view.price.amount,
+        paymentMethod,
+        customer,
+      },
+      link,
+    );
+  });
+  publishAfterCommit(ctx, [created.eventId]);
+
+  if (!ctx.config.devGateway) return { order: created.order, view, paid: false };
+  const confirmed = await confirmPayment(ctx, {
+    orderCode: created.order.code,
+    paymentMethod,
+    paidAt: new Date(),
+  });
+  return { order: confirmed.order, view, paid: true };
+}

@@ -1,0 +1,123 @@
+import { expect } from 'chai';
+import type { SeedResult } from '../../src/companies/service.js';
+import { mountPath } from '../../src/shared/config.js';
+import { signGatewayBody } from '../../src/orders/gateway-signature.js';
+import type { TestApp } from '../helpers/app.js';
+import type { HttpResponse } from '../helpers/http.js';
+
+export interface WireLink {
+  id: string;
+  status: string;
+  url: string;
+  short_url: string;
+  single_use: boolean;
+  external_reference: string | null;
+  order: {
+    code: string;
+    status: string;
+    amount: string;
+    payment_method: string | null;
+    paid_at: string | null;
+  } | null;
+}
+
+/** Path of a buyer page under the configured `{checkout_url}`. */
+export const payPath = (app: TestApp, rest: string): string =>
+  `${mountPath(app.ctx.config.urls.checkout)}${rest}`;
+
+export async function createLink(
+  app: TestApp,
+  key: string,
+  body: Record<string, unknown>,
+): Promise<WireLink> {
+  const res = await app.http.post<WireLink>('/v1/payment-links', { auth: key, body });
+  expect(res.status, res.text).to.equal(201);
+  return res.body;
+}
+
+export const activeOffer = (tenant: SeedResult) => {
+  const offer = tenant.offers.find((o) => o.status === 'active');
+  if (!offer) throw new Error('seed has no active offer');
+  return offer;
+};
+
+export const activePlan = (tenant: SeedResult) => {
+  const plan = tenant.plans.find((p) => p.status === 'active');
+  if (!plan) throw new Error('seed has no active plan');
+  return plan;
+};
+
+/** A link's own address, relative to the app (its url carries `{checkout_url}`). */
+export function pathOf(app: TestApp, url: string): string {
+  const u = new URL(url);
+  const base = new URL(app.ctx.config.urls.checkout);
+  return `${mountPath(base.toString())}${u.pathname.slice(mountPath(base.toString()).length)}${u.search}`;
+}
+
+export function postForm(
+  app: TestApp,
+  path: string,
+  fields: Record<string, string>,
+): Promise<HttpResponse<string>> {
+  return app.http.post<string>(path, {
+    rawBody: new URLSearchParams(fields).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+}
+
+/** Path part of a form `action` or link on a page. */
+export const actionPath = (app: TestApp, action: string): string =>
+  pathOf(app, action.replace(/&amp;/g, '&'));
+
+/** Every address a page renders: href, action and src attribute values. */
+export function renderedUrls(page: string): string[] {
+  return [...page.matchAll(/\b(?:href|action|src)="([^"]*)"/g)].map((m) =>
+    (m[1] ?? '').replace(/&amp;/g, '&'),
+  );
+}
+
+export function formActions(page: string): string[] {
+  return [...page.matchAll(/<form[^>]*action="([^"]*)"/g)].map((m) => m[1] ?? '');
+}
+
+export function signedCallback(
+  app: TestApp,
+  body: unknown,
+  secret = app.ctx.config.gatewayWebhookSecret ?? '',
+): Promise<HttpResponse> {
+  const raw = JSON.stringify(body);
+  return app.http.post(payPath(app, '/gateway/callback'), {
+    rawBody: raw,
+    headers: { 'content-type': 'application/json', 'x-gateway-signature': signGatewayBody(secret, raw) },
+  });
+}
+
+export interface Envelope {
+  id: string;
+  type: string;
+  livemode: boolean;
+  test: boolean;
+  sandbox: boolean;
+  data: {
+    order: {
+      code: string;
+      status: string;
+      amount: string;
+      payment_method: string | null;
+      paid_at: string | null;
+    } | null;
+    customer: Record<string, string | null>;
+    product: { id: number; name: string };
+    offer?: Record<string, unknown>;
+    plan?: Record<string, unknown>;
+    subscription?: { id: number; status: string; current_period_end: string } | null;
+    purchase: {
+      tracking: { external_reference: string | null };
+      payment_link: {
+        code: string;
+        external_reference: string | null;
+        metadata: Record<string, string>;
+      } | null;
+    };
+  };
+}

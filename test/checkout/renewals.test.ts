@@ -1,0 +1,236 @@
+import { expect } from 'chai';
+import { Webhook } from 'standardwebhooks';
+import { jobIds } from '../../queues/index.js';
+import { renewSubscription, sweepRenewals } from '../../src/subscriptions/service.js';
+import { seed } from '../helpers/app.js';
+import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
+import { activePlan, createLink, payPath, postForm, type Envelope, type WireLink } from './helpers.js';
+
+const SECRET = 'renewal-test-secret';
+
+describe('Subscriptions: a paid plan link starts one, renewals emit order.paid', function () {
+  let engine: Engine;
+  let receiver: Receiver;
+
+  before(async () => {
+    engine = await startEngine();
+    receiver = await new Receiver().start();
+  });
+  after(async () => {
+    await receiver.close();
+    await engine.close();
+  });
+
+  const delivered = (predicate: (e: Envelope) => boolean): Envelope[] =>
+    receiver.requests
+      .map(
+        (r) =>
+          new Webhook(Buffer.from(SECRET).toString('base64')).verify(
+            r.body,
+            r.headers as Record<string, string>,
+          ) as Envelope,
+      )
+      .filter(predicate);
+
+  it('renews the same subscription at the plan price with null external_reference and payment_link, once per period', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
+    const plan = activePlan(tenant);
+    const link = await createLink(engine.app, tenant.keys.live, {
+      plan_code: plan.code,
+      external_reference: 'sub-ref-7',
+      coupon_code: tenant.coupons[0]?.code,
+    });
+
+    // The dev gateway completes the payment during the pay step.
+    const paidPage = await postForm(engine.app, payPath(engine.app, `/${plan.code}/pay`), {
+      plink: link.id,
+      name: 'Rita Renewal',
+      email: 'rita@example.com',
+      payment_method: 'credit_card',
+    });
+    expect(paidPage.status).to.equal(200);
+    expect(paidPage.body).to.include('id="order-status">paid<');
+    const read = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
+      auth: tenant.keys.live,
+    });
+    expect(read.body.status).to.equal('paid');
+    expect(read.body.order).to.include({ status: 'paid', amount: '26.91' });
+
+    const { rows } = await engine.app.ctx.pool.query<{
+      id: string;
+      period_ok: boolean;
+      payment_link_id: string;
+    }>(
+      `SELECT s.id, s.current_period_end = s.created_at + interval '1 month' AS period_ok, s.payment_link_id
+         FROM subscriptions s JOIN orders o ON o.subscription_id = s.id WHERE o.code = $1`,
+      [read.body.order?.code],
+    );
+    const sub = rows[0];
+    if (!sub) throw new Error('no subscription for the paid plan order');
+    const subscriptionId = Number(sub.id);
+    expect(sub).to.include({ period_ok: true, payment_link_id: link.id });
+
+    const first = await eventually(
+      async () => delivered((e) => e.data.order?.code === read.body.order?.code)[0],
+      10_000,
+      'first order.paid',
+    );
+    expect(first.data.subscription).to.include({ id: subscriptionId, status: 'active' });
+    expect(first.data.purchase.tracking.external_reference).to.equal('sub-ref-7');
+    const periodEnd = new Date(first.data.subscription?.current_period_end ?? '');
+
+    const queue = engine.workers.producers.queue('renewals');
+    const job = await queue.getJob(jobIds.renewals(subscriptionId, 2));
+    expect(await job?.getState()).to.equal('delayed');
+    expect(job?.data).to.deep.equal({ subscriptionId, period: 2 });
+
+    // Not due yet: nothing happens.
+    expect(await renewSubscription(engine.app.ctx, engine.workers.producers, subscriptionId, 2)).to.equal(
+      undefined,
+    );
+
+    const due = new Date(periodEnd.getTime() + 1000);
+    const eventId = await renewSubscription(engine.app.ctx, engine.workers.producers, subscriptionId, 2, due);
+    expect(eventId).to.be.a('string');
+    expect(
+      await renewSubscription(engine.app.ctx, engine.workers.producers, subscriptionId, 2, due),
+    ).to.equal(undefined);
+
+    const renewal = await eventually(
+      async () => delivered((e) => e.id === eventId)[0],
+      10_000,
+      'renewal order.paid',
+    );
+    expect(renewal).to.include({ type: 'order.paid', livemode: true, test: false });
+    expect(renewal.data.purchase).to.deep.equal({
+      tracking: { external_reference: null },
+      payment_link: null,
+    });
+    expect(renewal.data.order).to.include({
+      status: 'paid',
+      amount: plan.price,
+      payment_method: 'credit_card',
+    });
+    expect(renewal.data.order?.code).not.to.equal(read.body.order?.code);
+    expect(renewal.data.subscription).to.include({ id: subscriptionId, status: 'active' });
+    expect(new Date(renewal.data.subscription?.current_period_end ?? '').getTime()).to.be.greaterThan(
+      periodEnd.getTime(),
+    );
+    expect(renewal.data.customer).to.include({ name: 'Rita Renewal', email: 'rita@example.com' });
+    expect(renewal.data.plan).to.include({ code: plan.code });
+
+    const orders = await engine.app.ctx.pool.query(`SELECT 1 FROM orders WHERE subscription_id = $1`, [
+      subscriptionId,
+    ]);
+    expect(orders.rowCount).to.equal(2);
+    expect(await (await queue.getJob(jobIds.renewals(subscriptionId, 3)))?.getState()).to.equal('delayed');
+    // The link still shows the order paid through it, not the renewal.
+    const after = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
+      auth: tenant.keys.live,
+    });
+    expect(after.body.order?.code).to.equal(read.body.order?.code);
+  });
+
+  it('renews, through the sweep, a due subscription whose renewal job was lost', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
+    const plan = activePlan(tenant);
+    const link = await createLink(engine.app, tenant.keys.live, { plan_code: plan.code });
+    const paid = await postForm(engine.app, payPath(engine.app, `/${plan.code}/pay`), {
+      plink: link.id,
+      name: 'Lost Job',
+      email: 'lost@example.com',
+    });
+    expect(paid.status).to.equal(200);
+    const { rows } = await engine.app.ctx.pool.query<{ id: string }>(
+      `SELECT s.id FROM subscriptions s WHERE s.payment_link_id = $1`,
+      [link.id],
+    );
+    const subscriptionId = Number(rows[0]?.id);
+    // As if the subscription had started a month ago and its renewal job had been lost with Redis.
+    await (
+      await engine.workers.producers.queue('renewals').getJob(jobIds.renewals(subscriptionId, 2))
+    )?.remove();
+    await engine.app.ctx.pool.query(
+      `UPDATE subscriptions SET created_at = created_at - interval '1 month 5 minutes',
+              current_period_end = created_at - interval '1 month 5 minutes' + interval '1 month' WHERE id = $1`,
+      [subscriptionId],
+    );
+
+    expect(await sweepRenewals(engine.app.ctx, engine.workers.producers, 0)).to.be.at.least(1);
+    expect(await sweepRenewals(engine.app.ctx, engine.workers.producers, 0)).to.equal(0);
+
+    const orders = await engine.app.ctx.pool.query<{ payment_link_id: string | null }>(
+      `SELECT payment_link_id FROM orders WHERE subscription_id = $1 ORDER BY id`,
+      [subscriptionId],
+    );
+    expect(orders.rows.map((r) => r.payment_link_id)).to.deep.equal([link.id, null]);
+    await eventually(
+      async () =>
+        delivered(
+          (e) => e.data.subscription?.id === subscriptionId && e.data.purchase.payment_link === null,
+        )[0],
+      10_000,
+      'swept renewal order.paid',
+    );
+    expect(
+      await (
+        await engine.workers.producers.queue('renewals').getJob(jobIds.renewals(subscriptionId, 3))
+      )?.getState(),
+    ).to.equal('delayed');
+  });
+
+  it('the delayed renewal job, once due and run by the worker, renews the subscription', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
+    const plan = activePlan(tenant);
+    const link = await createLink(engine.app, tenant.keys.live, { plan_code: plan.code });
+    const paid = await postForm(engine.app, payPath(engine.app, `/${plan.code}/pay`), {
+      plink: link.id,
+      name: 'Job Runner',
+      email: 'job@example.com',
+    });
+    expect(paid.status).to.equal(200);
+    const { rows } = await engine.app.ctx.pool.query<{ id: string }>(
+      `SELECT id FROM subscriptions WHERE payment_link_id = $1`,
+      [link.id],
+    );
+    const subscriptionId = Number(rows[0]?.id);
+    await engine.app.ctx.pool.query(
+      `UPDATE subscriptions SET created_at = created_at - interval '1 month 5 minutes',
+              current_period_end = created_at - interval '1 month 5 minutes' + interval '1 month' WHERE id = $1`,
+      [subscriptionId],
+    );
+
+    const job = await engine.workers.producers.queue('renewals').getJob(jobIds.renewals(subscriptionId, 2));
+    if (!job) throw new Error('renewal job not scheduled');
+    await job.promote();
+
+    const renewal = await eventually(
+      async () =>
+        delivered(
+          (e) => e.data.subscription?.id === subscriptionId && e.data.purchase.payment_link === null,
+        )[0],
+      10_000,
+      'renewal order.paid from the job',
+    );
+    expect(renewal.data.purchase.tracking.external_reference).to.equal(null);
+    expect(renewal.data.customer).to.include({ name: 'Job Runner' });
+  });
+});
