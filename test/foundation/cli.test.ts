@@ -17,8 +17,12 @@ async function cli(...args: string[]): Promise<{ stdout: string; stderr: string 
 describe('CLI', function () {
   this.timeout(60_000);
 
-  it('seed --json prints exactly one JSON object with the documented shape', async () => {
-    const { stdout } = await cli('seed', '--json', '--name', 'Acme CLI');
+  it('`npm run cli -- seed --json` prints exactly one JSON object with the documented shape', async () => {
+    // Through npm, as the README tells a newcomer: npm's own banner must not reach stdout.
+    const { stdout } = await run('npm', ['run', 'cli', '--', 'seed', '--json', '--name', 'Acme CLI'], {
+      env: { ...process.env, DATABASE_URL: testEnvironment().databaseUrl, LOG_LEVEL: 'warn' },
+      timeout: 60_000,
+    });
     const lines = stdout.trim().split('\n');
     expect(lines).to.have.length(1);
     const seeded = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
