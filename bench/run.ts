@@ -45,10 +45,20 @@ function startChild(
   });
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-    lines.once('line', (line) => {
-      const { port } = JSON.parse(line) as { port: number };
+    // The child's log lines share its stdout; the one that names a port says it is listening.
+    const onLine = (line: string): void => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        return;
+      }
+      const port = (parsed as { port?: unknown }).port;
+      if (typeof port !== 'number' || 'level' in (parsed as object)) return;
+      lines.off('line', onLine);
       resolve({ child, url: `http://127.0.0.1:${port}` });
-    });
+    };
+    lines.on('line', onLine);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
   });
 }
