@@ -10,6 +10,10 @@ import { requestId } from './shared/http/request-id.js';
 import { checkReadiness } from './shared/readiness.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './webhooks/admin-board.js';
 
+// OAuth codes and states travel in query strings; they are credentials and stay out of the logs.
+const SENSITIVE_QUERY = /([?&](?:code|state|token|key|secret)=)[^&]*/gi;
+const redactQuery = (url: string): string => url.replace(SENSITIVE_QUERY, '$1[redacted]');
+
 /**
  * One Express app that mounts the three surfaces (panel and buyer pages at the path of their
  * configured public URL, payments at the root) plus health endpoints.
@@ -27,7 +31,11 @@ export function createApp(ctx: AppContext): Express {
       // that to the fields worth reading (and never the headers, so no credential can leak).
       wrapSerializers: false,
       serializers: {
-        req: (req: express.Request) => ({ id: req.id, method: req.method, url: req.originalUrl ?? req.url }),
+        req: (req: express.Request) => ({
+          id: req.id,
+          method: req.method,
+          url: redactQuery(req.originalUrl ?? req.url),
+        }),
         res: (res: express.Response) => ({ statusCode: res.statusCode }),
       },
       customLogLevel: (_req, res, err) =>

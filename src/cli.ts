@@ -99,7 +99,7 @@ async function run(db: Db, argv: string[]): Promise<void> {
     case 'token create': {
       const companyId = intOption(values.company, 'company');
       const token = values.user
-        ? await createPanelToken(db, intOption(values.user, 'user'))
+        ? await createPanelToken(db, intOption(values.user, 'user'), companyId)
         : await createOwnerToken(db, companyId);
       console.log(`Created panel token for company ${companyId} (shown once):`);
       console.log(token);

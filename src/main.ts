@@ -1,4 +1,5 @@
 import { startWorkers } from '../workers/index.js';
+import { closeProducers } from './events/publisher.js';
 import { startWebServer } from './server.js';
 import { boot } from './shared/bootstrap.js';
 import { onShutdown } from './shared/shutdown.js';
@@ -14,6 +15,7 @@ runtime.ctx.logger.info(
 );
 onShutdown(runtime.ctx.logger, async () => {
   await web.close();
+  await closeProducers(runtime.ctx);
   await workers.close();
   await runtime.close();
 });

@@ -6,6 +6,7 @@ import { keysPanelRouter } from '../keys/panel-routes.js';
 import { panelOpenApi } from '../openapi/panel.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
+import { rejectNulInBody } from '../shared/http/reject-nul.js';
 import { deliveriesRouter } from '../webhooks/deliveries-routes.js';
 
 /** The panel API, mounted at `{panel_api_url}` (default `/panel/v1`). */
@@ -18,6 +19,7 @@ export function panelApp(ctx: AppContext): Express {
     // The gateway's OAuth redirect carries no panel token; its single-use state authenticates it.
     app.use('/integrations', integrationsOauthRouter(ctx));
     app.use(panelAuth(ctx));
+    app.use(rejectNulInBody);
     app.use(deliveriesRouter(ctx));
     app.use('/integrations', integrationsRouter(ctx));
     app.use('/api-keys', keysPanelRouter(ctx));

@@ -4,6 +4,7 @@ import { gatewayCallbackRouter } from '../orders/gateway-routes.js';
 import { shortLinkRouter } from '../payment-links/pay-routes.js';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler, notFoundHandler } from '../shared/http/errors.js';
+import { rejectNul, rejectNulInBody } from '../shared/http/reject-nul.js';
 
 /** Buyer pages, mounted at `{checkout_url}` (default `/pay`). */
 export function payApp(ctx: AppContext): Express {
@@ -14,6 +15,7 @@ export function payApp(ctx: AppContext): Express {
   if (gatewaySecret !== undefined) app.use(gatewayCallbackRouter(ctx, gatewaySecret));
   else ctx.logger.warn('GATEWAY_WEBHOOK_SECRET is not set: the gateway payment callback is disabled');
   app.use(express.urlencoded({ extended: false, limit: ctx.config.limits.bodyBytes }));
+  app.use(rejectNul, rejectNulInBody);
   app.use(shortLinkRouter(ctx));
   app.use(checkoutRouter(ctx));
   app.use(notFoundHandler());

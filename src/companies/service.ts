@@ -30,9 +30,14 @@ export interface SeedResult {
 }
 
 /** Issues a panel token for a user; the full token is returned once and stored hashed. */
-export async function createPanelToken(db: Db, userId: number): Promise<string> {
+export async function createPanelToken(db: Db, userId: number, companyId?: number): Promise<string> {
   const user = await companies.findUser(db, userId);
-  if (!user) throw new NotFoundError(`No user ${userId}`);
+  // A token names a user, and through it a company: refuse one the caller did not mean.
+  if (!user || (companyId !== undefined && user.companyId !== companyId)) {
+    throw new NotFoundError(
+      companyId === undefined ? `No user ${userId}` : `No user ${userId} in company ${companyId}`,
+    );
+  }
   const token = generatePanelToken();
   await companies.insertPanelToken(db, { userId, tokenHash: sha256Hex(token.value), prefix: token.prefix });
   return token.value;

@@ -14,7 +14,10 @@ const quote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 /** `subscriptionsFor` as SQL over `c.type`: kinds that reach more than their own subscribers. */
 const SUBSCRIPTIONS = sql.raw(
   `CASE ${EVENT_KINDS.filter((kind) => subscriptionsFor(kind).length > 1)
-    .map((kind) => `WHEN c.type = ${quote(kind)} THEN ARRAY[${subscriptionsFor(kind).map(quote).join(',')}]::text[]`)
+    .map(
+      (kind) =>
+        `WHEN c.type = ${quote(kind)} THEN ARRAY[${subscriptionsFor(kind).map(quote).join(',')}]::text[]`,
+    )
     .join(' ')} ELSE ARRAY[c.type] END`,
 );
 
@@ -65,11 +68,14 @@ const fanOutBatchers = new WeakMap<Db, MicroBatcher<string, DeliveryTarget[]>>()
  * this saves a round trip per event, the largest cost of a relay after the HTTP request itself.
  */
 export function fanOut(db: Db, eventId: string): Promise<DeliveryTarget[]> {
-  const batcher = batcherFor(fanOutBatchers, db, () =>
-    new MicroBatcher(async (eventIds: string[]) => {
-      const targets = await fanOutMany(db, [...new Set(eventIds)]);
-      return eventIds.map((id) => targets.filter((t) => t.eventId === id));
-    }),
+  const batcher = batcherFor(
+    fanOutBatchers,
+    db,
+    () =>
+      new MicroBatcher(async (eventIds: string[]) => {
+        const targets = await fanOutMany(db, [...new Set(eventIds)]);
+        return eventIds.map((id) => targets.filter((t) => t.eventId === id));
+      }),
   );
   return batcher.push(eventId);
 }
@@ -81,6 +87,12 @@ export function fanOut(db: Db, eventId: string): Promise<DeliveryTarget[]> {
  */
 export async function relayEvent(ctx: AppContext, producers: Producers, eventId: string): Promise<number> {
   const targets = await fanOut(ctx.db, eventId);
-  await Promise.all(targets.map((target) => deliverAttempt(ctx, producers, target.id, 1, target)));
+  // Every attempt runs to its end before the job can fail and be retried: a retry started while a
+  // sibling's request is still in flight would send that webhook twice.
+  const results = await Promise.allSettled(
+    targets.map((target) => deliverAttempt(ctx, producers, target.id, 1, target)),
+  );
+  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure) throw failure.reason;
   return targets.length;
 }

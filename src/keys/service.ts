@@ -30,7 +30,7 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<CreatedKey>
       .select({ id: schema.companies.id })
       .from(schema.companies)
       .where(eq(schema.companies.id, input.companyId))
-      .for('update');
+      .for('no key update');
     const active = await keys.countActiveKeys(tx, input.companyId);
     if (active >= MAX_ACTIVE_KEYS) {
       throw new ConflictError(`A company can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first`);

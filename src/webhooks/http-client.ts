@@ -3,6 +3,7 @@ import type { Config } from '../shared/config.js';
 import { assertDeliverableUrl, guardedLookup, UnsafeTargetError } from './ssrf.js';
 import { signedHeaders } from './signing.js';
 import { parseRetryAfter } from './schedule.js';
+import { stripNul } from '../shared/http/reject-nul.js';
 
 export interface AttemptResult {
   requestedAt: Date;
@@ -55,7 +56,8 @@ async function readCapped(body: AsyncIterable<Buffer>, max: number): Promise<str
     // A receiver streaming without end is not worth a connection: drop it.
     if (seen > Math.max(max, 1) * 50) break;
   }
-  return Buffer.concat(chunks).toString('utf8');
+  // Stored in jsonb/text, which cannot hold U+0000 whatever a receiver sends.
+  return stripNul(Buffer.concat(chunks).toString('utf8'));
 }
 
 const describe = (err: unknown): string => {
@@ -116,7 +118,7 @@ export async function postWebhook(
     return finish({
       statusCode: null,
       ok: false,
-      error: describe(cause).slice(0, 500),
+      error: stripNul(describe(cause)).slice(0, 500),
       responseBody: null,
       retryAfterSeconds: null,
     });

@@ -103,6 +103,24 @@ describe('webhook delivery', function () {
     expect(receiver.requests).to.have.length(1);
   });
 
+  it('records a response whose body holds U+0000 (stored with a replacement character) and ends on 410', async () => {
+    const tenant = await seed();
+    receiver.reply = () => ({ status: 410, body: 'gone\u0000away' });
+    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const [delivery] = await eventually(async () => {
+      const rows = await deliveriesOf(engine, eventId);
+      return rows[0]?.status === 'failed' ? rows : undefined;
+    });
+    expect(delivery).to.include({ attempts: 1, lastStatusCode: 410 });
+    const attempts = await engine.app.ctx.db
+      .select({ body: schema.deliveryAttempts.responseBody })
+      .from(schema.deliveryAttempts)
+      .where(eq(schema.deliveryAttempts.eventId, eventId));
+    expect(attempts.map((a) => a.body)).to.deep.equal(['gone\uFFFDaway']);
+    expect(receiver.requests).to.have.length(1);
+  });
+
   it('gives up after the last scheduled retry and marks the delivery failed', async () => {
     const tenant = await seed();
     receiver.reply = () => ({ status: 503 });

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import type { AppContext } from '../context.js';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { rejectNul } from './reject-nul.js';
 
 /**
  * The shell every JSON API shares: body limit, strict JSON, and the error envelope for anything
@@ -17,6 +18,7 @@ export function jsonApp(ctx: AppContext, mount: (app: Express) => void): Express
       type: ['application/json', 'application/*+json'],
     }),
   );
+  app.use(rejectNul);
   mount(app);
   app.use(notFoundHandler());
   app.use(errorHandler(ctx.logger));
