@@ -140,26 +140,30 @@ export async function updateIntegration(
   id: number,
   input: IntegrationInput,
 ): Promise<IntegrationWithLinks> {
-  const current = await requireIntegration(deps.db, companyId, id);
-  const type = input.type ?? current.type;
-  const typeChanged = type !== current.type;
-  const previousSecret = isWebhookKindType(current.type) ? current.config.secret : undefined;
-  let config: Record<string, string> | undefined;
-  if (input.config !== undefined) config = await normalizeConfig(deps, type, input.config, previousSecret);
-  else if (typeChanged) config = await normalizeConfig(deps, type, current.config, previousSecret);
-
-  const changes: repo.IntegrationChanges = {};
-  if (typeChanged) {
-    changes.type = type;
-    changes.oauthPending = type === 'gateway';
-    changes.oauthState = type === 'gateway' ? randomBase62(32) : null;
-  }
-  if (config !== undefined) changes.config = config;
-  if (input.events !== undefined) changes.events = input.events;
-  if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
-  if (input.is_active !== undefined) changes.isActive = input.is_active;
+  // Read, validate and write under the company's integration lock: two concurrent PATCHes of one
+  // integration each see the other's committed change (type, secret), never a stale copy.
   return deps.db.transaction(async (tx) => {
     await lockCompanyIntegrations(tx, companyId);
+    const current = await requireIntegration(tx, companyId, id);
+    const type = input.type ?? current.type;
+    const typeChanged = type !== current.type;
+    const previousSecret = isWebhookKindType(current.type) ? current.config.secret : undefined;
+    // Moving between the webhook family and the managed types carries no config across.
+    const carried = isWebhookKindType(type) === isWebhookKindType(current.type) ? current.config : {};
+    let config: Record<string, string> | undefined;
+    if (input.config !== undefined) config = await normalizeConfig(deps, type, input.config, previousSecret);
+    else if (typeChanged) config = await normalizeConfig(deps, type, carried, previousSecret);
+
+    const changes: repo.IntegrationChanges = {};
+    if (typeChanged) {
+      changes.type = type;
+      changes.oauthPending = type === 'gateway';
+      changes.oauthState = type === 'gateway' ? randomBase62(32) : null;
+    }
+    if (config !== undefined) changes.config = config;
+    if (input.events !== undefined) changes.events = input.events;
+    if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
+    if (input.is_active !== undefined) changes.isActive = input.is_active;
     const reenable = input.is_active === true;
     const updated = await repo
       .updateIntegration(tx, companyId, id, changes, reenable)
