@@ -72,6 +72,12 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
 export const jobIds = {
   outbox: (eventId: string): string => `evt-${eventId}`,
   deliveries: (deliveryId: number, attempt: number): string => `dlv-${deliveryId}-${attempt}`,
+  /**
+   * A resend is a person asking again: it must not collapse into an earlier job with the same attempt
+   * number (a skipped attempt leaves its completed job behind), so each request gets its own id.
+   */
+  resend: (deliveryId: number, attempt: number, requestedAt: number): string =>
+    `dlv-${deliveryId}-${attempt}-resend-${requestedAt}`,
   linkExpiry: (linkId: string, expiresAt: Date): string => `expire-${linkId}-${expiresAt.getTime()}`,
   simulate: (eventId: string): string => `sim-${eventId}`,
   renewals: (subscriptionId: number, period: number): string => `renew-${subscriptionId}-${period}`,

@@ -137,7 +137,7 @@ export async function resendDelivery(ctx: AppContext, companyId: number, integra
   const attempt = reopened.attempts + 1;
   // If Redis is down this add fails; the sweep finds the reopened delivery overdue and enqueues it.
   await producersFor(ctx)
-    .add('deliveries', jobIds.deliveries(deliveryId, attempt), { deliveryId, attempt })
+    .add('deliveries', jobIds.resend(deliveryId, attempt, Date.now()), { deliveryId, attempt })
     .catch((err: unknown) => ctx.logger.warn({ err, deliveryId }, 'resend: enqueue failed; the sweep will pick it up'));
   return findDelivery(ctx.db, integrationId, deliveryId);
 }
