@@ -2,7 +2,7 @@ import type { Db, Executor } from '../shared/db/index.js';
 import type { BillingCycle } from '../shared/db/schema.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { newCatalogCode, newUuid } from '../shared/ids.js';
-import { isForeignKeyViolation, isUniqueViolation } from '../integrations/db-errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../shared/db/errors.js';
 import { lockCompanyIntegrations, refreshProductIds } from '../integrations/product-ids.js';
 import * as catalog from './repository.js';
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../shared/context.js';
 import type { Db, Executor } from '../shared/db/index.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
 import { randomBase62 } from '../shared/ids.js';
-import { isUniqueViolation, withoutParameters } from './db-errors.js';
+import { isUniqueViolation, withoutParameters } from '../shared/db/errors.js';
 import { isWebhookKindType, PANEL_EVENT_KINDS } from './kinds.js';
 import { lockCompanyIntegrations, refreshProductIds } from './product-ids.js';
 import * as repo from './repository.js';

@@ -21,6 +21,7 @@ import {
 import { LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
 import { cancelLink, expireLink } from './transitions.js';
 import { recordLinkExpired } from '../events/expiry.js';
+import { isUniqueViolation } from '../shared/db/errors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -121,13 +122,6 @@ function checkExpiry(expiresAt: string | undefined, now: Date, errors: FieldErro
   }
   return at;
 }
-
-const UNIQUE_VIOLATION = '23505';
-const isUniqueViolation = (err: unknown, constraint: string): boolean =>
-  typeof err === 'object' &&
-  err !== null &&
-  (err as { code?: unknown }).code === UNIQUE_VIOLATION &&
-  (err as { constraint?: unknown }).constraint === constraint;
 
 /** A fresh id and short code; on the (astronomically rare) collision, new ones are drawn. */
 async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'shortCode'>) {
