@@ -47,9 +47,11 @@ export function adminQueuesRouter(ctx: AppContext): Router {
   if (user && password) {
     const serverAdapter = new ExpressAdapter();
     serverAdapter.setBasePath(ADMIN_QUEUES_PATH);
+    // The board's own connection: it reads a lot and should wait out a Redis blip, not fail fast.
+    const redis = new Redis(patientRedisOptions(ctx));
+    redis.on('error', () => undefined); // reconnection is automatic; /readyz reports the outage
     createBullBoard({
-      // The board's own connection: it reads a lot and should wait out a Redis blip, not fail fast.
-      queues: new Producers(new Redis(patientRedisOptions(ctx)), ctx.config.queuePrefix)
+      queues: new Producers(redis, ctx.config.queuePrefix)
         .all()
         .map((queue) => new BullMQAdapter(queue)),
       // @bull-board/express pins its own patch release of @bull-board/api: same shape, separate typings.
