@@ -10,6 +10,6 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  { files: ['src/cli.ts', 'bench/**', 'test/**', 'scripts/**'], rules: { 'no-console': 'off' } },
+  { files: ['src/cli/**', 'bench/**', 'test/**', 'scripts/**'], rules: { 'no-console': 'off' } },
   { files: ['test/**'], rules: { '@typescript-eslint/no-unused-expressions': 'off' } },
 );

@@ -1,6 +1,5 @@
 import { startWorkers } from '../workers/index.js';
-import { closeProducers } from './events/publisher.js';
-import { startWebServer } from './server.js';
+import { startWebServer } from './apps/server.js';
 import { boot } from './shared/bootstrap.js';
 import { onShutdown } from './shared/shutdown.js';
 
@@ -15,7 +14,6 @@ runtime.ctx.logger.info(
 );
 onShutdown(runtime.ctx.logger, async () => {
   await web.close();
-  await closeProducers(runtime.ctx);
   await workers.close();
   await runtime.close();
 });

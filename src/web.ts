@@ -1,5 +1,4 @@
-import { closeProducers } from './events/publisher.js';
-import { startWebServer } from './server.js';
+import { startWebServer } from './apps/server.js';
 import { boot } from './shared/bootstrap.js';
 import { onShutdown } from './shared/shutdown.js';
 
@@ -9,6 +8,5 @@ const web = await startWebServer(runtime.ctx);
 runtime.ctx.logger.info({ port: web.port, urls: runtime.ctx.config.urls }, 'web listening');
 onShutdown(runtime.ctx.logger, async () => {
   await web.close();
-  await closeProducers(runtime.ctx);
   await runtime.close();
 });

@@ -1,3 +1,4 @@
+import { Producers } from '../../queues/index.js';
 import { loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createDatabase } from './db/index.js';
@@ -20,24 +21,47 @@ export interface BootOptions {
   migrate?: boolean;
 }
 
+export interface OwnedContext {
+  ctx: AppContext;
+  /** Closes the queues, the Redis connection and the pool the context holds. */
+  close(): Promise<void>;
+}
+
+/** The pools and connections of one process, built once and passed down explicitly. */
+export function createContext(
+  config: Config,
+  logger: Logger,
+  urls: { databaseUrl: string; redisUrl: string },
+  poolSize?: number,
+): OwnedContext {
+  const database = createDatabase(urls.databaseUrl, poolSize);
+  const redis = createFailFastRedis(urls.redisUrl);
+  const producers = new Producers(redis, config.queuePrefix, true);
+  return {
+    ctx: { config, db: database.db, pool: database.pool, redis, producers, logger },
+    async close() {
+      await producers.close();
+      redis.disconnect();
+      await database.close();
+    },
+  };
+}
+
 /** Config → infrastructure → migrations → pools: the start-up every process shares. */
 export async function boot(options: BootOptions = {}): Promise<Runtime> {
   const config = options.config ?? loadConfig();
   const logger = options.logger ?? createLogger(config.logLevel);
   const infra = await resolveInfrastructure(config, logger);
-  const database = createDatabase(infra.databaseUrl);
+  const owned = createContext(config, logger, infra);
   if (options.migrate ?? true) {
-    const applied = await migrate(database.pool);
+    const applied = await migrate(owned.ctx.pool);
     if (applied.length > 0) logger.info({ applied }, 'migrations applied');
   }
-  const redis = createFailFastRedis(infra.redisUrl);
-  const ctx: AppContext = { config, db: database.db, pool: database.pool, redis, logger };
   return {
-    ctx,
+    ctx: owned.ctx,
     infra,
     async close() {
-      redis.disconnect();
-      await database.close();
+      await owned.close();
       await infra.stop();
     },
   };
