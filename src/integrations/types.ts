@@ -19,8 +19,5 @@ export type ManagedType = (typeof MANAGED_TYPES)[number];
 export const INTEGRATION_TYPES = [...WEBHOOK_KIND_TYPES, ...MANAGED_TYPES] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
-export const isIntegrationType = (value: string): value is IntegrationType =>
-  (INTEGRATION_TYPES as readonly string[]).includes(value);
-
 export const isWebhookKindType = (value: string): value is WebhookKindType =>
   (WEBHOOK_KIND_TYPES as readonly string[]).includes(value);

@@ -34,11 +34,6 @@ export class ValidationError extends AppError {
   }
 }
 
-export class PayloadTooLargeError extends AppError {
-  readonly status = 413;
-  readonly type = 'validation_error';
-}
-
 export class AuthenticationError extends AppError {
   readonly status = 401;
   readonly type = 'authentication_error';

@@ -25,7 +25,8 @@ export function fieldErrors(error: Joi.ValidationError, naming: FieldNaming = {}
     const path = detail.path.map(String).join('.');
     const message = detail.message.replace(/^"[^"]*" /, '');
     // "Exactly one of a, b" and its kin name each field involved, not the object holding them.
-    const peers = detail.context?.peers as unknown;
+    const context = detail.context ?? {};
+    const peers: unknown = context.peers ?? context.missing ?? (context.peer === undefined ? undefined : [context.peer]);
     if (Array.isArray(peers) && detail.type.startsWith('object.')) {
       for (const peer of peers) {
         const dotted = [naming.prefix, path, String(peer)]
