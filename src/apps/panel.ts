@@ -6,7 +6,6 @@ import { keysRoutes } from '../keys/routes.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
 import { mountRoutes } from '../shared/http/operation.js';
-import { rejectNulInBody } from '../shared/http/reject-nul.js';
 import { deliveriesRoutes } from '../webhooks/routes.js';
 import { panelDocumentRoute } from './openapi.js';
 
@@ -20,11 +19,11 @@ export function panelApp(ctx: AppContext): Express {
     ...keysRoutes(ctx),
     ...catalogPanelRoutes(ctx),
   ];
-  return jsonApp(ctx, (app) => {
+  return jsonApp(ctx, { nulInBody: 'refuse' }, (app) => {
     const open = Router();
     mountRoutes(open, [panelDocumentRoute(ctx.config, [...publicRoutes, ...routes]), ...publicRoutes]);
     app.use(open);
-    app.use(panelAuth(ctx), rejectNulInBody);
+    app.use(panelAuth(ctx));
     const api = Router();
     mountRoutes(api, routes);
     app.use(api);

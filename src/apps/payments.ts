@@ -17,7 +17,7 @@ export function paymentsApp(ctx: AppContext): Express {
     ...paymentLinksRoutes(ctx, { writeLimit: rateLimits.writes }),
     ...simulateRoutes(ctx),
   ];
-  return jsonApp(ctx, (app) => {
+  return jsonApp(ctx, { nulInBody: 'left-to-schemas' }, (app) => {
     const open = Router();
     mountRoutes(open, [paymentsDocumentRoute(ctx.config, routes)]);
     app.use(open);

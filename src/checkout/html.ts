@@ -1,4 +1,7 @@
-import type { Response } from 'express';
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { toAppError } from '../shared/http/errors.js';
+import { safeError } from '../shared/logger.js';
 
 /** Markup that is already safe to send: produced by `html`, never by string concatenation. */
 export class SafeHtml {
@@ -93,4 +96,47 @@ export function errorPage(status: number, title: string, message: string): SafeH
     html`<h1>${title}</h1>
       <p class="error">${message}</p>`,
   );
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Invalid request',
+  404: 'Not found',
+  409: 'Payment not possible',
+  413: 'Too much data',
+  503: 'Temporarily unavailable',
+};
+
+/**
+ * Buyer pages answer in HTML, errors included: every error the one mapping knows (`toAppError`)
+ * becomes a page with its status and message; anything else is logged and shown as a 500 page
+ * naming the request id.
+ */
+export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, _req, res, next) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    const known = toAppError(err);
+    if (known) {
+      res.locals.errorType = known.type;
+      if ('retryAfterSeconds' in known && typeof known.retryAfterSeconds === 'number') {
+        res.setHeader('Retry-After', String(known.retryAfterSeconds));
+      }
+      sendPage(
+        res,
+        known.status,
+        errorPage(known.status, TITLES[known.status] ?? 'Something went wrong', known.message),
+      );
+      return;
+    }
+    const requestId = String(res.locals.requestId ?? '');
+    logger.error({ err: safeError(err), requestId }, 'buyer page failed');
+    res.locals.errorType = 'api_error';
+    sendPage(
+      res,
+      500,
+      errorPage(500, 'Something went wrong', `Please try again later (request ${requestId}).`),
+    );
+  };
 }

@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import { toOrderWire } from '../payment-links/mappers.js';
 import type { AppContext } from '../shared/context.js';
+import { errorHandler } from '../shared/http/errors.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { AuthenticationError, ValidationError } from '../shared/errors.js';
 import { fieldErrors } from '../shared/validation/fields.js';
@@ -62,5 +63,7 @@ export function gatewayCallbackRouter(ctx: AppContext, secret: string): Router {
       res.json({ received: true, replayed: !changed, order: toOrderWire(order) });
     },
   );
+  // The gateway is an API client: its errors are JSON envelopes, not buyer pages.
+  router.use(GATEWAY_CALLBACK_PATH, errorHandler(ctx.logger));
   return router;
 }

@@ -18,9 +18,14 @@ export abstract class AppError extends Error {
   abstract readonly type: ErrorType;
 }
 
-export class ValidationError extends AppError {
-  readonly status = 400;
-  readonly type = 'validation_error';
+/** A member of the family: its HTTP status and envelope type, nothing more. */
+const errorOf = (status: number, type: ErrorType) =>
+  class extends AppError {
+    readonly status = status;
+    readonly type = type;
+  };
+
+export class ValidationError extends errorOf(400, 'validation_error') {
   constructor(
     message: string,
     readonly fields?: FieldErrors,
@@ -34,44 +39,22 @@ export class ValidationError extends AppError {
   }
 }
 
-export class AuthenticationError extends AppError {
-  readonly status = 401;
-  readonly type = 'authentication_error';
-}
-
-export class PermissionError extends AppError {
-  readonly status = 403;
-  readonly type = 'permission_error';
-}
+export class AuthenticationError extends errorOf(401, 'authentication_error') {}
+export class PermissionError extends errorOf(403, 'permission_error') {}
 
 /** Panel API: the company is not active (spec 4.2 "otherwise HTTP 402"). */
-export class InactiveCompanyError extends AppError {
-  readonly status = 402;
-  readonly type = 'permission_error';
+export class InactiveCompanyError extends errorOf(402, 'permission_error') {
   constructor(message = 'The company is not active') {
     super(message);
   }
 }
 
-export class NotFoundError extends AppError {
-  readonly status = 404;
-  readonly type = 'not_found';
-}
-
+export class NotFoundError extends errorOf(404, 'not_found') {}
 /** The path exists, the method does not (the route sets `Allow`). */
-export class MethodNotAllowedError extends AppError {
-  readonly status = 405;
-  readonly type = 'validation_error';
-}
+export class MethodNotAllowedError extends errorOf(405, 'validation_error') {}
+export class ConflictError extends errorOf(409, 'conflict') {}
 
-export class ConflictError extends AppError {
-  readonly status = 409;
-  readonly type = 'conflict';
-}
-
-export class RateLimitedError extends AppError {
-  readonly status = 429;
-  readonly type = 'rate_limited';
+export class RateLimitedError extends errorOf(429, 'rate_limited') {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
@@ -80,7 +63,29 @@ export class RateLimitedError extends AppError {
   }
 }
 
-export class ServiceUnavailableError extends AppError {
-  readonly status = 503;
-  readonly type = 'api_error';
+/** A store (PostgreSQL, Redis) cannot be reached: the client should retry shortly. */
+export class ServiceUnavailableError extends errorOf(503, 'api_error') {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds = 5,
+  ) {
+    super(message);
+  }
 }
+
+/** A client error with the status a library chose (413, 415, 400 …), mapped into the family. */
+export class HttpStatusError extends AppError {
+  constructor(
+    readonly status: number,
+    readonly type: ErrorType,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The request body is not JSON (or not in a charset or encoding the service reads). */
+export class UnsupportedMediaTypeError extends errorOf(415, 'validation_error') {}
+
+/** An unexpected failure: the message names the request id and nothing internal. */
+export class InternalError extends errorOf(500, 'api_error') {}

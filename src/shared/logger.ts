@@ -29,6 +29,26 @@ export const REDACT_PATHS = [
   '*.password',
 ];
 
+/**
+ * An error as a log line may hold it: type, message, code and stack, never the extra properties
+ * libraries attach (body-parser puts the raw request body on its errors, drizzle the query
+ * parameters in its message, which may be buyer data or webhook secrets).
+ */
+export function safeError(err: unknown, depth = 0): Record<string, unknown> {
+  if (!(err instanceof Error)) return { type: typeof err, message: 'non-Error value thrown' };
+  const { code, status } = err as { code?: unknown; status?: unknown };
+  // Drizzle's message is "Failed query: <sql> params: <values>": keep the SQL, drop the values.
+  const message = err.message.replace(/\nparams:[\s\S]*$/, '\nparams: [redacted]');
+  return {
+    type: err.name,
+    message,
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    ...(typeof status === 'number' ? { status } : {}),
+    stack: err.stack?.replace(err.message, message),
+    ...(err.cause !== undefined && depth < 3 ? { cause: safeError(err.cause, depth + 1) } : {}),
+  };
+}
+
 export function createLogger(level: string, name = 'payment-links', fd: 1 | 2 = 1): Logger {
   return pino(
     {
@@ -39,7 +59,7 @@ export function createLogger(level: string, name = 'payment-links', fd: 1 | 2 = 
         const requestId = currentRequestId();
         return requestId ? { requestId } : {};
       },
-      serializers: { err: pino.stdSerializers.err },
+      serializers: { err: safeError },
     },
     pino.destination({ fd, sync: fd === 2 }),
   );

@@ -1,7 +1,32 @@
 import { expect } from 'chai';
 import { sharedApp, seed, startTestApp, type TestApp } from '../helpers/app.js';
 import type { SeedResult } from '../../src/cli/seed.js';
+import pg from 'pg';
 import { freePort } from '../../src/shared/infra/free-port.js';
+import { randomBase62 } from '../../src/shared/ids.js';
+import { testEnvironment } from '../helpers/environment.js';
+
+/** A database on the run's server with none of the service's tables (created and dropped here). */
+async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `plinks_empty_${randomBase62(8).toLowerCase()}`;
+  const server = new URL(testEnvironment().databaseUrl);
+  server.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: server.toString() });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: server.toString() });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
 
 describe('error envelope', () => {
   let app: TestApp;
@@ -64,20 +89,36 @@ describe('error envelope', () => {
     expect(res.headers.get('request-id')).to.equal('client-trace-12345');
   });
 
-  it('turns an unexpected failure into 500 api_error naming the request id, with nothing internal', async () => {
-    // A database that is not there: the key lookup fails the way any internal fault would.
+  it('answers 503 api_error with Retry-After while PostgreSQL is unreachable, naming nothing internal', async () => {
     const broken = await startTestApp({
       DATABASE_URL: `postgres://nobody@127.0.0.1:${await freePort()}/none`,
     });
+    try {
+      const res = await broken.http.get('/v1/offers', { auth: tenant.keys.test });
+      expect(res.status).to.equal(503);
+      expect(res.headers.get('retry-after')).to.match(/^\d+$/);
+      expect(res.body).to.have.nested.property('error.type', 'api_error');
+      expect(res.body).to.have.nested.property('error.retry_after_seconds').that.is.a('number');
+      expect(res.text).to.not.match(/ECONNREFUSED|at .*\.ts|SELECT/);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('turns an unexpected failure into 500 api_error naming the request id, with nothing internal', async () => {
+    // A reachable database without the service's tables: every query fails the way a bug would.
+    const empty = await emptyDatabase();
+    const broken = await startTestApp({ DATABASE_URL: empty.url });
     try {
       const res = await broken.http.get('/v1/offers', { auth: tenant.keys.test });
       expect(res.status).to.equal(500);
       const requestId = res.headers.get('request-id') ?? '';
       expect(res.body).to.have.nested.property('error.type', 'api_error');
       expect(res.body).to.have.nested.property('error.message').that.includes(requestId);
-      expect(res.text).to.not.match(/ECONNREFUSED|at .*\.ts|SELECT/);
+      expect(res.text).to.not.match(/api_keys|at .*\.ts|SELECT/);
     } finally {
       await broken.close();
+      await empty.drop();
     }
   });
 });

@@ -29,10 +29,12 @@ describe('GET {checkout_url}/r/:short_code', () => {
     expect(link.url).to.include('/teste/');
   });
 
-  it('answers 404 with a page for an unknown short code', async () => {
+  it('answers 404 with a page in the buyer pages layout (viewport included) for an unknown short code', async () => {
     const res = await fetch(`${app.url}/pay/r/ZZZZZZZZ`, { redirect: 'manual' });
     expect(res.status).to.equal(404);
     expect(res.headers.get('content-type')).to.include('text/html');
-    expect(await res.text()).to.include('Link not found');
+    const page = await res.text();
+    expect(page).to.include('This payment link does not exist');
+    expect(page).to.include('name="viewport"');
   });
 });

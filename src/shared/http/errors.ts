@@ -1,7 +1,18 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { isCelebrateError, type CelebrateError } from 'celebrate';
 import type { Logger } from 'pino';
-import { AppError, NotFoundError, type ErrorType, type FieldErrors } from '../errors.js';
+import { isStoreUnavailable } from '../availability.js';
+import {
+  AppError,
+  HttpStatusError,
+  InternalError,
+  NotFoundError,
+  ServiceUnavailableError,
+  ValidationError,
+  type ErrorType,
+  type FieldErrors,
+} from '../errors.js';
+import { safeError } from '../logger.js';
 import { fieldErrors } from '../validation/fields.js';
 
 export interface ErrorEnvelope {
@@ -25,24 +36,84 @@ function celebrateFields(err: CelebrateError): FieldErrors {
   return fields;
 }
 
-interface BodyParserError {
-  type?: string;
-  status?: number;
+/** What third-party errors carry: http-errors (body-parser, the router) set `status` and `type`. */
+interface HttpLikeError {
+  status?: unknown;
+  statusCode?: unknown;
+  type?: unknown;
+  code?: unknown;
 }
 
-const isBodyParserError = (err: unknown): err is BodyParserError =>
-  typeof err === 'object' &&
-  err !== null &&
-  'type' in err &&
-  typeof (err as BodyParserError).type === 'string';
+const BODY_MESSAGES: Record<string, string> = {
+  'entity.parse.failed': 'Request body is not valid JSON',
+  'entity.too.large': 'Request body is too large',
+  'parameters.too.many': 'Too many form fields',
+  'encoding.unsupported': 'Unsupported Content-Encoding; send identity, gzip, deflate or br',
+  'charset.unsupported': 'Unsupported charset; send UTF-8',
+  'request.aborted': 'The request was aborted',
+  'request.size.invalid': 'Request body size does not match Content-Length',
+};
+
+/** A client error some library raised (with its own status): the envelope's type and a safe message. */
+function clientError(err: unknown): AppError | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const e = err as HttpLikeError;
+  // zlib errors: the body said gzip/deflate/br but was not.
+  if (typeof e.code === 'string' && e.code.startsWith('Z_')) {
+    return new ValidationError('Request body could not be decoded with its Content-Encoding');
+  }
+  const status =
+    typeof e.status === 'number' ? e.status : typeof e.statusCode === 'number' ? e.statusCode : undefined;
+  if (status === undefined || status < 400 || status > 499) return undefined;
+  const message = (typeof e.type === 'string' ? BODY_MESSAGES[e.type] : undefined) ?? defaultMessage(status);
+  return new HttpStatusError(
+    status,
+    status === 401 ? 'authentication_error' : status === 404 ? 'not_found' : 'validation_error',
+    message,
+  );
+}
+
+const defaultMessage = (status: number): string =>
+  status === 400
+    ? 'The request could not be decoded (bad percent-encoding or malformed syntax)'
+    : `Request refused (${status})`;
+
+/**
+ * Every error, ours or a library's, as a member of the one error family; undefined only for a truly
+ * unexpected error (a 500). A store that cannot be reached is a 503, never a 500.
+ */
+export function toAppError(err: unknown): AppError | undefined {
+  if (err instanceof AppError) return err;
+  if (isCelebrateError(err)) {
+    const fields = celebrateFields(err);
+    return new ValidationError(`Invalid request: ${Object.keys(fields).join(', ')}`, fields);
+  }
+  if (isStoreUnavailable(err)) {
+    return new ServiceUnavailableError('A data store is unavailable right now; retry in a few seconds');
+  }
+  return clientError(err);
+}
 
 export function notFoundHandler(): RequestHandler {
   return (req, _res, next) => next(new NotFoundError(`No route for ${req.method} ${req.path}`));
 }
 
+/** The envelope of an error of the family, with Retry-After where the error says when to retry. */
+export function sendError(res: Response, err: AppError): void {
+  const body: ErrorEnvelope['error'] = { type: err.type, message: err.message };
+  if ('fields' in err && err.fields) body.fields = err.fields as FieldErrors;
+  if ('retryAfterSeconds' in err && typeof err.retryAfterSeconds === 'number') {
+    body.retry_after_seconds = err.retryAfterSeconds;
+    res.setHeader('Retry-After', String(err.retryAfterSeconds));
+  }
+  res.locals.errorType = err.type;
+  res.status(err.status).json({ error: body } satisfies ErrorEnvelope);
+}
+
 /**
- * The one error middleware: maps the AppError family, celebrate errors and body-parser errors to
- * the envelope; anything else is a 500 `api_error` naming the request id and nothing internal.
+ * The one error middleware of the JSON APIs: every error becomes the envelope (see `toAppError`);
+ * anything else is a 500 `api_error` naming the request id and nothing internal. Logs carry the
+ * error, never the request body.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, _req, res, next) => {
@@ -50,44 +121,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
-    const send = (status: number, error: ErrorEnvelope['error']): void => {
-      res.status(status).json({ error } satisfies ErrorEnvelope);
-    };
-    if (err instanceof AppError) {
-      const body: ErrorEnvelope['error'] = { type: err.type, message: err.message };
-      if ('fields' in err && err.fields) body.fields = err.fields as FieldErrors;
-      if ('retryAfterSeconds' in err && typeof err.retryAfterSeconds === 'number') {
-        body.retry_after_seconds = err.retryAfterSeconds;
-        res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      }
-      send(err.status, body);
+    const known = toAppError(err);
+    if (known) {
+      if (known instanceof ServiceUnavailableError) logger.warn({ err: safeError(err) }, 'store unavailable');
+      sendError(res, known);
       return;
     }
-    if (isCelebrateError(err)) {
-      const fields = celebrateFields(err);
-      const names = Object.keys(fields);
-      send(400, { type: 'validation_error', message: `Invalid request: ${names.join(', ')}`, fields });
-      return;
-    }
-    if (isBodyParserError(err)) {
-      if (err.type === 'entity.parse.failed') {
-        send(400, { type: 'validation_error', message: 'Request body is not valid JSON' });
-        return;
-      }
-      if (err.type === 'entity.too.large') {
-        send(413, { type: 'validation_error', message: 'Request body is too large (limit 100 kB)' });
-        return;
-      }
-      if (err.type === 'encoding.unsupported' || err.type === 'charset.unsupported') {
-        send(415, { type: 'validation_error', message: 'Unsupported request body encoding' });
-        return;
-      }
-    }
-    const requestId = res.locals.requestId;
-    logger.error({ err, requestId }, 'unhandled error');
-    send(500, {
-      type: 'api_error',
-      message: `Internal error; quote request id ${requestId} when asking for help`,
-    });
+    const requestId = String(res.locals.requestId ?? '');
+    logger.error({ err: safeError(err), requestId }, 'unhandled error');
+    sendError(res, new InternalError(`Internal error; quote request id ${requestId} when asking for help`));
   };
 }

@@ -6,20 +6,28 @@ const MESSAGE = 'must not contain the NUL character (U+0000)';
 /** PostgreSQL text and jsonb cannot hold U+0000; a string holding it must never reach a query. */
 export const stripNul = (value: string): string => value.replace(/\u0000/g, '\uFFFD');
 
-function collect(value: unknown, path: string, fields: FieldErrors): void {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000')) (fields[path || 'body'] ??= []).push(MESSAGE);
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((item, index) => collect(item, path ? `${path}.${index}` : String(index), fields));
-    return;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
+/** Deeper JSON than this is refused: nothing the APIs accept nests more than a few levels. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Names every string (and key) holding U+0000; walks without recursion, so depth costs no stack. */
+function collect(root: unknown, fields: FieldErrors, nul = true): void {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value: root, path: '', depth: 0 }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value, path, depth } = item;
+    if (typeof value === 'string') {
+      if (nul && value.includes('\u0000')) (fields[path || 'body'] ??= []).push(MESSAGE);
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) {
+      throw new ValidationError(`Request body nests deeper than ${MAX_JSON_DEPTH} levels`, {
+        [path || 'body']: [`must not nest deeper than ${MAX_JSON_DEPTH} levels`],
+      });
+    }
+    for (const [key, child] of Object.entries(value)) {
       const name = path ? `${path}.${key}` : key;
-      if (key.includes('\u0000')) (fields[name] ??= []).push(MESSAGE);
-      collect(item, name, fields);
+      if (nul && key.includes('\u0000')) (fields[name] ??= []).push(MESSAGE);
+      stack.push({ value: child, path: name, depth: depth + 1 });
     }
   }
 }
@@ -37,18 +45,21 @@ export function rejectNul(req: Request, _res: Response, next: NextFunction): voi
   const path = (req.originalUrl ?? req.url).split('?')[0] ?? '';
   if (/%00/i.test(path)) throw new NotFoundError('Not found');
   const fields: FieldErrors = {};
-  collect(req.query, '', fields);
+  collect(req.query, fields);
   refuse(fields);
   next();
 }
 
 /**
- * The same for a parsed body, naming each field. For apps whose schemas do not refuse U+0000
- * themselves (the payment-links schemas do, with their own field names).
+ * The same for a parsed body, naming each field, and a refusal of JSON nested deeper than
+ * MAX_JSON_DEPTH (a 400, before any validator recurses into it). `nul: false` leaves U+0000 to the
+ * schemas, for an API whose schemas refuse it with their own field names (the payments API).
  */
-export function rejectNulInBody(req: Request, _res: Response, next: NextFunction): void {
-  const fields: FieldErrors = {};
-  collect(req.body, '', fields);
-  refuse(fields);
-  next();
+export function bodyGuard(options: { nul: boolean }) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const fields: FieldErrors = {};
+    collect(req.body, fields, options.nul);
+    refuse(fields);
+    next();
+  };
 }

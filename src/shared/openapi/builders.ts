@@ -50,6 +50,12 @@ export const errorResponses: Record<string, JsonSchema> = {
   ),
   RateLimited: errorResponse('Request limit reached; `retry_after_seconds` tells how long to wait'),
   ServerError: errorResponse('Unexpected error; the message names the request id'),
+  ServiceUnavailable: {
+    ...errorResponse('A data store is unreachable for a moment; retry after `Retry-After` seconds'),
+    headers: {
+      'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+    },
+  },
 };
 
 const ERROR_RESPONSE_OF = {

@@ -50,6 +50,7 @@ function derivedResponses(
     Object.assign(out, authenticated);
   }
   out['500'] = responseRef('ServerError');
+  out['503'] = responseRef('ServiceUnavailable');
   return out;
 }
 
