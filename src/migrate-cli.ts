@@ -1,5 +1,5 @@
 import { createDatabase } from './shared/db/index.js';
-import { migrate } from './shared/db/migrate.js';
+import { migrateWhenReachable } from './shared/db/migrate.js';
 import { loadConfig } from './shared/config.js';
 import { resolveInfrastructure } from './shared/infra/index.js';
 import { createLogger } from './shared/logger.js';
@@ -10,11 +10,7 @@ const logger = createLogger(config.logLevel);
 const infra = await resolveInfrastructure(config, logger, { redis: false });
 const database = createDatabase(infra.databaseUrl, 1);
 try {
-  const applied = await migrate(database.pool);
-  logger.info(
-    { applied },
-    applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date',
-  );
+  await migrateWhenReachable(database.pool, logger);
 } finally {
   await database.close();
   await infra.stop();

@@ -1,12 +1,15 @@
 import { startWebServer } from './apps/server.js';
 import { boot } from './shared/bootstrap.js';
-import { onShutdown } from './shared/shutdown.js';
+import { isStoreUnavailable } from './shared/availability.js';
+import { onShutdown, onUnexpectedError } from './shared/shutdown.js';
 
-/** Procfile `web`: the three HTTP apps only. */
+/** Procfile `web`: the three HTTP apps only (the `release` step migrates; see boot). */
 const runtime = await boot();
 const web = await startWebServer(runtime.ctx);
 runtime.ctx.logger.info({ port: web.port, urls: runtime.ctx.config.urls }, 'web listening');
-onShutdown(runtime.ctx.logger, async () => {
+const stop = async (): Promise<void> => {
   await web.close();
   await runtime.close();
-});
+};
+onShutdown(runtime.ctx.logger, stop);
+onUnexpectedError(runtime.ctx.logger, stop, isStoreUnavailable);

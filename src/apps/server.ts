@@ -17,8 +17,12 @@ export async function startWebServer(
   host = ctx.config.host,
 ): Promise<WebServer> {
   const server = http.createServer(createApp(ctx));
+  // A request whose headers and body have not arrived within 30 s is answered 408 (decisions,
+  // "Security"): a slow client cannot hold a connection open. Idle keep-alive is shorter than a
+  // typical load balancer's 60 s, so the proxy, not this server, closes idle connections first.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 30_000;
   server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

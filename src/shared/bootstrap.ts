@@ -2,7 +2,7 @@ import { Producers } from '../../queues/index.js';
 import { loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createDatabase } from './db/index.js';
-import { migrate } from './db/migrate.js';
+import { migrateWhenReachable } from './db/migrate.js';
 import { resolveInfrastructure, type Infrastructure } from './infra/index.js';
 import { createLogger, type Logger } from './logger.js';
 import { createFailFastRedis } from './redis.js';
@@ -17,7 +17,11 @@ export interface Runtime {
 export interface BootOptions {
   config?: Config;
   logger?: Logger;
-  /** Apply pending migrations before returning (web and `npm start` do; Procfile `release` does it alone). */
+  /**
+   * Apply pending migrations before returning, waiting for PostgreSQL if it is not reachable yet
+   * (`npm start` does; the Procfile's web and worker do not: its `release` step migrates, so a web
+   * process starts, and serves 503s, while PostgreSQL is down).
+   */
   migrate?: boolean;
 }
 
@@ -53,10 +57,7 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const infra = await resolveInfrastructure(config, logger);
   const owned = createContext(config, logger, infra);
-  if (options.migrate ?? true) {
-    const applied = await migrate(owned.ctx.pool);
-    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  }
+  if (options.migrate ?? false) await migrateWhenReachable(owned.ctx.pool, logger);
   return {
     ctx: owned.ctx,
     infra,

@@ -16,9 +16,21 @@ export interface Database {
 }
 
 export function createDatabase(url: string, max = 20): Database {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 30_000 });
-  // An idle client losing its server must not crash the process; the next query reconnects.
+  // A request never waits long for a connection: an unreachable server is a 503 within seconds.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis: 5_000,
+  });
+  // A client losing its server (PostgreSQL restarted) emits 'error'. The pool listens on idle clients
+  // only; a client checked out for a transaction has no listener, and an unheard 'error' event kills
+  // the process. Every client gets its own listener for its whole life; the query in flight fails
+  // on its own and the pool replaces the client.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
   const db = drizzle({ client: pool, schema });
   return {
     pool,

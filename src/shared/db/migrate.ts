@@ -2,6 +2,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { isStoreUnavailable } from '../availability.js';
+import type { Logger } from '../logger.js';
 
 /** Folder of the versioned SQL migrations, found from both `src/` (tsx) and `dist/src/` (built). */
 export function migrationsDir(): string {
@@ -51,4 +53,37 @@ export async function migrate(pool: pg.Pool, dir = migrationsDir()): Promise<str
     client.release();
   }
   return applied;
+}
+
+/**
+ * `migrate`, waiting for PostgreSQL to become reachable (a release step or `npm start` racing the
+ * database's own start): retries every 2 s for up to `waitMs`, saying so, then gives up with one
+ * sentence naming what to check.
+ */
+export async function migrateWhenReachable(
+  pool: pg.Pool,
+  logger: Logger,
+  waitMs = 60_000,
+): Promise<string[]> {
+  const deadline = Date.now() + waitMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const applied = await migrate(pool);
+      logger.info(
+        { applied },
+        applied.length > 0 ? `applied ${applied.length} migration(s)` : 'database schema is up to date',
+      );
+      return applied;
+    } catch (err) {
+      if (!isStoreUnavailable(err)) throw err;
+      if (Date.now() >= deadline) {
+        throw new Error(
+          `PostgreSQL was not reachable for ${Math.round(waitMs / 1000)} s; check DATABASE_URL and that the server is running`,
+          { cause: err },
+        );
+      }
+      logger.warn({ attempt }, 'PostgreSQL is not reachable yet; retrying in 2 s');
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  }
 }
