@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createKey, revokeKey } from './keys/service.js';
 import { createOwnerToken, createPanelToken, seedCompany, setCompanyActive } from './companies/service.js';
+import { exitOnStartupFailure } from './shared/bootstrap.js';
 import { loadConfig } from './shared/config.js';
 import { createDatabase, type Db } from './shared/db/index.js';
 import { migrate } from './shared/db/migrate.js';
@@ -125,7 +126,9 @@ const config = loadConfig();
 // Logs go to stderr so that `seed --json` leaves exactly one JSON object on stdout.
 const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'cli', 2);
 let exitCode = 0;
-const infra = await resolveInfrastructure(config, logger, { redis: false });
+const infra = await resolveInfrastructure(config, logger, { redis: false }).catch((err: unknown) =>
+  exitOnStartupFailure(err),
+);
 const database = createDatabase(infra.databaseUrl, 2);
 try {
   await migrate(database.pool);

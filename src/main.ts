@@ -6,9 +6,9 @@ import { onShutdown } from './shared/shutdown.js';
 
 /** `npm start`: web and workers in one process, on embedded defaults unless URLs are configured. */
 const started = Date.now();
-const runtime = await boot();
+const runtime = await boot({ checkPort: true });
 const workers = await startWorkers(runtime.ctx, runtime.infra.redisUrl);
-const web = await startWebServer(runtime.ctx);
+const web = await startWebServer(runtime.ctx).catch(runtime.abort);
 runtime.ctx.logger.info(
   { port: web.port, urls: runtime.ctx.config.urls, startupMs: Date.now() - started },
   `ready: payments API ${runtime.ctx.config.urls.payments}/v1, panel ${runtime.ctx.config.urls.panel}, checkout ${runtime.ctx.config.urls.checkout}`,
