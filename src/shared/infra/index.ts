@@ -41,7 +41,9 @@ export async function resolveInfrastructure(
       stops.push(pg.stop);
       logger.info(
         { port: config.embeddedPostgresPort, dataDir: pg.dataDir, ms: Date.now() - started },
-        'embedded PostgreSQL ready',
+        pg.dataDir === requested
+          ? 'embedded PostgreSQL ready'
+          : `embedded PostgreSQL ready; its data is in ${pg.dataDir} (${requested} links there: the postgres OS user it runs as cannot enter DATA_DIR)`,
       );
     }
     let redisUrl = config.redisUrl ?? '';
