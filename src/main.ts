@@ -1,5 +1,6 @@
 import { startWorkers } from '../workers/index.js';
 import { closeProducers } from './events/publisher.js';
+import { announceReady } from './ready-banner.js';
 import { startWebServer } from './server.js';
 import { boot } from './shared/bootstrap.js';
 import { onShutdown } from './shared/shutdown.js';
@@ -9,10 +10,7 @@ const started = Date.now();
 const runtime = await boot({ checkPort: true });
 const workers = await startWorkers(runtime.ctx, runtime.infra.redisUrl);
 const web = await startWebServer(runtime.ctx).catch(runtime.abort);
-runtime.ctx.logger.info(
-  { port: web.port, urls: runtime.ctx.config.urls, startupMs: Date.now() - started },
-  `ready: payments API ${runtime.ctx.config.urls.payments}/v1, panel ${runtime.ctx.config.urls.panel}, checkout ${runtime.ctx.config.urls.checkout}`,
-);
+announceReady(runtime.ctx.logger, runtime.ctx.config, { port: web.port, startupMs: Date.now() - started });
 onShutdown(runtime.ctx.logger, async () => {
   await web.close();
   await closeProducers(runtime.ctx);

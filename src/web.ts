@@ -1,4 +1,5 @@
 import { closeProducers } from './events/publisher.js';
+import { announceReady } from './ready-banner.js';
 import { startWebServer } from './server.js';
 import { boot } from './shared/bootstrap.js';
 import { onShutdown } from './shared/shutdown.js';
@@ -6,7 +7,7 @@ import { onShutdown } from './shared/shutdown.js';
 /** Procfile `web`: the three HTTP apps only. */
 const runtime = await boot({ checkPort: true });
 const web = await startWebServer(runtime.ctx).catch(runtime.abort);
-runtime.ctx.logger.info({ port: web.port, urls: runtime.ctx.config.urls }, 'web listening');
+announceReady(runtime.ctx.logger, runtime.ctx.config, { port: web.port });
 onShutdown(runtime.ctx.logger, async () => {
   await web.close();
   await closeProducers(runtime.ctx);

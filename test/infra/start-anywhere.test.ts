@@ -12,7 +12,7 @@ const run = promisify(execFile);
 
 /** The environment of a user who configured nothing but the two ports (free ones, for isolation). */
 function serviceEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'info', LOG_FORMAT: 'json' };
   for (const name of [
     'DATABASE_URL',
     'REDIS_URL',
