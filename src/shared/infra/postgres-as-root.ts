@@ -210,11 +210,14 @@ export async function reachableDataDir(
       `The embedded PostgreSQL cannot run: as root it runs as the "postgres" OS user, who can enter neither ${path.dirname(requested)} nor ${clustersRoot}; set DATA_DIR to a folder every user can enter, or DATABASE_URL to a PostgreSQL server.`,
     );
   }
-  const slug = path
-    .basename(path.dirname(requested))
-    .replace(/[^A-Za-z0-9_.-]+/g, '-')
-    .replace(/^[.-]+/, '');
-  const target = await mkdtemp(path.join(clustersRoot, `${slug || 'data'}-${path.basename(requested)}-`));
+  // Named after the end of its path (`my-project-data-pg-…`): a look at the folder says whose it is.
+  const label = requested
+    .split(path.sep)
+    .slice(-3)
+    .map((part) => part.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^[.-]+|[.-]+$/g, ''))
+    .filter(Boolean)
+    .join('-');
+  const target = await mkdtemp(path.join(clustersRoot, `${label || 'pg'}-`));
   await chown(target, user.uid, user.gid);
   try {
     await symlink(target, requested);
