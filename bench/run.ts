@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { seedCompany } from '../src/companies/service.js';
+import { seedCompany } from '../src/cli/seed.js';
 import { createDatabase } from '../src/shared/db/index.js';
 import { migrate } from '../src/shared/db/migrate.js';
 import { startEmbeddedPostgres } from '../src/shared/infra/embedded-postgres.js';

@@ -1,5 +1,5 @@
 /** The service's web process as production runs it, on the bench's database and Redis. */
-import { startWebServer } from '../src/server.js';
+import { startWebServer } from '../src/apps/server.js';
 import { boot } from '../src/shared/bootstrap.js';
 
 const runtime = await boot({ migrate: false });

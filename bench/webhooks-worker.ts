@@ -2,11 +2,11 @@
  * The worker process of `npm run bench:webhooks`: either the event engine's workers (`engine`), or a
  * raw BullMQ worker running no-op jobs at the same concurrency (`raw`), the baseline.
  */
+import { createContext } from '../src/shared/bootstrap.js';
 import { Worker } from 'bullmq';
 import { loadConfig } from '../src/shared/config.js';
-import { createDatabase } from '../src/shared/db/index.js';
 import { createLogger } from '../src/shared/logger.js';
-import { createFailFastRedis, createRedis } from '../src/shared/redis.js';
+import { createRedis } from '../src/shared/redis.js';
 import { startWorkers } from '../workers/index.js';
 
 const mode = process.argv[2];
@@ -22,14 +22,16 @@ if (mode === 'raw') {
   await worker.waitUntilReady();
   close = () => worker.close();
 } else {
-  const database = createDatabase(config.databaseUrl ?? '', 20);
-  const redis = createFailFastRedis(redisUrl);
-  const ctx = { config, db: database.db, pool: database.pool, redis, logger: createLogger(config.logLevel) };
-  const workers = await startWorkers(ctx, redisUrl);
+  const owned = createContext(
+    config,
+    createLogger(config.logLevel),
+    { databaseUrl: config.databaseUrl ?? '', redisUrl },
+    20,
+  );
+  const workers = await startWorkers(owned.ctx, redisUrl);
   close = async () => {
     await workers.close();
-    redis.disconnect();
-    await database.close();
+    await owned.close();
   };
 }
 process.on('SIGTERM', () => {

@@ -4,18 +4,18 @@
  * no-op jobs at the same concurrency in the same run; then event-commit → first-attempt latency at
  * a fixed 500 events/s. Starts its own embedded PostgreSQL (fast mode) and private redis-server.
  */
+import { createContext } from '../src/shared/bootstrap.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
-import { seedCompany } from '../src/companies/service.js';
+import { seedCompany } from '../src/cli/seed.js';
 import { recordEvent } from '../src/events/outbox.js';
-import { publishAfterCommit, closeProducers } from '../src/events/publisher.js';
-import type { AppContext } from '../src/shared/context.js';
-import { createDatabase, schema } from '../src/shared/db/index.js';
+import { publishAfterCommit } from '../src/events/publish.js';
+import { schema } from '../src/shared/db/index.js';
 import { createLogger } from '../src/shared/logger.js';
-import { createFailFastRedis, createRedis } from '../src/shared/redis.js';
+import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
@@ -23,7 +23,8 @@ const RATES = (process.env.BENCH_RATES ?? '100,500').split(',').map(Number);
 const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const CONCURRENCY = process.env.DELIVERY_CONCURRENCY ?? '32';
 
-const log = (message: string): void => console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
+const log = (message: string): void =>
+  console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const hardStop = setTimeout(() => {
@@ -42,14 +43,13 @@ const baseEnv = {
   WEBHOOK_RETRY_JITTER: '0',
 };
 const config = env.config(baseEnv);
-const database = createDatabase(env.databaseUrl, 20);
-const ctx: AppContext = {
+const owned = createContext(
   config,
-  db: database.db,
-  pool: database.pool,
-  redis: createFailFastRedis(env.redis.url),
-  logger: createLogger('silent'),
-};
+  createLogger('silent'),
+  { databaseUrl: env.databaseUrl, redisUrl: env.redis.url },
+  20,
+);
+const { ctx } = owned;
 
 // The receiver: answers 200 at once and notes when each event first arrived.
 const firstArrival = new Map<string, number>();
@@ -66,8 +66,8 @@ const receiver = http.createServer((req, res) => {
 await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-const tenant = await seedCompany(database.db);
-await database.db.insert(schema.integrations).values({
+const tenant = await seedCompany(ctx.db);
+await ctx.db.insert(schema.integrations).values({
   companyId: tenant.company.id,
   type: 'webhook',
   config: { url, secret: `whsec_${Buffer.from('bench-secret-bench-secret-bench!').toString('base64')}` },
@@ -75,11 +75,24 @@ await database.db.insert(schema.integrations).values({
 });
 
 function startWorkerProcess(mode: 'engine' | 'raw'): Promise<ChildProcess> {
-  const profile = process.env.BENCH_PROFILE && mode === 'engine' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'webhooks-worker.ts'), mode], {
-    env: { ...process.env, ...baseEnv, NODE_ENV: 'test', DATABASE_URL: env.databaseUrl, REDIS_URL: env.redis.url },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const profile =
+    process.env.BENCH_PROFILE && mode === 'engine'
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+      : [];
+  const child = spawn(
+    process.execPath,
+    [...profile, '--import', 'tsx', path.join(import.meta.dirname, 'webhooks-worker.ts'), mode],
+    {
+      env: {
+        ...process.env,
+        ...baseEnv,
+        NODE_ENV: 'test',
+        DATABASE_URL: env.databaseUrl,
+        REDIS_URL: env.redis.url,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('workers-ready')) resolve(child);
@@ -97,7 +110,14 @@ async function stopWorkerProcess(child: ChildProcess): Promise<void> {
 const commitTimes = new Map<string, number>();
 async function commitEvent(): Promise<void> {
   // No state change to join here, so the event row is its own (single-statement) transaction.
-  const { id } = await recordEvent(database.db, { companyId: tenant.company.id, type: 'lead.created', livemode: false, test: false, productId: null, data: { bench: true } });
+  const { id } = await recordEvent(ctx.db, {
+    companyId: tenant.company.id,
+    type: 'lead.created',
+    livemode: false,
+    test: false,
+    productId: null,
+    data: { bench: true },
+  });
   commitTimes.set(id, performance.now());
   publishAfterCommit(ctx, [id]);
 }
@@ -115,7 +135,8 @@ async function waitFor(what: string, done: () => boolean, timeoutMs: number): Pr
   }
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 try {
   // Both throughput runs measure the worker process alone: the work is queued first, then one
@@ -124,7 +145,10 @@ try {
   log(`raw BullMQ baseline: ${THROUGHPUT_EVENTS} no-op jobs, concurrency ${CONCURRENCY}`);
   const rawConnection = createRedis(env.redis.url);
   const rawQueue = new Queue('bench-raw', { connection: rawConnection, prefix: '{bench}' });
-  const rawEvents = new QueueEvents('bench-raw', { connection: { host: '127.0.0.1', port: env.redis.port }, prefix: '{bench}' });
+  const rawEvents = new QueueEvents('bench-raw', {
+    connection: { host: '127.0.0.1', port: env.redis.port },
+    prefix: '{bench}',
+  });
   await rawEvents.waitUntilReady();
   let rawDone = 0;
   rawEvents.on('completed', () => {
@@ -189,8 +213,14 @@ try {
     }
     await Promise.all(inflight);
     const achievedRate = total / ((performance.now() - latencyStart) / 1000);
-    await waitFor('latency deliveries', () => [...commitTimes.keys()].every((id) => firstArrival.has(id)), 60_000);
-    const latencies = [...commitTimes.entries()].map(([id, at]) => (firstArrival.get(id) ?? NaN) - at).sort((x, y) => x - y);
+    await waitFor(
+      'latency deliveries',
+      () => [...commitTimes.keys()].every((id) => firstArrival.has(id)),
+      60_000,
+    );
+    const latencies = [...commitTimes.entries()]
+      .map(([id, at]) => (firstArrival.get(id) ?? NaN) - at)
+      .sort((x, y) => x - y);
     const line = `commit → first attempt at ${rate}/s offered (${achievedRate.toFixed(0)}/s committed): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms over ${latencies.length} events`;
     log(line);
     latencyResults.push(line);
@@ -199,15 +229,15 @@ try {
 
   console.log('\nResults');
   console.log(`  raw BullMQ no-op jobs:     ${rawRate.toFixed(0)} jobs/s`);
-  console.log(`  engine webhook deliveries: ${engineRate.toFixed(0)} deliveries/s  (ratio ${(engineRate / rawRate).toFixed(2)}; target ≥ 0.5)`);
+  console.log(
+    `  engine webhook deliveries: ${engineRate.toFixed(0)} deliveries/s  (ratio ${(engineRate / rawRate).toFixed(2)}; target ≥ 0.5)`,
+  );
   for (const line of latencyResults) console.log(`  ${line}`);
   console.log('  (target: p99 < 250 ms at 500 events/s)');
 } finally {
-  await closeProducers(ctx);
-  ctx.redis.disconnect();
+  await owned.close();
   receiver.closeAllConnections();
   receiver.close();
-  await database.close();
   await env.stop();
 }
 process.exit(0);

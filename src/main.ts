@@ -1,7 +1,6 @@
 import { startWorkers } from '../workers/index.js';
-import { closeProducers } from './events/publisher.js';
+import { startWebServer } from './apps/server.js';
 import { announceReady } from './ready-banner.js';
-import { startWebServer } from './server.js';
 import { boot } from './shared/bootstrap.js';
 import { onShutdown } from './shared/shutdown.js';
 
@@ -13,7 +12,6 @@ const web = await startWebServer(runtime.ctx).catch(runtime.abort);
 announceReady(runtime.ctx.logger, runtime.ctx.config, { port: web.port, startupMs: Date.now() - started });
 onShutdown(runtime.ctx.logger, async () => {
   await web.close();
-  await closeProducers(runtime.ctx);
   await workers.close();
   await runtime.close();
 });

@@ -1,6 +1,6 @@
 import type { Config } from './shared/config.js';
 import { writesForPeople, type Logger } from './shared/logger.js';
-import { ADMIN_QUEUES_PATH } from './webhooks/admin-board.js';
+import { ADMIN_QUEUES_PATH } from './apps/admin-board.js';
 
 /** Where each surface of a running web process is, as its users reach it. */
 export function surfaceUrls(

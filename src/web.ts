@@ -1,6 +1,5 @@
-import { closeProducers } from './events/publisher.js';
+import { startWebServer } from './apps/server.js';
 import { announceReady } from './ready-banner.js';
-import { startWebServer } from './server.js';
 import { boot } from './shared/bootstrap.js';
 import { onShutdown } from './shared/shutdown.js';
 
@@ -10,6 +9,5 @@ const web = await startWebServer(runtime.ctx).catch(runtime.abort);
 announceReady(runtime.ctx.logger, runtime.ctx.config, { port: web.port });
 onShutdown(runtime.ctx.logger, async () => {
   await web.close();
-  await closeProducers(runtime.ctx);
   await runtime.close();
 });

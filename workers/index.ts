@@ -2,9 +2,9 @@ import { Worker } from 'bullmq';
 import { Producers, QUEUE, QUEUE_KEYS, type QueueKey } from '../queues/index.js';
 import type { AppContext } from '../src/shared/context.js';
 import { createRedis } from '../src/shared/redis.js';
+import { sweepRenewals } from '../src/orders/renewals.js';
 import { closeHttpAgents } from '../src/webhooks/http-client.js';
-import { DEFAULT_SWEEP, Sweeper, type SweepOptions } from '../src/events/sweep.js';
-import { sweepRenewals } from '../src/subscriptions/service.js';
+import { DEFAULT_SWEEP, Sweeper, type SweepOptions } from '../src/webhooks/sweep.js';
 import { buildProcessors } from './processors.js';
 
 export interface RunningWorkers {
@@ -29,10 +29,16 @@ export interface WorkerOptions {
  * Procfile `worker` entry point and the worker half of `npm start`: one BullMQ Worker per queue
  * (concurrency from config), plus the outbox sweep.
  */
-export async function startWorkers(ctx: AppContext, redisUrl: string, options: WorkerOptions = {}): Promise<RunningWorkers> {
+export async function startWorkers(
+  web: AppContext,
+  redisUrl: string,
+  options: WorkerOptions = {},
+): Promise<RunningWorkers> {
   const connection = createRedis(redisUrl);
-  const producers = new Producers(connection, ctx.config.queuePrefix);
-  const processors = buildProcessors({ ctx, producers });
+  const producers = new Producers(connection, web.config.queuePrefix);
+  // Jobs added by workers wait out a Redis outage on this connection instead of failing fast.
+  const ctx: AppContext = { ...web, producers };
+  const processors = buildProcessors(ctx);
   const concurrency: Record<QueueKey, number> = {
     outbox: ctx.config.workers.outboxConcurrency,
     deliveries: ctx.config.workers.deliveryConcurrency,
@@ -54,7 +60,10 @@ export async function startWorkers(ctx: AppContext, redisUrl: string, options: W
       maxStalledCount: 5,
     });
     worker.on('failed', (job, err) => {
-      ctx.logger.warn({ err, queue: QUEUE[key], jobId: job?.id, attemptsMade: job?.attemptsMade }, 'job failed');
+      ctx.logger.warn(
+        { err, queue: QUEUE[key], jobId: job?.id, attemptsMade: job?.attemptsMade },
+        'job failed',
+      );
     });
     worker.on('error', (err) => {
       ctx.logger.warn({ err, queue: QUEUE[key] }, 'worker error');
@@ -63,11 +72,11 @@ export async function startWorkers(ctx: AppContext, redisUrl: string, options: W
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-  const sweeper = new Sweeper(ctx, producers, ctx.config.workers.outboxSweepMs, { ...DEFAULT_SWEEP, ...options.sweep });
+  const sweeper = new Sweeper(ctx, ctx.config.workers.outboxSweepMs, { ...DEFAULT_SWEEP, ...options.sweep });
   // After a Redis outage, relay what piled up in the outbox without waiting for the next tick.
   connection.on('ready', () => sweeper.kick());
   sweeper.start();
-  const renewalSweep = startRenewalSweep(ctx, producers);
+  const renewalSweep = startRenewalSweep(ctx);
 
   ctx.logger.info(
     { redis: redisUrl.replace(/\/\/[^@]*@/, '//***@'), queues: Object.values(QUEUE), concurrency },
@@ -87,14 +96,16 @@ export async function startWorkers(ctx: AppContext, redisUrl: string, options: W
 }
 
 /** Renews subscriptions whose renewal job was lost, once a minute (never two sweeps at once). */
-function startRenewalSweep(ctx: AppContext, producers: Producers, intervalMs = 60_000): { stop(): Promise<void> } {
+function startRenewalSweep(ctx: AppContext, intervalMs = 60_000): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
-    running ??= sweepRenewals(ctx, producers)
+    running ??= sweepRenewals(ctx)
       .then((renewed) => {
         if (renewed > 0) ctx.logger.info({ renewed }, 'renewal sweep renewed overdue subscriptions');
       })
-      .catch((err: unknown) => ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next interval'))
+      .catch((err: unknown) =>
+        ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next interval'),
+      )
       .finally(() => {
         running = undefined;
       });

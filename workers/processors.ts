@@ -1,29 +1,30 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import Joi from 'joi';
-import type { JobOf, JobResults, Producers, QueueKey } from '../queues/index.js';
+import type { JobOf, JobResults, QueueKey } from '../queues/index.js';
+import { publishAfterCommit } from '../src/events/publish.js';
+import { renewSubscription } from '../src/orders/renewals.js';
+import { expireDueLink } from '../src/payment-links/expiry.js';
 import type { AppContext } from '../src/shared/context.js';
-import { expireDueLink } from '../src/events/expiry.js';
-import { publishAfterCommit } from '../src/events/publisher.js';
-import { relayEvent } from '../src/events/relay.js';
+import { dispatchSimulation } from '../src/simulate/dispatch.js';
 import { deliverAttempt } from '../src/webhooks/deliver.js';
-import { dispatchSimulation } from '../src/webhooks/simulate-dispatch.js';
-import { renewSubscription } from '../src/subscriptions/service.js';
+import { relayEvent } from '../src/webhooks/relay.js';
 
 const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
 
-export interface ProcessorDeps {
-  ctx: AppContext;
-  producers: Producers;
-}
-
-const eventId = Joi.string().pattern(/^evt_[0-9A-Za-z]{24}$/).required();
+const eventId = Joi.string()
+  .pattern(/^evt_[0-9A-Za-z]{24}$/)
+  .required();
 const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
   outbox: Joi.object({ eventId }),
   deliveries: Joi.object({
     deliveryId: Joi.number().integer().min(1).required(),
     attempt: Joi.number().integer().min(1).max(1000).required(),
   }),
-  linkExpiry: Joi.object({ linkId: Joi.string().pattern(/^plink_[0-9A-Za-z]{24}$/).required() }),
+  linkExpiry: Joi.object({
+    linkId: Joi.string()
+      .pattern(/^plink_[0-9A-Za-z]{24}$/)
+      .required(),
+  }),
   simulate: Joi.object({ eventId }),
   renewals: Joi.object({
     subscriptionId: Joi.number().integer().min(1).required(),
@@ -42,34 +43,35 @@ export type ProcessorOf<Q extends QueueKey> = (job: Job) => Promise<JobResults[Q
 
 /**
  * One thin processor per queue; each validates its payload and calls a service. All are safe to
- * run twice. `workers/index.ts` refuses to start when a queue has none.
+ * run twice. `workers/index.ts` refuses to start when a queue has none. `ctx` carries the workers'
+ * own producers (a connection that waits out a Redis outage).
  */
-export function buildProcessors({ ctx, producers }: ProcessorDeps): { [Q in QueueKey]: ProcessorOf<Q> } {
+export function buildProcessors(ctx: AppContext): { [Q in QueueKey]: ProcessorOf<Q> } {
   return {
     outbox: async (job) => {
       const { eventId } = payload('outbox', job);
-      return { deliveries: await relayEvent(ctx, producers, eventId) };
+      return { deliveries: await relayEvent(ctx, eventId) };
     },
     deliveries: async (job) => {
       const { deliveryId, attempt } = payload('deliveries', job);
-      return { outcome: await deliverAttempt(ctx, producers, deliveryId, attempt) };
+      return { outcome: await deliverAttempt(ctx, deliveryId, attempt) };
     },
     linkExpiry: async (job) => {
       const { linkId } = payload('linkExpiry', job);
       const eventId = await expireDueLink(ctx.db, linkId);
-      if (eventId) publishAfterCommit(ctx, [eventId], producers);
+      if (eventId) publishAfterCommit(ctx, [eventId]);
       return { expired: eventId !== undefined };
     },
     simulate: async (job) => {
       const { eventId } = payload('simulate', job);
-      return dispatchSimulation(ctx, producers, eventId);
+      return dispatchSimulation(ctx, eventId);
     },
     renewals: async (job) => {
       const { subscriptionId, period } = payload('renewals', job);
       // A delayed job can fire a moment before the period end by the database's clock; a few seconds
       // early is harmless, while "not due yet" would leave the renewal to the sweep.
       const asOf = new Date(Date.now() + RENEWAL_CLOCK_TOLERANCE_MS);
-      return { renewed: (await renewSubscription(ctx, producers, subscriptionId, period, asOf)) !== undefined };
+      return { renewed: (await renewSubscription(ctx, subscriptionId, period, asOf)) !== undefined };
     },
   };
 }

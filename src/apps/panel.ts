@@ -1,28 +1,32 @@
-import type { Express } from 'express';
+import { Router, type Express } from 'express';
 import { panelAuth } from '../auth/panel-auth.js';
-import { catalogPanelRouter } from '../catalog/panel-routes.js';
-import { integrationsOauthRouter, integrationsRouter } from '../integrations/routes.js';
-import { keysPanelRouter } from '../keys/panel-routes.js';
-import { panelOpenApi } from '../openapi/panel.js';
+import { catalogPanelRoutes } from '../catalog/routes.js';
+import { integrationsOauthRoutes, integrationsRoutes } from '../integrations/routes.js';
+import { keysRoutes } from '../keys/routes.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
+import { mountRoutes } from '../shared/http/operation.js';
 import { rejectNulInBody } from '../shared/http/reject-nul.js';
-import { deliveriesRouter } from '../webhooks/deliveries-routes.js';
+import { deliveriesRoutes } from '../webhooks/routes.js';
+import { panelDocumentRoute } from './openapi.js';
 
 /** The panel API, mounted at `{panel_api_url}` (default `/panel/v1`). */
 export function panelApp(ctx: AppContext): Express {
-  const openapi = panelOpenApi(ctx.config);
+  // The gateway's OAuth redirect carries no panel token; its single-use state authenticates it.
+  const publicRoutes = integrationsOauthRoutes(ctx);
+  const routes = [
+    ...integrationsRoutes(ctx),
+    ...deliveriesRoutes(ctx),
+    ...keysRoutes(ctx),
+    ...catalogPanelRoutes(ctx),
+  ];
   return jsonApp(ctx, (app) => {
-    app.get('/openapi.json', (_req, res) => {
-      res.json(openapi);
-    });
-    // The gateway's OAuth redirect carries no panel token; its single-use state authenticates it.
-    app.use('/integrations', integrationsOauthRouter(ctx));
-    app.use(panelAuth(ctx));
-    app.use(rejectNulInBody);
-    app.use(deliveriesRouter(ctx));
-    app.use('/integrations', integrationsRouter(ctx));
-    app.use('/api-keys', keysPanelRouter(ctx));
-    app.use(catalogPanelRouter(ctx));
+    const open = Router();
+    mountRoutes(open, [panelDocumentRoute(ctx.config, [...publicRoutes, ...routes]), ...publicRoutes]);
+    app.use(open);
+    app.use(panelAuth(ctx), rejectNulInBody);
+    const api = Router();
+    mountRoutes(api, routes);
+    app.use(api);
   });
 }

@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import { checkoutRouter } from '../checkout/routes.js';
 import { gatewayCallbackRouter } from '../orders/gateway-routes.js';
-import { shortLinkRouter } from '../payment-links/pay-routes.js';
+import { shortLinkRouter } from '../checkout/short-link.js';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler, notFoundHandler } from '../shared/http/errors.js';
 import { rejectNul, rejectNulInBody } from '../shared/http/reject-nul.js';

@@ -2,7 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppContext } from '../shared/context.js';
 import { RateLimitedError } from '../shared/errors.js';
-import { paymentsPrincipal } from './principal.js';
+import { paymentsPrincipal } from '../shared/http/principal.js';
 
 const WINDOW_SECONDS = 60;
 

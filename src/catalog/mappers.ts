@@ -1,11 +1,12 @@
 import type { Config } from '../shared/config.js';
-import type { OfferWithProduct, PlanWithProduct } from './repository.js';
+import { formatMoney } from '../shared/money.js';
+import type { CatalogItem, CatalogStatus, CouponRow, ProductRow } from './repository.js';
 
 export interface OfferWire {
   object: 'offer';
   code: string;
   name: string;
-  status: string;
+  status: CatalogStatus;
   price: string;
   product: { id: number; name: string };
   url: string;
@@ -17,35 +18,62 @@ export interface PlanWire extends Omit<OfferWire, 'object'> {
   billing_cycle: string;
 }
 
-/** Prices are numeric(12,2) in PostgreSQL, which pg returns as an exact string such as "97.00". */
-export const formatMoney = (value: string): string => Number.parseFloat(value).toFixed(2);
+export interface ProductWire {
+  object: 'product';
+  id: number;
+  code: string;
+  name: string;
+  status: CatalogStatus;
+  created_at: string;
+  updated_at: string;
+}
 
+export interface CouponWire {
+  object: 'coupon';
+  code: string;
+  percent_off: string | null;
+  amount_off: string | null;
+  status: CatalogStatus;
+  created_at: string;
+}
+
+/** Where the checkout of an offer or plan opens (without a link: no prefill). */
 export const checkoutUrlFor = (config: Config, code: string): string =>
   `${config.urls.checkout}/${encodeURIComponent(code)}`;
 
-export function toOfferWire(config: Config, offer: OfferWithProduct): OfferWire {
-  return {
-    object: 'offer',
-    code: offer.code,
-    name: offer.name,
-    status: offer.status,
-    price: formatMoney(offer.price),
-    product: { id: offer.productId, name: offer.productName },
-    url: checkoutUrlFor(config, offer.code),
-    created_at: offer.createdAt.toISOString(),
+/** Offer (spec 2.4) or Plan (spec 2.5). */
+export function toItemWire(config: Config, item: CatalogItem): OfferWire | PlanWire {
+  const common = {
+    code: item.code,
+    name: item.name,
+    status: item.status,
+    price: formatMoney(item.price),
+    product: { id: item.productId, name: item.productName },
+    url: checkoutUrlFor(config, item.code),
+    created_at: item.createdAt.toISOString(),
   };
+  return item.kind === 'plan'
+    ? { object: 'plan', ...common, billing_cycle: item.billingCycle ?? '' }
+    : { object: 'offer', ...common };
 }
 
-export function toPlanWire(config: Config, plan: PlanWithProduct): PlanWire {
-  return {
-    object: 'plan',
-    code: plan.code,
-    name: plan.name,
-    status: plan.status,
-    price: formatMoney(plan.price),
-    product: { id: plan.productId, name: plan.productName },
-    url: checkoutUrlFor(config, plan.code),
-    billing_cycle: plan.billingCycle,
-    created_at: plan.createdAt.toISOString(),
-  };
-}
+const statusOf = (active: boolean): CatalogStatus => (active ? 'active' : 'inactive');
+
+export const toProductWire = (row: ProductRow): ProductWire => ({
+  object: 'product',
+  id: row.id,
+  code: row.code,
+  name: row.name,
+  status: statusOf(row.active),
+  created_at: row.createdAt.toISOString(),
+  updated_at: row.updatedAt.toISOString(),
+});
+
+export const toCouponWire = (row: CouponRow): CouponWire => ({
+  object: 'coupon',
+  code: row.code,
+  percent_off: row.percentOff === null ? null : formatMoney(row.percentOff),
+  amount_off: row.amountOff === null ? null : formatMoney(row.amountOff),
+  status: statusOf(row.active),
+  created_at: row.createdAt.toISOString(),
+});

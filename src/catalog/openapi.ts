@@ -1,7 +1,11 @@
-import { dateTime, json, money, ref, standardErrors } from '../openapi/common.js';
-import type { JsonSchema, OpenApiFragment } from '../openapi/types.js';
+import { BILLING_CYCLES } from '../shared/enums/billing-cycles.js';
+import { dateTime, money, nullable, ref } from '../shared/openapi/builders.js';
+import type { JsonSchema } from '../shared/openapi/types.js';
+import type { ItemKind } from './repository.js';
 
-const catalogItem = (object: 'offer' | 'plan'): JsonSchema => ({
+const status: JsonSchema = { type: 'string', enum: ['active', 'inactive'] };
+
+const item = (kind: ItemKind): JsonSchema => ({
   type: 'object',
   additionalProperties: false,
   required: [
@@ -13,13 +17,13 @@ const catalogItem = (object: 'offer' | 'plan'): JsonSchema => ({
     'product',
     'url',
     'created_at',
-    ...(object === 'plan' ? ['billing_cycle'] : []),
+    ...(kind === 'plan' ? ['billing_cycle'] : []),
   ],
   properties: {
-    object: { const: object },
+    object: { const: kind },
     code: { type: 'string' },
     name: { type: 'string' },
-    status: { type: 'string', enum: ['active', 'inactive'] },
+    status,
     price: money,
     product: {
       type: 'object',
@@ -29,44 +33,51 @@ const catalogItem = (object: 'offer' | 'plan'): JsonSchema => ({
     },
     url: { type: 'string', format: 'uri' },
     created_at: dateTime,
-    ...(object === 'plan'
-      ? {
-          billing_cycle: { type: 'string', enum: ['weekly', 'monthly', 'quarterly', 'semiannual', 'yearly'] },
-        }
-      : {}),
+    ...(kind === 'plan' ? { billing_cycle: { type: 'string', enum: [...BILLING_CYCLES] } } : {}),
   },
 });
 
-const list = (item: string): JsonSchema => ({
+const list = (name: string): JsonSchema => ({
   type: 'object',
   additionalProperties: false,
   required: ['object', 'data'],
-  properties: { object: { const: 'list' }, data: { type: 'array', items: ref(item) } },
+  properties: { object: { const: 'list' }, data: { type: 'array', items: ref(name) } },
 });
 
-export const catalogOpenApi: OpenApiFragment = {
-  schemas: {
-    Offer: catalogItem('offer'),
-    Plan: catalogItem('plan'),
-    OfferList: list('Offer'),
-    PlanList: list('Plan'),
-  },
-  paths: {
-    '/v1/offers': {
-      get: {
-        operationId: 'listOffers',
-        summary: "List the company's offers (all statuses; only active offers accept links)",
-        tags: ['Catalog'],
-        responses: { '200': json(ref('OfferList'), 'Offers, newest first'), ...standardErrors('429') },
-      },
+/** Named response schemas of the catalog (payments and panel APIs). */
+export const catalogSchemas: Record<string, JsonSchema> = {
+  Offer: item('offer'),
+  Plan: item('plan'),
+  OfferList: list('Offer'),
+  PlanList: list('Plan'),
+  Product: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['object', 'id', 'code', 'name', 'status', 'created_at', 'updated_at'],
+    properties: {
+      object: { const: 'product' },
+      id: { type: 'integer' },
+      code: { type: 'string', format: 'uuid' },
+      name: { type: 'string' },
+      status,
+      created_at: dateTime,
+      updated_at: dateTime,
     },
-    '/v1/plans': {
-      get: {
-        operationId: 'listPlans',
-        summary: "List the company's subscription plans (all statuses; only active plans accept links)",
-        tags: ['Catalog'],
-        responses: { '200': json(ref('PlanList'), 'Plans, newest first'), ...standardErrors('429') },
-      },
+  },
+  Coupon: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['object', 'code', 'percent_off', 'amount_off', 'status', 'created_at'],
+    properties: {
+      object: { const: 'coupon' },
+      code: { type: 'string' },
+      percent_off: nullable(money),
+      amount_off: nullable(money),
+      status,
+      created_at: dateTime,
     },
   },
 };
+
+/** `Offer` or `Plan`, the component name of a kind. */
+export const itemSchemaName = (kind: ItemKind): string => (kind === 'offer' ? 'Offer' : 'Plan');

@@ -1,18 +1,153 @@
-import { and, asc, desc, eq, getTableColumns, sql } from 'drizzle-orm';
-import { schema, type Executor } from '../shared/db/index.js';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { schema, type Db, type Executor } from '../shared/db/index.js';
+import { preparedOn } from '../shared/db/prepared.js';
+import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 
-const { products, offers, plans, coupons } = schema;
+const { companies, products, offers, plans, coupons } = schema;
 
 export type ProductRow = typeof products.$inferSelect;
-export type OfferRow = typeof offers.$inferSelect;
-export type PlanRow = typeof plans.$inferSelect;
 export type CouponRow = typeof coupons.$inferSelect;
+export type CatalogStatus = 'active' | 'inactive';
 
-export interface OfferWithProduct extends OfferRow {
+/** Offers and plans are the two things a company sells; they differ only by a plan's billing cycle. */
+export type ItemKind = 'offer' | 'plan';
+
+/**
+ * An offer or a plan with its product, and whether it is on sale. The one read model of "what a
+ * link or a checkout sells": link creation, the checkout and the catalog lists all read it.
+ */
+export interface CatalogItem {
+  kind: ItemKind;
+  id: number;
+  companyId: number;
+  code: string;
+  name: string;
+  /** numeric(12,2) as PostgreSQL returns it: an exact string such as "97.00". */
+  price: string;
+  status: CatalogStatus;
+  billingCycle: BillingCycle | null;
+  productId: number;
   productName: string;
+  /** The one "on sale" rule: the offer or plan, its product and its company are all active. */
+  onSale: boolean;
+  createdAt: Date;
 }
-export interface PlanWithProduct extends PlanRow {
-  productName: string;
+
+const tableOf = (kind: ItemKind) => (kind === 'offer' ? offers : plans);
+
+function selectItems(db: Executor, kind: ItemKind) {
+  const t = tableOf(kind);
+  return db
+    .select({
+      id: t.id,
+      companyId: t.companyId,
+      code: t.code,
+      name: t.name,
+      price: t.price,
+      status: t.status,
+      billingCycle: kind === 'plan' ? plans.billingCycle : sql<BillingCycle | null>`NULL`,
+      productId: t.productId,
+      productName: products.name,
+      onSale: sql<boolean>`(${t.status} = 'active' AND ${products.active} AND ${companies.active})`,
+      createdAt: t.createdAt,
+    })
+    .from(t)
+    .innerJoin(products, eq(products.id, t.productId))
+    .innerJoin(companies, eq(companies.id, t.companyId));
+}
+
+type ItemRow = Omit<CatalogItem, 'kind'>;
+const withKind =
+  (kind: ItemKind) =>
+  (row: ItemRow): CatalogItem => ({ ...row, kind });
+
+const prepareByCode = (kind: ItemKind) => (db: Db) =>
+  selectItems(db, kind)
+    .where(eq(tableOf(kind).code, sql.placeholder('code')))
+    .prepare(`catalog_${kind}_by_code`);
+const byCodeStatements = {
+  offer: new WeakMap<Db, ReturnType<ReturnType<typeof prepareByCode>>>(),
+  plan: new WeakMap<Db, ReturnType<ReturnType<typeof prepareByCode>>>(),
+};
+
+/**
+ * The offer or plan with this code. Codes are unique across companies (a checkout address names one
+ * item), so the statement looks up the code alone, by its unique index, and ownership is the
+ * caller's check. A prepared statement: link creation looks items up on every request.
+ */
+export async function findItemByCode(db: Db, kind: ItemKind, code: string): Promise<CatalogItem | undefined> {
+  const [row] = await preparedOn(byCodeStatements[kind], db, prepareByCode(kind)).execute({ code });
+  return row ? withKind(kind)(row) : undefined;
+}
+
+/** The offer or plan of a company with this code, in any transaction. */
+export async function findCompanyItem(
+  db: Executor,
+  kind: ItemKind,
+  companyId: number,
+  code: string,
+): Promise<CatalogItem | undefined> {
+  const t = tableOf(kind);
+  const [row] = await selectItems(db, kind).where(and(eq(t.companyId, companyId), eq(t.code, code)));
+  return row ? withKind(kind)(row) : undefined;
+}
+
+/** The offer or plan a link or an order sells, by id. */
+export async function findItemById(
+  db: Executor,
+  kind: ItemKind,
+  id: number,
+): Promise<CatalogItem | undefined> {
+  const [row] = await selectItems(db, kind).where(eq(tableOf(kind).id, id));
+  return row ? withKind(kind)(row) : undefined;
+}
+
+/** A company's offers or plans, all statuses, newest first. */
+export async function listItems(db: Executor, kind: ItemKind, companyId: number): Promise<CatalogItem[]> {
+  const t = tableOf(kind);
+  const rows = await selectItems(db, kind)
+    .where(eq(t.companyId, companyId))
+    .orderBy(desc(t.createdAt), desc(t.id));
+  return rows.map(withKind(kind));
+}
+
+export interface NewItem {
+  companyId: number;
+  productId: number;
+  code: string;
+  name: string;
+  price: string;
+  status: CatalogStatus;
+  /** Plans only. */
+  billingCycle: BillingCycle | null;
+}
+
+export async function insertItem(db: Executor, kind: ItemKind, item: NewItem): Promise<void> {
+  const { billingCycle, ...common } = item;
+  if (kind === 'offer') await db.insert(offers).values(common);
+  else {
+    if (billingCycle === null) throw new Error('a plan needs a billing cycle');
+    await db.insert(plans).values({ ...common, billingCycle });
+  }
+}
+
+export type ItemChanges = Partial<Pick<CatalogItem, 'name' | 'price' | 'status'>>;
+
+export async function updateItem(
+  db: Executor,
+  kind: ItemKind,
+  companyId: number,
+  code: string,
+  changes: ItemChanges,
+): Promise<boolean> {
+  const t = tableOf(kind);
+  const values = { ...changes, updatedAt: new Date() };
+  const where = and(eq(t.companyId, companyId), eq(t.code, code));
+  const rows =
+    kind === 'offer'
+      ? await db.update(offers).set(values).where(where).returning({ id: offers.id })
+      : await db.update(plans).set(values).where(where).returning({ id: plans.id });
+  return rows.length > 0;
 }
 
 export async function insertProduct(
@@ -21,89 +156,6 @@ export async function insertProduct(
 ): Promise<ProductRow> {
   const [row] = await db.insert(products).values(p).returning();
   if (!row) throw new Error('insert into products returned no row');
-  return row;
-}
-
-export async function insertOffer(
-  db: Executor,
-  o: Pick<OfferRow, 'companyId' | 'productId' | 'code' | 'name' | 'price'> & { status?: OfferRow['status'] },
-): Promise<OfferRow> {
-  const [row] = await db.insert(offers).values(o).returning();
-  if (!row) throw new Error('insert into offers returned no row');
-  return row;
-}
-
-export async function insertPlan(
-  db: Executor,
-  p: Pick<PlanRow, 'companyId' | 'productId' | 'code' | 'name' | 'price' | 'billingCycle'> & {
-    status?: PlanRow['status'];
-  },
-): Promise<PlanRow> {
-  const [row] = await db.insert(plans).values(p).returning();
-  if (!row) throw new Error('insert into plans returned no row');
-  return row;
-}
-
-export async function insertCoupon(
-  db: Executor,
-  c: Pick<CouponRow, 'companyId' | 'code'> & Partial<Pick<CouponRow, 'percentOff' | 'amountOff' | 'active'>>,
-): Promise<CouponRow> {
-  const [row] = await db.insert(coupons).values(c).returning();
-  if (!row) throw new Error('insert into coupons returned no row');
-  return row;
-}
-
-export function listOffers(db: Executor, companyId: number): Promise<OfferWithProduct[]> {
-  return db
-    .select({ ...getTableColumns(offers), productName: products.name })
-    .from(offers)
-    .innerJoin(products, eq(products.id, offers.productId))
-    .where(eq(offers.companyId, companyId))
-    .orderBy(desc(offers.createdAt), desc(offers.id));
-}
-
-export function listPlans(db: Executor, companyId: number): Promise<PlanWithProduct[]> {
-  return db
-    .select({ ...getTableColumns(plans), productName: products.name })
-    .from(plans)
-    .innerJoin(products, eq(products.id, plans.productId))
-    .where(eq(plans.companyId, companyId))
-    .orderBy(desc(plans.createdAt), desc(plans.id));
-}
-
-export async function findOfferByCode(
-  db: Executor,
-  companyId: number,
-  code: string,
-): Promise<OfferRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(offers)
-    .where(and(eq(offers.companyId, companyId), eq(offers.code, code)));
-  return row;
-}
-
-export async function findPlanByCode(
-  db: Executor,
-  companyId: number,
-  code: string,
-): Promise<PlanRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(plans)
-    .where(and(eq(plans.companyId, companyId), eq(plans.code, code)));
-  return row;
-}
-
-export async function findCouponByCode(
-  db: Executor,
-  companyId: number,
-  code: string,
-): Promise<CouponRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(coupons)
-    .where(and(eq(coupons.companyId, companyId), eq(coupons.code, code)));
   return row;
 }
 
@@ -156,58 +208,29 @@ export async function deleteProduct(db: Executor, companyId: number, id: number)
   return rows.length > 0;
 }
 
-export async function findOfferWithProduct(
+export async function insertCoupon(
   db: Executor,
-  companyId: number,
-  code: string,
-): Promise<OfferWithProduct | undefined> {
-  const [row] = await db
-    .select({ ...getTableColumns(offers), productName: products.name })
-    .from(offers)
-    .innerJoin(products, eq(products.id, offers.productId))
-    .where(and(eq(offers.companyId, companyId), eq(offers.code, code)));
+  c: Pick<CouponRow, 'companyId' | 'code'> & Partial<Pick<CouponRow, 'percentOff' | 'amountOff' | 'active'>>,
+): Promise<CouponRow> {
+  const [row] = await db.insert(coupons).values(c).returning();
+  if (!row) throw new Error('insert into coupons returned no row');
   return row;
 }
 
-export async function findPlanWithProduct(
-  db: Executor,
-  companyId: number,
-  code: string,
-): Promise<PlanWithProduct | undefined> {
-  const [row] = await db
-    .select({ ...getTableColumns(plans), productName: products.name })
-    .from(plans)
-    .innerJoin(products, eq(products.id, plans.productId))
-    .where(and(eq(plans.companyId, companyId), eq(plans.code, code)));
+const couponWhere = (companyId: unknown, code: unknown): SQL | undefined =>
+  and(eq(coupons.companyId, companyId as number), eq(coupons.code, code as string));
+const prepareCouponLookup = (db: Db) =>
+  db
+    .select()
+    .from(coupons)
+    .where(couponWhere(sql.placeholder('companyId'), sql.placeholder('code')))
+    .prepare('catalog_coupon_by_code');
+const couponStatements = new WeakMap<Db, ReturnType<typeof prepareCouponLookup>>();
+
+/** A company's coupon by code (a prepared statement: link creation checks coupons per request). */
+export async function findCoupon(db: Db, companyId: number, code: string): Promise<CouponRow | undefined> {
+  const [row] = await preparedOn(couponStatements, db, prepareCouponLookup).execute({ companyId, code });
   return row;
-}
-
-export async function updateOffer(
-  db: Executor,
-  companyId: number,
-  code: string,
-  changes: Partial<Pick<OfferRow, 'name' | 'price' | 'status'>>,
-): Promise<boolean> {
-  const rows = await db
-    .update(offers)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(and(eq(offers.companyId, companyId), eq(offers.code, code)))
-    .returning({ id: offers.id });
-  return rows.length > 0;
-}
-
-export async function updatePlan(
-  db: Executor,
-  companyId: number,
-  code: string,
-  changes: Partial<Pick<PlanRow, 'name' | 'price' | 'status'>>,
-): Promise<boolean> {
-  const rows = await db
-    .update(plans)
-    .set({ ...changes, updatedAt: new Date() })
-    .where(and(eq(plans.companyId, companyId), eq(plans.code, code)))
-    .returning({ id: plans.id });
-  return rows.length > 0;
 }
 
 export function listCoupons(db: Executor, companyId: number): Promise<CouponRow[]> {
@@ -227,7 +250,7 @@ export async function updateCoupon(
   const [row] = await db
     .update(coupons)
     .set({ ...changes, updatedAt: new Date() })
-    .where(and(eq(coupons.companyId, companyId), eq(coupons.code, code)))
+    .where(couponWhere(companyId, code))
     .returning();
   return row;
 }

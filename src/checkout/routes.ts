@@ -1,7 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext } from '../shared/context.js';
 import { AppError, ValidationError } from '../shared/errors.js';
-import { OUTCOMES, type Outcome } from '../webhooks/simulate-service.js';
+import { OUTCOMES, type Outcome } from '../simulate/outcomes.js';
 import { errorPage, sendPage } from './html.js';
 import {
   loadCheckout,

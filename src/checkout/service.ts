@@ -1,27 +1,30 @@
-import { sql } from 'drizzle-orm';
-import { Joi } from 'celebrate';
+import { findCoupon, findItemByCode, findItemById, type CatalogItem } from '../catalog/repository.js';
+import { publishAfterCommit } from '../events/publish.js';
+import { confirmPayment, createPendingOrder } from '../orders/service.js';
+import type { OrderRow } from '../orders/repository.js';
+import { customerFields } from '../payment-links/customer.js';
+import { isPayable, isSimulatable, unpayableReason } from '../payment-links/payable.js';
+import {
+  findLinkById,
+  hasPaymentInFlight,
+  lockLink,
+  type LinkOrder,
+  type LinkRow,
+} from '../payment-links/repository.js';
+import { getPaymentLink } from '../payment-links/service.js';
+import { simulateOutcome, type Simulation } from '../simulate/service.js';
+import type { Outcome } from '../simulate/outcomes.js';
 import type { AppContext } from '../shared/context.js';
 import type { OrderCustomer } from '../shared/db/schema.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../shared/enums/payment-methods.js';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { newUuid } from '../shared/ids.js';
-import { findCouponByCode } from '../catalog/repository.js';
-import { publishAfterCommit } from '../events/publisher.js';
-import {
-  normalizeDocument,
-  normalizeEmail,
-  normalizePhone,
-  type Normalized,
-} from '../payment-links/documents.js';
-import { findLinkById, type LinkOrder, type LinkRow } from '../payment-links/repository.js';
-import { getPaymentLink } from '../payment-links/service.js';
-import { confirmPayment, createPendingOrder } from '../orders/service.js';
-import { PAYMENT_METHODS, type OrderRow, type PaymentMethod } from '../orders/repository.js';
-import { simulateOutcome, type Outcome, type Simulation } from '../webhooks/simulate-service.js';
+import { fieldErrors } from '../shared/validation/fields.js';
+import { v } from '../shared/validation/typed.js';
 import { priceWithCoupon, type Price } from './pricing.js';
-import { findItemByCode, findItemOfLink, type CatalogItem } from './repository.js';
 
 const LINK_ID = /^plink_[0-9A-Za-z]{24}$/;
-const PENDING_HOLD = '15 minutes';
+const PENDING_HOLD_MINUTES = 15;
 
 export interface LinkView {
   link: LinkRow;
@@ -43,23 +46,30 @@ export interface CheckoutView {
 
 const EMPTY_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
 
+const UNPAYABLE: Record<'canceled' | 'expired' | 'paid', string> = {
+  canceled: 'This payment link was canceled by the seller. Ask them for a new one.',
+  expired: 'This payment link has expired.',
+  paid: 'This payment link has already been paid.',
+};
+
 /** Why the checkout cannot take a payment for this link now; null when it can. */
 function checkoutNotice(link: LinkRow, item: CatalogItem, now: Date): string | null {
-  if (link.status === 'canceled')
-    return 'This payment link was canceled by the seller. Ask them for a new one.';
-  if (link.status === 'expired' || link.expiresAt.getTime() <= now.getTime())
-    return 'This payment link has expired.';
-  if (link.status === 'paid' && link.singleUse) return 'This payment link has already been paid.';
-  if (!item.active) return `This ${item.kind} is no longer available.`;
+  const reason = unpayableReason(link, now);
+  if (reason) return UNPAYABLE[reason];
+  if (!item.onSale) return `This ${item.kind} is no longer available.`;
   return null;
 }
 
-/** The simulate rule (only an active link), so the page offers exactly what the API accepts. */
+/** The simulate rule, so the page offers exactly what the API accepts. */
 function simulationNotice(link: LinkRow, now: Date): string | null {
-  const status =
-    link.status === 'active' && link.expiresAt.getTime() <= now.getTime() ? 'expired' : link.status;
-  return status === 'active' ? null : `This test link is ${status}: only an active link can be simulated.`;
+  if (isSimulatable(link, now)) return null;
+  const status = link.status === 'active' ? 'expired' : link.status;
+  return `This test link is ${status}: only an active link can be simulated.`;
 }
+
+/** The offer or plan a link sells. */
+const itemOfLink = (ctx: AppContext, link: LinkRow): Promise<CatalogItem | undefined> =>
+  findItemById(ctx.db, link.type, link.offerId ?? link.planId ?? 0);
 
 /** A link by id with its current state (the read path applies a late expiry), item and price. */
 async function loadLink(ctx: AppContext, linkId: string, livemode: boolean, now: Date): Promise<LinkView> {
@@ -72,10 +82,10 @@ async function loadLink(ctx: AppContext, linkId: string, livemode: boolean, now:
     { companyId: found.link.companyId, livemode, linkId },
     now,
   );
-  const item = await findItemOfLink(ctx.db, link);
+  const item = await itemOfLink(ctx, link);
   if (!item) throw new NotFoundError('This payment link does not exist.');
   const coupon =
-    link.couponCode === null ? undefined : await findCouponByCode(ctx.db, link.companyId, link.couponCode);
+    link.couponCode === null ? undefined : await findCoupon(ctx.db, link.companyId, link.couponCode);
   return {
     link,
     order,
@@ -121,8 +131,10 @@ export async function loadCheckout(
   now = new Date(),
 ): Promise<CheckoutView> {
   if (plink === undefined) {
-    const item = await findItemByCode(ctx.db, code);
-    if (!item || !item.active) throw new NotFoundError('This offer is not available.');
+    // Codes are unique across offers and plans, so the code alone names the item.
+    const item =
+      (await findItemByCode(ctx.db, 'offer', code)) ?? (await findItemByCode(ctx.db, 'plan', code));
+    if (!item || !item.onSale) throw new NotFoundError('This offer is not available.');
     return {
       item,
       link: null,
@@ -150,27 +162,18 @@ export async function loadCheckout(
   };
 }
 
-const normalized =
-  (fn: (input: string) => Normalized) =>
-  (value: string, helpers: Joi.CustomHelpers): string | Joi.ErrorReport => {
-    const result = fn(value);
-    return result.ok ? result.value : helpers.message({ custom: result.message });
-  };
-
 const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** The pay form: who pays and how. Name and email are required; phone and document are optional. */
-const payForm = Joi.object({
-  plink: Joi.string().max(64),
-  name: Joi.string().trim().min(1).max(200).required(),
-  email: Joi.string().trim().max(254).email({ tlds: false }).custom(normalizeEmail).required(),
-  phone: Joi.string().trim().max(40).custom(normalized(normalizePhone)),
-  document: Joi.string().trim().max(40).custom(normalized(normalizeDocument)),
-  payment_method: Joi.string()
-    .valid(...PAYMENT_METHODS)
-    .default('credit_card'),
-}).unknown(false);
+const payForm = v.object({
+  plink: v.string().max(64),
+  name: v.required(customerFields.name()),
+  email: v.required(customerFields.email()),
+  phone: customerFields.phone(),
+  document: customerFields.document(),
+  payment_method: v.defaulted(v.enum(PAYMENT_METHODS), 'credit_card'),
+});
 
 export type PayFormValues = Record<string, string>;
 
@@ -182,24 +185,20 @@ export interface Payment {
 }
 
 function parsePayForm(values: PayFormValues): { customer: OrderCustomer; paymentMethod: PaymentMethod } {
-  const cleaned = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, blankToUndefined(v)]));
+  const cleaned = Object.fromEntries(
+    Object.entries(values).map(([k, value]) => [k, blankToUndefined(value)]),
+  );
   const { value, error } = payForm.validate(cleaned, { abortEarly: false });
-  if (error) {
-    const fields: FieldErrors = {};
-    for (const d of error.details)
-      (fields[d.path.join('.') || 'form'] ??= []).push(d.message.replace(/^"[^"]*" /, ''));
-    throw new ValidationError('Please check the highlighted fields.', fields);
-  }
-  const v = value as {
-    name: string;
-    email: string;
-    phone?: string;
-    document?: string;
-    payment_method: PaymentMethod;
-  };
+  if (error)
+    throw new ValidationError('Please check the highlighted fields.', fieldErrors(error, { root: 'form' }));
   return {
-    customer: { name: v.name, email: v.email, phone: v.phone ?? null, document: v.document ?? null },
-    paymentMethod: v.payment_method,
+    customer: {
+      name: value.name,
+      email: value.email,
+      phone: value.phone ?? null,
+      document: value.document ?? null,
+    },
+    paymentMethod: value.payment_method,
   };
 }
 
@@ -223,22 +222,13 @@ export async function payAtCheckout(
 
   const created = await ctx.db.transaction(async (tx) => {
     if (link) {
-      const locked = await tx.execute<{ status: string; single_use: boolean; due: boolean }>(
-        sql`SELECT status, single_use, expires_at <= clock_timestamp() AS due FROM payment_links WHERE id = ${link.id} FOR UPDATE`,
-      );
-      const state = locked.rows[0];
-      const payable =
-        state && !state.due && (state.status === 'active' || (state.status === 'paid' && !state.single_use));
-      if (!payable) throw new ConflictError('This payment link can no longer be paid.');
+      const state = await lockLink(tx, link.id);
+      if (!state || !isPayable(state, state.now))
+        throw new ConflictError('This payment link can no longer be paid.');
       // One payment at a time on a single-use link (a double submit must not charge twice); an
-      // abandoned attempt stops blocking the link after PENDING_HOLD.
-      if (state.single_use) {
-        const inFlight = await tx.execute(
-          sql`SELECT 1 FROM orders WHERE payment_link_id = ${link.id} AND status = 'pending'
-               AND created_at > clock_timestamp() - ${PENDING_HOLD}::interval LIMIT 1`,
-        );
-        if (inFlight.rows.length > 0)
-          throw new ConflictError('A payment for this link is already in progress.');
+      // abandoned attempt stops blocking the link after PENDING_HOLD_MINUTES.
+      if (state.singleUse && (await hasPaymentInFlight(tx, link.id, PENDING_HOLD_MINUTES))) {
+        throw new ConflictError('A payment for this link is already in progress.');
       }
     }
     return createPendingOrder(

@@ -1,10 +1,10 @@
 import type { Config } from '../shared/config.js';
 import type { OrderRow } from '../orders/repository.js';
-import type { Simulation } from '../webhooks/simulate-service.js';
-import { formatMoney } from '../catalog/mappers.js';
+import type { Simulation } from '../simulate/service.js';
+import { formatMoney } from '../shared/money.js';
 import { html, layout, type SafeHtml } from './html.js';
 import type { CheckoutView, LinkView } from './service.js';
-import type { CatalogItem } from './repository.js';
+import type { CatalogItem } from '../catalog/repository.js';
 import type { Price } from './pricing.js';
 
 const CYCLE_LABEL: Record<string, string> = {

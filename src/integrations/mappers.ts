@@ -38,13 +38,28 @@ export function toIntegrationProductWire(link: IntegrationProductView): Integrat
   };
 }
 
+/** `whsec_…` + the last 4 characters: enough to tell secrets apart, never enough to sign with. */
+export const maskSecret = (secret: string): string =>
+  `${secret.startsWith('whsec_') ? 'whsec_' : ''}…${secret.slice(-4)}`;
+
+export interface IntegrationView {
+  /** Owners and members see the whole config; read-only keys see the signing secret masked. */
+  revealSecret: boolean;
+}
+
 /** `products` are the integration's links (active or not); pass only this integration's links. */
-export function toIntegrationWire(row: IntegrationRow, products: IntegrationProductView[]): IntegrationWire {
+export function toIntegrationWire(
+  row: IntegrationRow,
+  products: IntegrationProductView[],
+  view: IntegrationView,
+): IntegrationWire {
+  const { secret, ...config } = row.config;
   return {
     id: row.id,
     type: row.type,
     is_active: row.isActive,
-    config: row.config,
+    config:
+      secret === undefined ? config : { ...config, secret: view.revealSecret ? secret : maskSecret(secret) },
     events: row.events,
     products: products.filter((p) => p.integrationId === row.id).map(toIntegrationProductWire),
     send_to_all_products: row.sendToAllProducts,

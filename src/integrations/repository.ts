@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { schema, type Executor } from '../shared/db/index.js';
+import { schema, type Db, type Executor, type Tx } from '../shared/db/index.js';
 
 const { integrations, integrationProducts, products } = schema;
 
@@ -129,14 +129,28 @@ export async function findLink(
   return row;
 }
 
-/** Links a product; false when it was already linked (the unique pair decides, so races agree). */
-export async function insertLink(db: Executor, integrationId: number, productId: number): Promise<boolean> {
-  const rows = await db
-    .insert(integrationProducts)
-    .values({ integrationId, productId })
-    .onConflictDoNothing({ target: [integrationProducts.integrationId, integrationProducts.productId] })
-    .returning({ id: integrationProducts.id });
-  return rows.length > 0;
+/**
+ * Links one of the company's products: `linked`, `already_linked` (the unique pair decides, so races
+ * agree), or `no_product` when the company has no such product. One statement.
+ */
+export async function insertLink(
+  db: Executor,
+  companyId: number,
+  integrationId: number,
+  productId: number,
+): Promise<'linked' | 'already_linked' | 'no_product'> {
+  const result = await db.execute<{ found: boolean; inserted: boolean }>(sql`
+    WITH product AS (SELECT id FROM products WHERE id = ${productId} AND company_id = ${companyId}),
+    inserted AS (
+      INSERT INTO integration_products (integration_id, product_id)
+      SELECT ${integrationId}, id FROM product
+      ON CONFLICT (integration_id, product_id) DO NOTHING
+      RETURNING id
+    )
+    SELECT EXISTS (SELECT 1 FROM product) AS found, EXISTS (SELECT 1 FROM inserted) AS inserted`);
+  const row = result.rows[0];
+  if (!row?.found) return 'no_product';
+  return row.inserted ? 'linked' : 'already_linked';
 }
 
 export async function setLinkActive(
@@ -197,4 +211,59 @@ export async function findByOauthStateForUpdate(
     .where(and(eq(integrations.oauthState, state), eq(integrations.oauthPending, true)))
     .for('update');
   return row;
+}
+
+/**
+ * Serialises the writes that feed `product_ids` within one company (product links, products,
+ * `send_to_all_products`). Without it two concurrent transactions could each recompute the cache
+ * from a snapshot that misses the other's change. `FOR NO KEY UPDATE` does not conflict with the
+ * key-share locks that foreign keys take, so payments traffic of the company is not blocked.
+ */
+async function lockCompanyIntegrations(tx: Executor, companyId: number): Promise<void> {
+  await tx.execute(sql`SELECT id FROM companies WHERE id = ${companyId} FOR NO KEY UPDATE`);
+}
+
+/**
+ * The one place `integrations.product_ids` is computed (decisions, "Integrations API"): the ids of the
+ * company's active products that are linked to the integration with an active link, or every active
+ * product when `send_to_all_products` is true; sorted ascending. Call it inside the transaction that
+ * changed a link, a product or the flag, after `lockCompanyIntegrations`. Without `integrationId` it
+ * refreshes every integration of the company. Only rows whose cache actually changes are written.
+ */
+export async function refreshProductIds(
+  tx: Executor,
+  companyId: number,
+  integrationId?: number,
+): Promise<void> {
+  const onlyOne = integrationId === undefined ? sql`` : sql`AND i.id = ${integrationId}`;
+  await tx.execute(sql`
+    WITH computed AS (
+      SELECT i.id,
+             COALESCE(array_agg(p.id ORDER BY p.id) FILTER (WHERE p.id IS NOT NULL), '{}')::integer[] AS ids
+        FROM integrations i
+        LEFT JOIN products p
+          ON p.company_id = i.company_id
+         AND p.active
+         AND (i.send_to_all_products OR EXISTS (
+               SELECT 1 FROM integration_products ip
+                WHERE ip.integration_id = i.id AND ip.product_id = p.id AND ip.is_active))
+       WHERE i.company_id = ${companyId} ${onlyOne}
+       GROUP BY i.id
+    )
+    UPDATE integrations i
+       SET product_ids = c.ids, updated_at = now()
+      FROM computed c
+     WHERE i.id = c.id AND i.product_ids IS DISTINCT FROM c.ids`);
+}
+
+/** Runs `change` in a transaction that holds the company's integration lock (see above). */
+export function withCompanyIntegrationsLock<T>(
+  db: Db,
+  companyId: number,
+  change: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    await lockCompanyIntegrations(tx, companyId);
+    return change(tx);
+  });
 }

@@ -1,124 +1,253 @@
-import { Router } from 'express';
-import { celebrate } from 'celebrate';
-import { panelPrincipal } from '../auth/principal.js';
+import type { Response } from 'express';
 import type { AppContext } from '../shared/context.js';
 import { NotFoundError } from '../shared/errors.js';
+import { operation, route, type Route } from '../shared/http/operation.js';
+import { panelPrincipal } from '../shared/http/principal.js';
+import { arrayOf, errors, json, noContent, ref, responseRef } from '../shared/openapi/builders.js';
 import { randomBase62 } from '../shared/ids.js';
-import { toIntegrationProductWire, toIntegrationWire } from './mappers.js';
+import { toIntegrationProductWire, toIntegrationWire, type IntegrationView } from './mappers.js';
+import type { IntegrationWithLinks } from './service.js';
 import {
-  createIntegrationSchema,
-  integrationIdSchema,
-  linkProductSchema,
-  listIntegrationsSchema,
-  oauthAuthorizeSchema,
-  oauthCallbackSchema,
-  productLinkParamsSchema,
-  updateIntegrationSchema,
-  updateProductLinkSchema,
+  createIntegrationBody,
+  integrationParams,
+  linkProductBody,
+  listIntegrationsQuery,
+  oauthAuthorizeQuery,
+  oauthCallbackQuery,
+  productLinkParams,
+  updateIntegrationBody,
+  updateProductLinkBody,
 } from './schemas.js';
 import * as service from './service.js';
 
-interface IdParams {
-  id: number;
-}
-interface LinkParams extends IdParams {
-  product_id: number;
-}
+const tags = ['Integrations'];
 
-/** Integrations API (spec 4.2): mounted at `{panel_api_url}/integrations`, after panel auth. */
-export function integrationsRouter(ctx: AppContext): Router {
-  const router = Router();
+const caller = (res: Response) => {
+  const principal = panelPrincipal(res);
+  const view: IntegrationView = { revealSecret: principal.role !== 'read_only' };
+  return { companyId: principal.companyId, view };
+};
 
-  router.get('/events', (_req, res) => {
-    res.json(service.panelEventTypes());
-  });
-
-  router.get('/alerts', async (_req, res) => {
-    res.json(await service.pendingAlert(ctx, panelPrincipal(res).companyId));
-  });
-
-  router.get('/', celebrate(listIntegrationsSchema), async (req, res) => {
-    const type = typeof req.query.type === 'string' ? req.query.type : undefined;
-    const items = await service.listIntegrations(ctx.db, panelPrincipal(res).companyId, type);
-    res.json(items.map(({ row, links }) => toIntegrationWire(row, links)));
-  });
-
-  router.post('/', celebrate(createIntegrationSchema), async (req, res) => {
-    const { row, links } = await service.createIntegration(ctx, panelPrincipal(res).companyId, req.body);
-    res.status(201).json(toIntegrationWire(row, links));
-  });
-
-  router.get('/:id', celebrate(integrationIdSchema), async (req, res) => {
-    const { id } = req.params as unknown as IdParams;
-    const { row, links } = await service.getIntegration(ctx.db, panelPrincipal(res).companyId, id);
-    res.json(toIntegrationWire(row, links));
-  });
-
-  router.patch('/:id', celebrate(updateIntegrationSchema), async (req, res) => {
-    const { id } = req.params as unknown as IdParams;
-    const { row, links } = await service.updateIntegration(ctx, panelPrincipal(res).companyId, id, req.body);
-    res.json(toIntegrationWire(row, links));
-  });
-
-  router.delete('/:id', celebrate(integrationIdSchema), async (req, res) => {
-    const { id } = req.params as unknown as IdParams;
-    await service.deleteIntegration(ctx.db, panelPrincipal(res).companyId, id);
-    res.status(204).end();
-  });
-
-  router.get('/:id/products', celebrate(integrationIdSchema), async (req, res) => {
-    const { id } = req.params as unknown as IdParams;
-    const links = await service.listProductLinks(ctx.db, panelPrincipal(res).companyId, id);
-    res.json(links.map(toIntegrationProductWire));
-  });
-
-  router.post('/:id/products', celebrate(linkProductSchema), async (req, res) => {
-    const { id } = req.params as unknown as IdParams;
-    const { product_id } = req.body as { product_id: number };
-    const link = await service.linkProduct(ctx.db, panelPrincipal(res).companyId, id, product_id);
-    res.status(201).json(toIntegrationProductWire(link));
-  });
-
-  router.patch('/:id/products/:product_id', celebrate(updateProductLinkSchema), async (req, res) => {
-    const { id, product_id } = req.params as unknown as LinkParams;
-    const { is_active } = req.body as { is_active: boolean };
-    const link = await service.setProductLinkActive(
-      ctx.db,
-      panelPrincipal(res).companyId,
-      id,
-      product_id,
-      is_active,
-    );
-    res.json(toIntegrationProductWire(link));
-  });
-
-  router.delete('/:id/products/:product_id', celebrate(productLinkParamsSchema), async (req, res) => {
-    const { id, product_id } = req.params as unknown as LinkParams;
-    await service.unlinkProduct(ctx.db, panelPrincipal(res).companyId, id, product_id);
-    res.status(204).end();
-  });
-
-  return router;
+/** Integrations API (spec 4.2), at `{panel_api_url}/integrations`, behind panel auth. */
+export function integrationsRoutes(ctx: AppContext): Route[] {
+  const wire = ({ row, links }: IntegrationWithLinks, view: IntegrationView) =>
+    toIntegrationWire(row, links, view);
+  return [
+    route(
+      operation({
+        method: 'get',
+        path: '/integrations/events',
+        operationId: 'listEventTypes',
+        summary: 'The event kinds of the panel list, with their labels',
+        tags,
+        request: {},
+        responses: { '200': arrayOf('EventType', 'Event type descriptors') },
+      }),
+      (_input, res) => {
+        res.json(service.panelEventTypes());
+      },
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/integrations/alerts',
+        operationId: 'getIntegrationAlert',
+        summary: 'Whether a gateway integration awaits its OAuth authorization',
+        tags,
+        request: {},
+        responses: { '200': json(ref('Alert'), 'The alert') },
+      }),
+      async (_input, res) => {
+        const { companyId, view } = caller(res);
+        // The OAuth state in the URL completes the authorization: a read-only key must not get it.
+        res.json(await service.pendingAlert(ctx, companyId, { withOauthUrl: view.revealSecret }));
+      },
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/integrations/',
+        operationId: 'listIntegrations',
+        summary: "List the company's integrations, oldest first",
+        tags,
+        request: { query: listIntegrationsQuery },
+        responses: { '200': arrayOf('Integration', 'Integrations') },
+      }),
+      async ({ query }, res) => {
+        const { companyId, view } = caller(res);
+        const items = await service.listIntegrations(ctx.db, companyId, query.type);
+        res.json(items.map((item) => wire(item, view)));
+      },
+    ),
+    route(
+      operation({
+        method: 'post',
+        path: '/integrations/',
+        operationId: 'createIntegration',
+        summary: 'Create an integration',
+        tags,
+        request: { body: createIntegrationBody },
+        responses: { '201': json(ref('Integration'), 'Created'), ...errors('409') },
+      }),
+      async ({ body }, res) => {
+        const { companyId, view } = caller(res);
+        res.status(201).json(wire(await service.createIntegration(ctx, companyId, body), view));
+      },
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/integrations/{id}',
+        operationId: 'getIntegration',
+        summary: 'One integration',
+        tags,
+        request: { params: integrationParams },
+        responses: { '200': json(ref('Integration'), 'The integration'), ...errors('404') },
+      }),
+      async ({ params }, res) => {
+        const { companyId, view } = caller(res);
+        res.json(wire(await service.getIntegration(ctx.db, companyId, params.id), view));
+      },
+    ),
+    route(
+      operation({
+        method: 'patch',
+        path: '/integrations/{id}',
+        operationId: 'updateIntegration',
+        summary: 'Update an integration (creation fields, all optional); is_active true re-enables',
+        tags,
+        request: { params: integrationParams, body: updateIntegrationBody },
+        responses: { '200': json(ref('Integration'), 'Updated'), ...errors('404', '409') },
+      }),
+      async ({ params, body }, res) => {
+        const { companyId, view } = caller(res);
+        res.json(wire(await service.updateIntegration(ctx, companyId, params.id, body), view));
+      },
+    ),
+    route(
+      operation({
+        method: 'delete',
+        path: '/integrations/{id}',
+        operationId: 'deleteIntegration',
+        summary: 'Remove an integration',
+        tags,
+        request: { params: integrationParams },
+        responses: { '204': noContent('Removed'), ...errors('404') },
+      }),
+      async ({ params }, res) => {
+        await service.deleteIntegration(ctx.db, caller(res).companyId, params.id);
+        res.status(204).end();
+      },
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/integrations/{id}/products',
+        operationId: 'listIntegrationProducts',
+        summary: 'Products linked to the integration (active or not)',
+        tags,
+        request: { params: integrationParams },
+        responses: { '200': arrayOf('IntegrationProduct', 'Product links'), ...errors('404') },
+      }),
+      async ({ params }, res) => {
+        const links = await service.listProductLinks(ctx.db, caller(res).companyId, params.id);
+        res.json(links.map(toIntegrationProductWire));
+      },
+    ),
+    route(
+      operation({
+        method: 'post',
+        path: '/integrations/{id}/products',
+        operationId: 'linkIntegrationProduct',
+        summary: "Link one of the company's products",
+        tags,
+        request: { params: integrationParams, body: linkProductBody },
+        responses: { '201': json(ref('IntegrationProduct'), 'Linked'), ...errors('404', '409') },
+      }),
+      async ({ params, body }, res) => {
+        const link = await service.linkProduct(ctx.db, caller(res).companyId, params.id, body.product_id);
+        res.status(201).json(toIntegrationProductWire(link));
+      },
+    ),
+    route(
+      operation({
+        method: 'patch',
+        path: '/integrations/{id}/products/{product_id}',
+        operationId: 'updateIntegrationProduct',
+        summary: 'Activate or deactivate a product link',
+        tags,
+        request: { params: productLinkParams, body: updateProductLinkBody },
+        responses: { '200': json(ref('IntegrationProduct'), 'Updated link'), ...errors('404') },
+      }),
+      async ({ params, body }, res) => {
+        const { companyId } = caller(res);
+        const link = await service.setProductLinkActive(
+          ctx.db,
+          companyId,
+          params.id,
+          params.product_id,
+          body.is_active,
+        );
+        res.json(toIntegrationProductWire(link));
+      },
+    ),
+    route(
+      operation({
+        method: 'delete',
+        path: '/integrations/{id}/products/{product_id}',
+        operationId: 'unlinkIntegrationProduct',
+        summary: 'Unlink a product',
+        tags,
+        request: { params: productLinkParams },
+        responses: { '204': noContent('Unlinked'), ...errors('404') },
+      }),
+      async ({ params }, res) => {
+        await service.unlinkProduct(ctx.db, caller(res).companyId, params.id, params.product_id);
+        res.status(204).end();
+      },
+    ),
+  ];
 }
 
 /**
- * The gateway OAuth round trip, mounted before panel auth: the browser arriving from the gateway
- * carries no panel token, so the single-use `state` identifies the integration instead.
+ * The gateway OAuth round trip, served without a panel token: the browser arriving from the gateway
+ * carries none, so the single-use `state` identifies the integration instead.
  */
-export function integrationsOauthRouter(ctx: AppContext): Router {
-  const router = Router();
-
-  // Stands in for the gateway's consent page where no real gateway is configured (dev and test).
-  router.get('/oauth/authorize', celebrate(oauthAuthorizeSchema), (req, res) => {
-    if (!ctx.config.devGateway) throw new NotFoundError('No OAuth provider is configured');
-    const { state } = req.query as { state: string };
-    res.redirect(302, service.oauthCallbackUrl(ctx, state, `dev_${randomBase62(24)}`));
-  });
-
-  router.get('/oauth/callback', celebrate(oauthCallbackSchema), async (req, res) => {
-    const { state, code } = req.query as { state: string; code: string };
-    res.json(await service.completeOauth(ctx.db, state, code));
-  });
-
-  return router;
+export function integrationsOauthRoutes(ctx: AppContext): Route[] {
+  return [
+    route(
+      operation({
+        method: 'get',
+        path: '/integrations/oauth/authorize',
+        operationId: 'authorizeGatewayOauth',
+        summary: "Stand-in for the gateway's consent page (dev gateway only): redirects to the callback",
+        tags,
+        public: true,
+        request: { query: oauthAuthorizeQuery },
+        responses: {
+          '302': noContent('Redirect to the OAuth callback with a code'),
+          '404': responseRef('NotFound'),
+        },
+      }),
+      ({ query }, res) => {
+        if (!ctx.config.devGateway) throw new NotFoundError('No OAuth provider is configured');
+        res.redirect(302, service.oauthCallbackUrl(ctx, query.state, `dev_${randomBase62(24)}`));
+      },
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/integrations/oauth/callback',
+        operationId: 'completeGatewayOauth',
+        summary: 'OAuth redirect target: completes the pending gateway named by the single-use state',
+        tags,
+        public: true,
+        request: { query: oauthCallbackQuery },
+        responses: { '200': json(ref('Alert'), 'Authorization recorded; nothing pending') },
+      }),
+      async ({ query }, res) => {
+        res.json(await service.completeOauth(ctx.db, query.state, query.code));
+      },
+    ),
+  ];
 }

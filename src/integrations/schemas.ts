@@ -1,86 +1,87 @@
-import { Joi, Segments } from 'celebrate';
-import { INTEGRATION_TYPES, isEventKind } from './kinds.js';
+import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
+import { v, type Output } from '../shared/validation/typed.js';
+import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES } from './types.js';
 
 const MAX_INT4 = 2_147_483_647;
-export const idParam = Joi.number().integer().min(1).max(MAX_INT4);
+const id = () => v.integer().min(1).max(MAX_INT4);
 
 /** `events` names its own field (not `events.3`) and lists what is unknown. */
-const events = Joi.array()
-  .items(Joi.string().max(100))
-  .max(50)
-  .unique()
-  .custom((value: string[], helpers) => {
-    const unknown = value.filter((kind) => !isEventKind(kind));
-    return unknown.length === 0
-      ? value
-      : helpers.message({ custom: `unknown event kind: ${unknown.join(', ')}` });
-  });
+const events = () =>
+  v.produces<EventKind[]>()(
+    v
+      .array(v.string().max(100))
+      .max(50)
+      .unique()
+      .custom((value: string[], helpers) => {
+        const unknown = value.filter((kind) => !isEventKind(kind));
+        return unknown.length === 0
+          ? value
+          : helpers.message({ custom: `unknown event kind: ${unknown.join(', ')}` });
+      })
+      .meta({ items: { type: 'string', enum: [...EVENT_KINDS] } }),
+  );
 
-const type = Joi.string().valid(...INTEGRATION_TYPES);
-/** Shape only; what the config must contain depends on the type and is checked by the service. */
-const config = Joi.object().unknown(true);
-
-export const listIntegrationsSchema = {
-  [Segments.QUERY]: Joi.object({ type }),
-};
-
-export const integrationIdSchema = {
-  [Segments.PARAMS]: Joi.object({ id: idParam.required() }),
-};
-
-export const createIntegrationSchema = {
-  [Segments.BODY]: Joi.object({
-    type: type.required(),
-    config: config.required(),
-    events: events.required(),
-    is_active: Joi.boolean(),
-    send_to_all_products: Joi.boolean(),
-  }).required(),
-};
-
-export const updateIntegrationSchema = {
-  ...integrationIdSchema,
-  [Segments.BODY]: Joi.object({
-    type,
-    config,
-    events,
-    is_active: Joi.boolean(),
-    send_to_all_products: Joi.boolean(),
-  }).required(),
-};
-
-export const linkProductSchema = {
-  ...integrationIdSchema,
-  [Segments.BODY]: Joi.object({ product_id: idParam.required() }).required(),
-};
-
-export const productLinkParamsSchema = {
-  [Segments.PARAMS]: Joi.object({ id: idParam.required(), product_id: idParam.required() }),
-};
-
-export const updateProductLinkSchema = {
-  ...productLinkParamsSchema,
-  [Segments.BODY]: Joi.object({ is_active: Joi.boolean().required() }).required(),
-};
-
-export const oauthAuthorizeSchema = {
-  [Segments.QUERY]: Joi.object({ state: Joi.string().max(200).required() }).unknown(true),
-};
-
-export const oauthCallbackSchema = {
-  [Segments.QUERY]: Joi.object({
-    state: Joi.string().max(200).required(),
-    code: Joi.string().max(2000).required(),
-  }).unknown(true),
-};
+const type = () => v.enum(INTEGRATION_TYPES);
 
 /** Config of the webhook-kind types: where to POST and how to sign. */
-export const webhookConfigSchema = Joi.object({
-  url: Joi.string().max(2048).required(),
-  secret: Joi.string().min(1).max(256),
+export const webhookConfig = v.object({
+  url: v.required(v.string().max(2048)).description('Where events are POSTed'),
+  secret: v.string().max(256).description('Signing secret; generated (`whsec_…`) when absent'),
 });
 
 /** Config of the other types: free-form string values, possibly none. */
-export const managedConfigSchema = Joi.object()
-  .pattern(Joi.string().min(1).max(100), Joi.string().max(2000))
-  .max(50);
+export const managedConfig = v.map(v.string().max(100), v.string().allow('').max(2000)).max(50);
+
+/** What the body says of `config`; what it must contain depends on the type, which the service checks. */
+const config = () =>
+  v
+    .object({})
+    .unknown(true)
+    .description(
+      `Webhook-kind types (${WEBHOOK_KIND_TYPES.map((t) => `\`${t}\``).join(', ')}): \`url\` and optional \`secret\` ` +
+        '(generated as `whsec_…` when absent). Other types: free-form string values, may be empty.',
+    )
+    .meta({ additionalProperties: { type: 'string' } });
+
+export const integrationParams = v.object({
+  id: v.required(id()).description('Integration id').meta({ 'x-references': 'integration' }),
+});
+export const productLinkParams = v.object({
+  id: v.required(id()).description('Integration id').meta({ 'x-references': 'integration' }),
+  product_id: v
+    .required(id())
+    .description('Product id (not the link id)')
+    .meta({ 'x-references': 'product' }),
+});
+
+export const listIntegrationsQuery = v.object({ type: type().description('Only integrations of this type') });
+
+export const createIntegrationBody = v.required(
+  v.object({
+    type: v.required(type()),
+    config: v.required(config()),
+    events: v.required(events()),
+    is_active: v.strictBoolean().meta({ default: true }),
+    send_to_all_products: v.strictBoolean().meta({ default: false }),
+  }),
+);
+export const updateIntegrationBody = v.required(
+  v.object({
+    type: type(),
+    config: config(),
+    events: events(),
+    is_active: v.strictBoolean(),
+    send_to_all_products: v.strictBoolean(),
+  }),
+);
+export type IntegrationInput = Output<typeof updateIntegrationBody>;
+
+export const linkProductBody = v.required(
+  v.object({ product_id: v.required(id()).meta({ 'x-references': 'product' }) }),
+);
+export const updateProductLinkBody = v.required(v.object({ is_active: v.required(v.strictBoolean()) }));
+
+export const oauthAuthorizeQuery = v.object({ state: v.required(v.string().max(200)) }).unknown(true);
+export const oauthCallbackQuery = v
+  .object({ state: v.required(v.string().max(200)), code: v.required(v.string().max(2000)) })
+  .unknown(true);

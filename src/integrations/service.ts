@@ -1,47 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import type Joi from 'joi';
-import { findProduct } from '../catalog/repository.js';
+import { PANEL_EVENT_KINDS } from '../events/kinds.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db, Executor } from '../shared/db/index.js';
-import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { randomBase62 } from '../shared/ids.js';
 import { isUniqueViolation, withoutParameters } from '../shared/db/errors.js';
-import { isWebhookKindType, PANEL_EVENT_KINDS } from './kinds.js';
-import { lockCompanyIntegrations, refreshProductIds } from './product-ids.js';
+import { fieldErrors } from '../shared/validation/fields.js';
 import * as repo from './repository.js';
-import { managedConfigSchema, webhookConfigSchema } from './schemas.js';
+import { refreshProductIds, withCompanyIntegrationsLock } from './repository.js';
+import { managedConfig, webhookConfig, type IntegrationInput } from './schemas.js';
+import { isWebhookKindType } from './types.js';
 import { assertSafeWebhookUrl } from './url-guard.js';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
-
-export interface IntegrationInput {
-  type?: string;
-  config?: Record<string, unknown>;
-  events?: string[];
-  is_active?: boolean;
-  send_to_all_products?: boolean;
-}
 
 export interface IntegrationWithLinks {
   row: repo.IntegrationRow;
   links: repo.IntegrationProductView[];
 }
 
-export type Alert = { pending: false } | { pending: true; type: 'gateway'; oauth_url: string };
+export type Alert = { pending: false } | { pending: true; type: 'gateway'; oauth_url?: string };
 
 const ONE_GATEWAY_INDEX = 'integrations_one_active_gateway_idx';
 
 /** A generated signing secret in the Standard Webhooks shape: `whsec_` + base64 of 24 random bytes. */
 const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
 
-function configFields(error: Joi.ValidationError): FieldErrors {
-  const fields: FieldErrors = {};
-  for (const detail of error.details) {
-    const key = ['config', ...detail.path.map(String)].join('.');
-    (fields[key] ??= []).push(detail.message.replace(/^"[^"]*" /, ''));
-  }
-  return fields;
-}
+const configError = (type: string, error: Joi.ValidationError): ValidationError =>
+  new ValidationError(`config does not fit type ${type}`, fieldErrors(error, { prefix: 'config' }));
 
 /**
  * Checks a config against its type and returns what is stored. Webhook-kind types need a safe `url`
@@ -54,13 +41,13 @@ async function normalizeConfig(
   previousSecret: string | undefined,
 ): Promise<Record<string, string>> {
   if (!isWebhookKindType(type)) {
-    const { value, error } = managedConfigSchema.validate(config, { abortEarly: false });
-    if (error) throw new ValidationError(`config does not fit type ${type}`, configFields(error));
-    return value as Record<string, string>;
+    const { value, error } = managedConfig.validate(config, { abortEarly: false });
+    if (error) throw configError(type, error);
+    return value;
   }
-  const { value, error } = webhookConfigSchema.validate(config, { abortEarly: false });
-  if (error) throw new ValidationError(`config does not fit type ${type}`, configFields(error));
-  const { url, secret } = value as { url: string; secret?: string };
+  const { value, error } = webhookConfig.validate(config, { abortEarly: false });
+  if (error) throw configError(type, error);
+  const { url, secret } = value;
   await assertSafeWebhookUrl(url, deps.config.webhooks.allowPrivateTargets);
   return { url, secret: secret ?? previousSecret ?? newWebhookSecret() };
 }
@@ -108,8 +95,7 @@ export async function createIntegration(
 ): Promise<IntegrationWithLinks> {
   const config = await normalizeConfig(deps, input.type, input.config, undefined);
   const gateway = input.type === 'gateway';
-  return deps.db.transaction(async (tx) => {
-    await lockCompanyIntegrations(tx, companyId);
+  return withCompanyIntegrationsLock(deps.db, companyId, async (tx) => {
     const created = await repo
       .insertIntegration(tx, {
         companyId,
@@ -142,8 +128,7 @@ export async function updateIntegration(
 ): Promise<IntegrationWithLinks> {
   // Read, validate and write under the company's integration lock: two concurrent PATCHes of one
   // integration each see the other's committed change (type, secret), never a stale copy.
-  return deps.db.transaction(async (tx) => {
-    await lockCompanyIntegrations(tx, companyId);
+  return withCompanyIntegrationsLock(deps.db, companyId, async (tx) => {
     const current = await requireIntegration(tx, companyId, id);
     const type = input.type ?? current.type;
     const typeChanged = type !== current.type;
@@ -191,9 +176,14 @@ export const oauthAuthorizeUrl = (deps: Deps, state: string): string =>
 export const oauthCallbackUrl = (deps: Deps, state: string, code: string): string =>
   `${deps.config.urls.panel}/integrations/oauth/callback?state=${encodeURIComponent(state)}&code=${encodeURIComponent(code)}`;
 
-export async function pendingAlert(deps: Deps, companyId: number): Promise<Alert> {
+export async function pendingAlert(
+  deps: Deps,
+  companyId: number,
+  options: { withOauthUrl: boolean },
+): Promise<Alert> {
   const gateway = await repo.findPendingGateway(deps.db, companyId);
   if (!gateway?.oauthState) return { pending: false };
+  if (!options.withOauthUrl) return { pending: true, type: 'gateway' };
   return { pending: true, type: 'gateway', oauth_url: oauthAuthorizeUrl(deps, gateway.oauthState) };
 }
 
@@ -232,13 +222,12 @@ export async function linkProduct(
   id: number,
   productId: number,
 ): Promise<repo.IntegrationProductView> {
-  return db.transaction(async (tx) => {
-    await lockCompanyIntegrations(tx, companyId);
+  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
     await requireIntegration(tx, companyId, id);
-    if (!(await findProduct(tx, companyId, productId))) {
+    const outcome = await repo.insertLink(tx, companyId, id, productId);
+    if (outcome === 'no_product')
       throw ValidationError.field('product_id', `no product ${productId} in this company`);
-    }
-    if (!(await repo.insertLink(tx, id, productId))) {
+    if (outcome === 'already_linked') {
       throw new ConflictError(`Product ${productId} is already linked to integration ${id}`);
     }
     await refreshProductIds(tx, companyId, id);
@@ -263,8 +252,7 @@ export async function setProductLinkActive(
   productId: number,
   isActive: boolean,
 ): Promise<repo.IntegrationProductView> {
-  return db.transaction(async (tx) => {
-    await lockCompanyIntegrations(tx, companyId);
+  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
     await requireIntegration(tx, companyId, id);
     if (!(await repo.setLinkActive(tx, id, productId, isActive))) {
       throw new NotFoundError(`Product ${productId} is not linked to integration ${id}`);
@@ -275,8 +263,7 @@ export async function setProductLinkActive(
 }
 
 export async function unlinkProduct(db: Db, companyId: number, id: number, productId: number): Promise<void> {
-  await db.transaction(async (tx) => {
-    await lockCompanyIntegrations(tx, companyId);
+  await withCompanyIntegrationsLock(db, companyId, async (tx) => {
     await requireIntegration(tx, companyId, id);
     if (!(await repo.deleteLink(tx, id, productId))) {
       throw new NotFoundError(`Product ${productId} is not linked to integration ${id}`);

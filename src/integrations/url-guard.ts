@@ -1,5 +1,6 @@
+import dns from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import { ValidationError } from '../shared/errors.js';
 
 /** Resolves a host name to every address it has (the shape of `dns.lookup(host, {all: true})`). */
@@ -85,13 +86,51 @@ export function isPrivateAddress(ip: string): boolean {
   if ((g0 & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
   if ((g0 & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
   if ((g0 & 0xff00) === 0xff00) return true; // multicast
+  // Addresses that tunnel or translate to IPv4 (or another network) behind the server's back.
+  if (g0 === 0x64 && g1 === 0xff9b && (g2 === 0 || g2 === 1)) return true; // NAT64 64:ff9b::/96, 64:ff9b:1::/48
+  if (g0 === 0x2002) return true; // 6to4 2002::/16
+  if (g0 === 0x2001 && (g1 === 0 || g1 === 0xdb8)) return true; // Teredo 2001::/32, documentation 2001:db8::/32
   return false;
 }
 
+/** A target this service refuses to send to; the message says what is accepted. */
+export class UnsafeTargetError extends Error {
+  override name = 'UnsafeTargetError';
+}
+
+/** What the configuration accepts, for messages that tell the caller how to fix the URL. */
+const accepted = (allowPrivate: boolean): string =>
+  allowPrivate
+    ? 'an absolute http or https URL without credentials'
+    : 'an absolute https URL without credentials whose host resolves only to public addresses';
+
 /**
- * Refuses a webhook URL that is not https, or whose host is (or resolves to) a private, loopback or
- * link-local address. Every resolved address is checked, because a name with one public and one
- * private record would otherwise be a way in. `allowPrivate` (dev and test) also allows plain http.
+ * The part of the outbound-URL rule that needs no DNS: an absolute URL, https (http too when private
+ * targets are allowed), no credentials (they would travel in every request and land in logs), and no
+ * private IP literal. Returns the parsed URL.
+ */
+export function checkUrlShape(raw: string, allowPrivate: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UnsafeTargetError(`must be ${accepted(allowPrivate)}`);
+  }
+  const schemeOk = url.protocol === 'https:' || (allowPrivate && url.protocol === 'http:');
+  if (!schemeOk || url.username || url.password)
+    throw new UnsafeTargetError(`must be ${accepted(allowPrivate)}`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (!allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
+    throw new UnsafeTargetError(
+      `must not point to a private, loopback or link-local address (${accepted(allowPrivate)})`,
+    );
+  }
+  return url;
+}
+
+/**
+ * At save time: the shape rule, then every address the host resolves to must be public (a name with
+ * one public and one private record would otherwise be a way in). Errors are 400 under `config.url`.
  */
 export async function assertSafeWebhookUrl(
   url: string,
@@ -100,27 +139,54 @@ export async function assertSafeWebhookUrl(
 ): Promise<void> {
   let parsed: URL;
   try {
-    parsed = new URL(url);
-  } catch {
-    throw ValidationError.field(FIELD, 'must be an absolute URL');
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    throw ValidationError.field(FIELD, 'must be an https URL');
+    parsed = checkUrlShape(url, allowPrivate);
+  } catch (err) {
+    throw ValidationError.field(FIELD, err instanceof Error ? err.message : String(err));
   }
   if (allowPrivate) return;
-  if (parsed.protocol !== 'https:') throw ValidationError.field(FIELD, 'must be an https URL');
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0) return;
   let addresses: string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    try {
-      addresses = (await resolve(host)).map((a) => a.address);
-    } catch {
-      throw ValidationError.field(FIELD, `host ${host} does not resolve`);
-    }
-    if (addresses.length === 0) throw ValidationError.field(FIELD, `host ${host} does not resolve`);
+  try {
+    addresses = (await resolve(host)).map((a) => a.address);
+  } catch {
+    addresses = [];
   }
+  if (addresses.length === 0) throw ValidationError.field(FIELD, `host ${host} does not resolve`);
   if (addresses.some(isPrivateAddress)) {
-    throw ValidationError.field(FIELD, 'must not point to a private, loopback or link-local address');
+    throw ValidationError.field(
+      FIELD,
+      `must not point to a private, loopback or link-local address (${accepted(false)})`,
+    );
   }
+}
+
+/**
+ * At delivery time, inside the HTTP agent: a DNS lookup that refuses a name when ANY of its addresses
+ * is private, so a name cannot be re-pointed at an internal address between save and request.
+ */
+export function guardedLookup(allowPrivate: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) {
+        callback(err, '', 0);
+        return;
+      }
+      const bad = allowPrivate ? undefined : addresses.find((a) => isPrivateAddress(a.address));
+      if (bad) {
+        callback(new UnsafeTargetError(`${hostname} resolves to private address ${bad.address}`), '', 0);
+        return;
+      }
+      if (options.all) {
+        callback(null, addresses);
+        return;
+      }
+      const first = addresses[0];
+      if (!first) {
+        callback(new UnsafeTargetError(`${hostname} has no address`), '', 0);
+        return;
+      }
+      callback(null, first.address, first.family);
+    });
+  };
 }

@@ -1,32 +1,27 @@
 import express, { Router } from 'express';
-import { Joi } from 'celebrate';
-import type { AppContext } from '../shared/context.js';
-import { AuthenticationError, ValidationError, type FieldErrors } from '../shared/errors.js';
 import { toOrderWire } from '../payment-links/mappers.js';
+import type { AppContext } from '../shared/context.js';
+import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
+import { AuthenticationError, ValidationError } from '../shared/errors.js';
+import { fieldErrors } from '../shared/validation/fields.js';
+import { v, type Output } from '../shared/validation/typed.js';
 import { GATEWAY_SIGNATURE_HEADER, isValidGatewaySignature } from './gateway-signature.js';
-import { PAYMENT_METHODS, type PaymentMethod } from './repository.js';
 import { confirmPayment } from './service.js';
 
 export const GATEWAY_CALLBACK_PATH = '/gateway/callback';
 
-const callbackBody = Joi.object({
-  order_code: Joi.string().guid().required(),
-  status: Joi.string().valid('paid').required(),
-  payment_method: Joi.string()
-    .valid(...PAYMENT_METHODS)
-    .required(),
-  paid_at: Joi.date().iso(),
-})
-  // Gateways add fields of their own; only these four matter here.
-  .unknown(true)
-  .required();
-
-interface CallbackBody {
-  order_code: string;
-  status: 'paid';
-  payment_method: PaymentMethod;
-  paid_at?: Date;
-}
+const callbackBody = v.required(
+  v
+    .object({
+      order_code: v.required(v.string().guid()),
+      status: v.required(v.enum(['paid'] as const)),
+      payment_method: v.required(v.enum(PAYMENT_METHODS)),
+      paid_at: v.string().isoDate(),
+    })
+    // Gateways add fields of their own; only these four matter here.
+    .unknown(true),
+);
+type CallbackBody = Output<typeof callbackBody>;
 
 function parseBody(raw: Buffer): CallbackBody {
   let parsed: unknown;
@@ -37,14 +32,10 @@ function parseBody(raw: Buffer): CallbackBody {
   }
   const { value, error } = callbackBody.validate(parsed, { abortEarly: false });
   if (error) {
-    const fields: FieldErrors = {};
-    for (const d of error.details) {
-      const key = d.path.length > 0 ? d.path.join('.') : 'body';
-      (fields[key] ??= []).push(d.message.replace(/^"[^"]*" /, ''));
-    }
+    const fields = fieldErrors(error, { root: 'body' });
     throw new ValidationError(`Invalid callback: ${Object.keys(fields).join(', ')}`, fields);
   }
-  return value as CallbackBody;
+  return value;
 }
 
 /**
@@ -66,7 +57,7 @@ export function gatewayCallbackRouter(ctx: AppContext, secret: string): Router {
       const { order, changed } = await confirmPayment(ctx, {
         orderCode: body.order_code,
         paymentMethod: body.payment_method,
-        paidAt: body.paid_at ?? new Date(),
+        paidAt: body.paid_at === undefined ? new Date() : new Date(body.paid_at),
       });
       res.json({ received: true, replayed: !changed, order: toOrderWire(order) });
     },

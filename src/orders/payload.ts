@@ -1,7 +1,8 @@
 import type { Executor } from '../shared/db/index.js';
 import type { schema } from '../shared/db/index.js';
-import { formatMoney } from '../catalog/mappers.js';
-import { linkEventData, type LinkRow, type OrderFacts, type PurchaseSource } from '../events/link-payload.js';
+import { formatMoney } from '../shared/money.js';
+import { purchaseData, type OrderFacts, type PurchaseSource } from '../payment-links/purchase-data.js';
+import type { LinkRow } from '../payment-links/repository.js';
 import type { OrderRow } from './repository.js';
 
 type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
@@ -41,7 +42,7 @@ export async function orderEventData(
     externalReference: null,
     metadata: {},
   };
-  const { productId, data } = await linkEventData(tx, source, orderFacts(order));
+  const { productId, data } = await purchaseData(tx, source, orderFacts(order));
   if (order.customer) data.customer = { ...order.customer };
   if (source.type === 'plan') {
     data.subscription = subscription

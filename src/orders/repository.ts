@@ -1,12 +1,11 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
+import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 
 const { orders } = schema;
 
 export type OrderRow = typeof orders.$inferSelect;
 export type NewOrderRow = typeof orders.$inferInsert;
-export type PaymentMethod = NonNullable<OrderRow['paymentMethod']>;
-export const PAYMENT_METHODS: readonly PaymentMethod[] = ['credit_card', 'pix', 'boleto'];
 
 export async function insertOrder(tx: Executor, values: NewOrderRow): Promise<OrderRow> {
   const [row] = await tx.insert(orders).values(values).returning();

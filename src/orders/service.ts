@@ -1,13 +1,12 @@
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../shared/context.js';
-import { schema, type Executor } from '../shared/db/index.js';
+import type { Executor } from '../shared/db/index.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { recordEvent } from '../events/outbox.js';
-import { publishAfterCommit } from '../events/publisher.js';
+import { publishAfterCommit } from '../events/publish.js';
 import { markLinkPaid } from '../payment-links/transitions.js';
-import type { LinkRow } from '../payment-links/repository.js';
-import { scheduleRenewal, startSubscription } from '../subscriptions/service.js';
-import type { SubscriptionRow } from '../subscriptions/repository.js';
+import { findLinkById, type LinkRow } from '../payment-links/repository.js';
+import { scheduleRenewal, startSubscription } from './renewals.js';
+import type { SubscriptionRow } from './subscription-repository.js';
 import { orderEventData } from './payload.js';
 import {
   insertOrder,
@@ -15,13 +14,12 @@ import {
   markOrderPaid,
   type NewOrderRow,
   type OrderRow,
-  type PaymentMethod,
 } from './repository.js';
+import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 
 async function linkOf(tx: Executor, linkId: string | null): Promise<LinkRow | null> {
   if (linkId === null) return null;
-  const [row] = await tx.select().from(schema.paymentLinks).where(eq(schema.paymentLinks.id, linkId));
-  return row ?? null;
+  return (await findLinkById(tx, linkId))?.link ?? null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Config } from '../shared/config.js';
-import { formatMoney } from '../catalog/mappers.js';
-import type { LinkOrder, LinkRow, LinkStatus } from './repository.js';
+import { formatMoney } from '../shared/money.js';
+import type { LinkStatus } from '../shared/enums/link-statuses.js';
+import type { LinkOrder, LinkRow } from './repository.js';
 
 export interface OrderWire {
   code: string;

@@ -1,12 +1,13 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { schema, type Db, type Executor } from '../shared/db/index.js';
+import { preparedOn } from '../shared/db/prepared.js';
 
 const { paymentLinks, orders } = schema;
 
 export type LinkRow = typeof paymentLinks.$inferSelect;
 export type NewLinkRow = typeof paymentLinks.$inferInsert;
-export type LinkStatus = LinkRow['status'];
+type LinkStatus = LinkRow['status'];
 
 /** The part of an order a link shows (spec 2.2). */
 export type LinkOrder = Pick<
@@ -53,19 +54,8 @@ function selectWithOrder(executor: Executor) {
     .leftJoin(orders, eq(orders.id, paymentLinks.latestOrderId));
 }
 
-/**
- * Hot-path queries run as named prepared statements, built once per database handle: building a
- * query per request costs more CPU than PostgreSQL spends running it, and a prepared statement
- * also skips parsing and planning. Inside a transaction the same query is built the ordinary way.
- */
-function preparedOn<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => T): T {
-  let prepared = cache.get(db);
-  if (!prepared) {
-    prepared = build(db);
-    cache.set(db, prepared);
-  }
-  return prepared;
-}
+// Hot-path queries run as prepared statements (see preparedOn); inside a transaction the same query
+// is built the ordinary way.
 
 const prepareFindLink = (db: Db) =>
   selectWithOrder(db)
@@ -292,80 +282,56 @@ export async function findOrder(executor: Executor, orderId: number): Promise<Li
   return row;
 }
 
-/** What a link can be created for: an offer or plan of the company, with its status. */
-export interface Sellable {
-  id: number;
-  companyId: number;
-  code: string;
-  status: 'active' | 'inactive';
-  productId: number;
-}
-
-const { offers, plans, coupons } = schema;
-
-const prepareOfferLookup = (db: Db) =>
-  db
+/** The link's row, locked until the transaction ends, with the database's clock: a payment or a simulation decides on it. */
+export async function lockLink(
+  tx: Executor,
+  linkId: string,
+): Promise<(Pick<LinkRow, 'status' | 'singleUse' | 'expiresAt'> & { now: Date }) | undefined> {
+  const [row] = await tx
     .select({
-      id: offers.id,
-      companyId: offers.companyId,
-      code: offers.code,
-      status: offers.status,
-      productId: offers.productId,
+      status: paymentLinks.status,
+      singleUse: paymentLinks.singleUse,
+      expiresAt: paymentLinks.expiresAt,
+      now: sql<Date>`clock_timestamp()`.mapWith((value: string | Date) => new Date(value)),
     })
-    .from(offers)
-    .where(eq(offers.code, sql.placeholder('code')))
-    .prepare('payment_links_offer_lookup');
-const offerLookups = new WeakMap<Db, ReturnType<typeof prepareOfferLookup>>();
-
-const preparePlanLookup = (db: Db) =>
-  db
-    .select({
-      id: plans.id,
-      companyId: plans.companyId,
-      code: plans.code,
-      status: plans.status,
-      productId: plans.productId,
-    })
-    .from(plans)
-    .where(eq(plans.code, sql.placeholder('code')))
-    .prepare('payment_links_plan_lookup');
-const planLookups = new WeakMap<Db, ReturnType<typeof preparePlanLookup>>();
-
-const prepareCouponLookup = (db: Db) =>
-  db
-    .select({ active: coupons.active })
-    .from(coupons)
-    .where(
-      and(eq(coupons.companyId, sql.placeholder('companyId')), eq(coupons.code, sql.placeholder('code'))),
-    )
-    .prepare('payment_links_coupon_lookup');
-const couponLookups = new WeakMap<Db, ReturnType<typeof prepareCouponLookup>>();
-
-// Codes are unique across companies, so the statements look up the code alone (its unique index,
-// whatever the planner's statistics) and ownership is checked here.
-export async function findOfferForLink(
-  db: Db,
-  companyId: number,
-  code: string,
-): Promise<Sellable | undefined> {
-  const [row] = await preparedOn(offerLookups, db, prepareOfferLookup).execute({ code });
-  return row && row.companyId === companyId ? row : undefined;
-}
-
-export async function findPlanForLink(
-  db: Db,
-  companyId: number,
-  code: string,
-): Promise<Sellable | undefined> {
-  const [row] = await preparedOn(planLookups, db, preparePlanLookup).execute({ code });
-  return row && row.companyId === companyId ? row : undefined;
-}
-
-export async function findCouponForLink(
-  db: Db,
-  companyId: number,
-  code: string,
-): Promise<{ active: boolean } | undefined> {
-  const [row] = await preparedOn(couponLookups, db, prepareCouponLookup).execute({ companyId, code });
+    .from(paymentLinks)
+    .where(eq(paymentLinks.id, linkId))
+    .for('update');
   return row;
+}
+
+/** Active links past expiry by more than `graceMs` whose job was lost or is late (oldest first). */
+export async function overdueLinks(db: Executor, graceMs: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: paymentLinks.id })
+    .from(paymentLinks)
+    .where(
+      and(
+        eq(paymentLinks.status, 'active'),
+        sql`${paymentLinks.expiresAt} < clock_timestamp() - make_interval(secs => ${graceMs / 1000})`,
+      ),
+    )
+    .orderBy(paymentLinks.expiresAt)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** A single-use link's payment started less than `holdMinutes` ago and not finished (a double submit). */
+export async function hasPaymentInFlight(
+  tx: Executor,
+  linkId: string,
+  holdMinutes: number,
+): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.paymentLinkId, linkId),
+        eq(orders.status, 'pending'),
+        sql`${orders.createdAt} > clock_timestamp() - make_interval(mins => ${holdMinutes})`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

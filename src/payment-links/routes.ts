@@ -1,64 +1,110 @@
-import { Router, type RequestHandler } from 'express';
-import { celebrate } from 'celebrate';
-import { paymentsPrincipal } from '../auth/principal.js';
+import type { RequestHandler, Response } from 'express';
 import type { AppContext } from '../shared/context.js';
-import { scheduleLinkExpiry } from '../events/publisher.js';
+import { operation, route, type Route } from '../shared/http/operation.js';
+import { paymentsPrincipal } from '../shared/http/principal.js';
+import { errors, json, ref } from '../shared/openapi/builders.js';
 import { toPaymentLinkWire } from './mappers.js';
-import { createLinkRules, listLinksRules, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
+import { paymentLinkResponse } from './openapi.js';
+import type { LinkScope } from './repository.js';
+import { createLinkBody, idempotencyHeaders, linkIdParams, listLinksQuery } from './schemas.js';
 import { cancelPaymentLink, createPaymentLink, getPaymentLink, listPaymentLinks } from './service.js';
 
-export interface PaymentLinksRouterOptions {
+const tags = ['Payment links'];
+
+export interface PaymentLinksRouteOptions {
   /** Runs before create and cancel: the tighter per-key limit on writes (spec section 8). */
   writeLimit: RequestHandler;
 }
 
-// Every field is checked, unknown ones included, and all problems are reported at once.
-const joiOptions = { abortEarly: false, convert: true };
+const scopeOf = (res: Response, linkId: string): LinkScope => {
+  const { companyId, livemode } = paymentsPrincipal(res);
+  return { companyId, livemode, linkId };
+};
 
-/** The payment-links endpoints of the payments API (spec 4.1), mounted under `/v1`. */
-export function paymentLinksRouter(ctx: AppContext, options: PaymentLinksRouterOptions): Router {
-  const router = Router();
+/** The payment-links endpoints of the payments API (spec 4.1). */
+export function paymentLinksRoutes(ctx: AppContext, options: PaymentLinksRouteOptions): Route[] {
   const wire = toPaymentLinkWire.bind(null, ctx.config);
-
-  router.post(
-    '/payment-links',
-    options.writeLimit,
-    celebrate(createLinkRules, joiOptions),
-    async (req, res) => {
-      const key = req.get('idempotency-key');
-      const created = await createPaymentLink(
-        ctx.db,
-        paymentsPrincipal(res),
-        req.body as CreateLinkBody,
-        key,
-      );
-      if (created.replayed) res.setHeader('Idempotent-Replayed', 'true');
-      else scheduleLinkExpiry(ctx, created.link);
-      res.status(created.replayed ? 200 : 201).json(wire(created.link, created.order));
-    },
-  );
-
-  router.get('/payment-links', celebrate(listLinksRules, joiOptions), async (req, res) => {
-    const page = await listPaymentLinks(
-      ctx.db,
-      paymentsPrincipal(res),
-      req.query as unknown as ListLinksQuery,
-    );
-    res.json({ object: 'list', data: page.links.map((l) => wire(l.link, l.order)), has_more: page.hasMore });
-  });
-
-  // The id needs no schema: the service answers 404 for anything that is not a link of the caller.
-  router.get('/payment-links/:id', async (req, res) => {
-    const { companyId, livemode } = paymentsPrincipal(res);
-    const found = await getPaymentLink(ctx.db, { companyId, livemode, linkId: String(req.params.id) });
-    res.json(wire(found.link, found.order));
-  });
-
-  router.post('/payment-links/:id/cancel', options.writeLimit, async (req, res) => {
-    const { companyId, livemode } = paymentsPrincipal(res);
-    const canceled = await cancelPaymentLink(ctx.db, { companyId, livemode, linkId: String(req.params.id) });
-    res.json(wire(canceled.link, canceled.order));
-  });
-
-  return router;
+  const writes = { before: [options.writeLimit] };
+  return [
+    route(
+      operation({
+        method: 'post',
+        path: '/v1/payment-links',
+        operationId: 'createPaymentLink',
+        summary: 'Create a payment link for one offer or one plan',
+        tags,
+        request: { headers: idempotencyHeaders, body: createLinkBody },
+        responses: {
+          '201': paymentLinkResponse('Created (`status` active, `order` null)'),
+          '200': {
+            ...paymentLinkResponse('Idempotent replay: the link created earlier with this Idempotency-Key'),
+            headers: { 'Idempotent-Replayed': { schema: { const: 'true' } } },
+          },
+          ...errors('409'),
+        },
+      }),
+      async ({ headers, body }, res) => {
+        const created = await createPaymentLink(
+          ctx,
+          paymentsPrincipal(res),
+          body,
+          headers['idempotency-key'],
+        );
+        if (created.replayed) res.setHeader('Idempotent-Replayed', 'true');
+        res.status(created.replayed ? 200 : 201).json(wire(created.link, created.order));
+      },
+      writes,
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/v1/payment-links',
+        operationId: 'listPaymentLinks',
+        summary: 'List payment links of your company in the key’s mode, newest first',
+        tags,
+        request: { query: listLinksQuery },
+        responses: { '200': json(ref('PaymentLinkList'), 'One page of links') },
+      }),
+      async ({ query }, res) => {
+        const page = await listPaymentLinks(ctx.db, paymentsPrincipal(res), query);
+        res.json({
+          object: 'list',
+          data: page.links.map((l) => wire(l.link, l.order)),
+          has_more: page.hasMore,
+        });
+      },
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/v1/payment-links/{id}',
+        operationId: 'getPaymentLink',
+        summary: 'Get a payment link with its current status and order',
+        tags,
+        request: { params: linkIdParams },
+        responses: { '200': paymentLinkResponse('The link'), ...errors('404') },
+      }),
+      async ({ params }, res) => {
+        const found = await getPaymentLink(ctx.db, scopeOf(res, params.id));
+        res.json(wire(found.link, found.order));
+      },
+    ),
+    route(
+      operation({
+        method: 'post',
+        path: '/v1/payment-links/{id}/cancel',
+        operationId: 'cancelPaymentLink',
+        summary: 'Cancel an active link (a canceled link is returned unchanged; paid or expired: 409)',
+        description: 'Takes no body; a JSON body is ignored.',
+        tags,
+        request: { params: linkIdParams },
+        responses: { '200': paymentLinkResponse('The canceled link'), ...errors('404', '409') },
+      }),
+      async ({ params }, res) => {
+        const canceled = await cancelPaymentLink(ctx.db, scopeOf(res, params.id));
+        res.json(wire(canceled.link, canceled.order));
+      },
+      writes,
+    ),
+  ];
 }

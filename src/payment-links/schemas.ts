@@ -1,7 +1,7 @@
-import { Joi, Segments } from 'celebrate';
-import type { CustomHelpers } from 'joi';
-import { LINK_STATUSES } from '../shared/db/schema.js';
-import { normalizeDocument, normalizeEmail, normalizePhone, type Normalized } from './documents.js';
+import type { CustomHelpers, ErrorReport } from 'joi';
+import { LINK_STATUSES } from '../shared/enums/link-statuses.js';
+import { v, type Output } from '../shared/validation/typed.js';
+import { customerFields, text } from './customer.js';
 
 export const LIMITS = {
   idempotencyKey: 64,
@@ -10,126 +10,99 @@ export const LIMITS = {
   metadataKey: 40,
   metadataValue: 500,
   code: 100,
-  customerName: 200,
-  email: 254,
+  linkId: 64,
   maxValidityDays: 90,
   defaultValidityDays: 7,
   listDefault: 20,
   listMax: 100,
 } as const;
 
-/** Runs a normalizer inside Joi so the route receives canonical values and errors name the field. */
-const normalized =
-  (fn: (input: string) => Normalized) =>
-  (value: string, helpers: CustomHelpers): string | ReturnType<CustomHelpers['message']> => {
-    const result = fn(value);
-    return result.ok ? result.value : helpers.message({ custom: result.message });
-  };
-
 // ISO 8601 date-time with an explicit offset: a time without one would depend on the server's zone.
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 
-function isoDateTime(value: string, helpers: CustomHelpers): string | ReturnType<CustomHelpers['message']> {
-  const time = ISO_WITH_OFFSET.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(time)) {
-    return helpers.message({
-      custom: 'must be an ISO 8601 date-time with an offset, e.g. 2030-01-31T23:59:00Z',
-    });
-  }
+function isoDateTime(value: string, helpers: CustomHelpers): string | ErrorReport {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return helpers.message({ custom: 'is not a valid date-time' });
   return new Date(time).toISOString();
 }
 
-function metadataPairs(value: Record<string, unknown>, helpers: CustomHelpers) {
-  const entries = Object.entries(value);
-  if (entries.length > LIMITS.metadataPairs) {
-    return helpers.message({ custom: `must have at most ${LIMITS.metadataPairs} key/value pairs` });
-  }
-  for (const [key, item] of entries) {
-    if (key.length < 1 || key.length > LIMITS.metadataKey) {
-      return helpers.message({
-        custom: `keys must be 1 to ${LIMITS.metadataKey} characters ("${key.slice(0, 50)}")`,
-      });
-    }
-    if (NUL.test(key)) return helpers.message({ custom: 'keys must not contain the NUL character (U+0000)' });
-    if (typeof item !== 'string') return helpers.message({ custom: `value of "${key}" must be a string` });
-    if (NUL.test(item)) {
-      return helpers.message({ custom: `value of "${key}" must not contain the NUL character (U+0000)` });
-    }
-    if (item.length > LIMITS.metadataValue) {
-      return helpers.message({
-        custom: `value of "${key}" must be at most ${LIMITS.metadataValue} characters`,
-      });
-    }
-  }
-  return value;
-}
-
-/** PostgreSQL text cannot hold U+0000, so it is refused here, as a 400 naming the field. */
-const NUL = /\u0000/;
-const text = () =>
-  Joi.string()
-    .pattern(NUL, { invert: true, name: 'NUL' })
-    .messages({ 'string.pattern.invert.name': 'must not contain the NUL character (U+0000)' });
-
-const code = text().trim().min(1).max(LIMITS.code);
+const code = () => text().trim().min(1).max(LIMITS.code);
 
 /** Shape of POST /v1/payment-links; rules that need the database (offer, coupon) live in the service. */
-export const createLinkBody = Joi.object({
-  offer_code: code,
-  plan_code: code,
-  customer: Joi.object({
-    name: text().trim().min(1).max(LIMITS.customerName).allow(null),
-    email: Joi.string().trim().max(LIMITS.email).email({ tlds: false }).custom(normalizeEmail).allow(null),
-    phone: Joi.string().trim().max(40).custom(normalized(normalizePhone)).allow(null),
-    document: Joi.string().trim().max(40).custom(normalized(normalizeDocument)).allow(null),
-  }).allow(null),
-  external_reference: text().min(1).max(LIMITS.externalReference).allow(null),
-  metadata: Joi.object().unknown(true).custom(metadataPairs),
-  coupon_code: code.allow(null),
-  single_use: Joi.boolean().strict(),
-  expires_at: Joi.string().trim().max(64).custom(isoDateTime),
-})
-  // No body at all reads as an empty one, so the caller hears which fields are missing.
-  .default({})
-  .unknown(false);
+export const createLinkBody = v.required(
+  v
+    .object({
+      offer_code: code().description('Code of an active offer of your company'),
+      plan_code: code().description('Code of an active plan of your company'),
+      customer: v
+        .nullable(
+          v.object({
+            name: v.nullable(customerFields.name()),
+            email: v.nullable(customerFields.email()),
+            phone: v.nullable(customerFields.phone()),
+            document: v.nullable(customerFields.document()),
+          }),
+        )
+        .description('Prefills the checkout'),
+      external_reference: v.nullable(text().min(1).max(LIMITS.externalReference)),
+      metadata: v.record(
+        text().min(1).max(LIMITS.metadataKey),
+        text().allow('').max(LIMITS.metadataValue),
+        LIMITS.metadataPairs,
+      ),
+      coupon_code: v.nullable(code()).description('An active coupon of your company'),
+      // No Joi default: the idempotency hash of a request is taken over what the caller sent.
+      single_use: v.strictBoolean().meta({ default: true }),
+      expires_at: v
+        .string()
+        .trim()
+        .max(64)
+        .pattern(ISO_WITH_OFFSET)
+        .custom(isoDateTime)
+        .messages({
+          'string.pattern.base': 'must be an ISO 8601 date-time with an offset, e.g. 2030-01-31T23:59:00Z',
+        })
+        .meta({ format: 'date-time' })
+        .description(
+          `With an offset; in the future and at most ${LIMITS.maxValidityDays} days ahead. ` +
+            `Default: ${LIMITS.defaultValidityDays} days after creation`,
+        ),
+    })
+    .xor('offer_code', 'plan_code')
+    .messages({
+      'object.missing': 'one of offer_code or plan_code is required',
+      'object.xor': 'send offer_code or plan_code, not both',
+    })
+    .description('Exactly one of `offer_code` and `plan_code`. Unknown fields are rejected.'),
+);
 
-export interface CreateLinkBody {
-  offer_code?: string;
-  plan_code?: string;
-  customer?: {
-    name?: string | null;
-    email?: string | null;
-    phone?: string | null;
-    document?: string | null;
-  } | null;
-  external_reference?: string | null;
-  metadata?: Record<string, string>;
-  coupon_code?: string | null;
-  single_use?: boolean;
-  /** Normalised to UTC ISO by the schema. */
-  expires_at?: string;
-}
+export type CreateLinkBody = Output<typeof createLinkBody>;
 
-export const idempotencyHeaders = Joi.object({
-  'idempotency-key': Joi.string().min(1).max(LIMITS.idempotencyKey),
-}).unknown(true);
+export const idempotencyHeaders = v.headers({
+  'idempotency-key': v
+    .string()
+    .min(1)
+    .max(LIMITS.idempotencyKey)
+    .description(
+      'Scoped to your company and mode. The same key with the same body returns the original link (200, ' +
+        '`Idempotent-Replayed: true`); with another body, 409.',
+    ),
+});
 
-export const listLinksQuery = Joi.object({
-  external_reference: text().min(1).max(LIMITS.externalReference),
-  status: Joi.string().valid(...LINK_STATUSES),
-  limit: Joi.number().integer().min(1).max(LIMITS.listMax).default(LIMITS.listDefault),
-  starting_after: text().min(1).max(64),
-}).unknown(false);
+export const listLinksQuery = v.object({
+  external_reference: text().min(1).max(LIMITS.externalReference).description('Exact match'),
+  status: v.enum(LINK_STATUSES),
+  limit: v.defaulted(v.integer().min(1).max(LIMITS.listMax), LIMITS.listDefault),
+  starting_after: text()
+    .min(1)
+    .max(LIMITS.linkId)
+    .description('`id` of the last link of the previous page')
+    .meta({ 'x-references': 'payment_link' }),
+});
 
-export interface ListLinksQuery {
-  external_reference?: string;
-  status?: (typeof LINK_STATUSES)[number];
-  limit: number;
-  starting_after?: string;
-}
+export type ListLinksQuery = Output<typeof listLinksQuery>;
 
-export const createLinkRules = {
-  [Segments.HEADERS]: idempotencyHeaders,
-  [Segments.BODY]: createLinkBody,
-};
-export const listLinksRules = { [Segments.QUERY]: listLinksQuery };
+/** A link id in a path: anything else than a link of the caller is a 404, never a 400. */
+export const linkIdParams = v.object({
+  id: v.required(v.string()).description('Link id').meta({ 'x-references': 'payment_link' }),
+});

@@ -1,27 +1,27 @@
-import type { PaymentsPrincipal } from '../auth/principal.js';
+import { findCoupon, findItemByCode, type CatalogItem, type ItemKind } from '../catalog/repository.js';
+import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
+import { isUniqueViolation } from '../shared/db/errors.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
+import type { PaymentsPrincipal } from '../shared/http/principal.js';
 import { newLinkId, newShortCode, sha256Hex } from '../shared/ids.js';
+import { recordLinkExpired, scheduleLinkExpiry } from './expiry.js';
+import { isOverdue } from './payable.js';
 import {
-  findCouponForLink,
   findLink,
   findLinkById,
   findLinkByIdempotencyKey,
-  findOfferForLink,
   findOrder,
-  findPlanForLink,
   insertLink,
   linkExists,
   listLinks,
+  type LinkInsert,
   type LinkRow,
   type LinkScope,
-  type LinkInsert,
   type LinkWithOrder,
 } from './repository.js';
 import { LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
 import { cancelLink, expireLink } from './transitions.js';
-import { recordLinkExpired } from '../events/expiry.js';
-import { isUniqueViolation } from '../shared/db/errors.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -51,54 +51,41 @@ async function replay(db: Db, existing: LinkWithOrder, requestHash: string, now:
   return { ...(current ?? existing), replayed: true };
 }
 
-interface Product {
-  type: 'offer' | 'plan';
-  offerId: number | null;
-  planId: number | null;
-  offerCode: string | null;
-  planCode: string | null;
-  productId: number;
-}
+type Sold = Pick<LinkInsert, 'type' | 'offerId' | 'planId' | 'offerCode' | 'planCode' | 'productId'>;
 
-/** The offer or plan the link sells: exactly one, active, of the caller's company. */
-async function resolveProduct(
+const sold = (item: CatalogItem): Sold => ({
+  type: item.kind,
+  offerId: item.kind === 'offer' ? item.id : null,
+  planId: item.kind === 'plan' ? item.id : null,
+  offerCode: item.kind === 'offer' ? item.code : null,
+  planCode: item.kind === 'plan' ? item.code : null,
+  productId: item.productId,
+});
+
+/** The offer or plan the link sells: one of the caller's company, on sale (the catalog's one rule). */
+async function resolveItem(
   db: Db,
   companyId: number,
   body: CreateLinkBody,
   errors: FieldErrors,
-): Promise<Product | undefined> {
-  const { offer_code: offerCode, plan_code: planCode } = body;
-  if ((offerCode === undefined) === (planCode === undefined)) {
-    const message =
-      offerCode === undefined
-        ? 'one of offer_code or plan_code is required'
-        : 'send offer_code or plan_code, not both';
-    errors.offer_code = [message];
-    errors.plan_code = [message];
-    return undefined;
-  }
-  const kind = offerCode !== undefined ? 'offer' : 'plan';
+): Promise<Sold | undefined> {
+  // The schema lets exactly one of the two codes through.
+  const kind: ItemKind = body.offer_code !== undefined ? 'offer' : 'plan';
   const field = `${kind}_code`;
-  const sellable =
-    offerCode !== undefined
-      ? await findOfferForLink(db, companyId, offerCode)
-      : await findPlanForLink(db, companyId, planCode ?? '');
-  if (!sellable) {
+  const item = await findItemByCode(db, kind, body.offer_code ?? body.plan_code ?? '');
+  if (!item || item.companyId !== companyId) {
     errors[field] = [`no ${kind} with this code in your company`];
     return undefined;
   }
-  if (sellable.status !== 'active') {
-    errors[field] = [`this ${kind} is not active`];
+  if (!item.onSale) {
+    errors[field] = [
+      item.status === 'active'
+        ? `this ${kind} is not on sale (its product is inactive)`
+        : `this ${kind} is not active`,
+    ];
     return undefined;
   }
-  return {
-    type: kind,
-    offerId: kind === 'offer' ? sellable.id : null,
-    planId: kind === 'plan' ? sellable.id : null,
-    offerCode: kind === 'offer' ? sellable.code : null,
-    planCode: kind === 'plan' ? sellable.code : null,
-    productId: sellable.productId,
-  };
+  return sold(item);
 }
 
 async function checkCoupon(
@@ -108,7 +95,7 @@ async function checkCoupon(
   errors: FieldErrors,
 ): Promise<void> {
   if (code === undefined || code === null) return;
-  const coupon = await findCouponForLink(db, companyId, code);
+  const coupon = await findCoupon(db, companyId, code);
   if (!coupon) errors.coupon_code = ['no coupon with this code in your company'];
   else if (!coupon.active) errors.coupon_code = ['this coupon is not active'];
 }
@@ -143,12 +130,13 @@ async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'sho
  * unique index, not this code, decides which of several racing requests creates it.
  */
 export async function createPaymentLink(
-  db: Db,
+  ctx: Pick<AppContext, 'db' | 'producers' | 'logger'>,
   principal: PaymentsPrincipal,
   body: CreateLinkBody,
   idempotencyKey: string | undefined,
   now = new Date(),
 ): Promise<CreatedLink> {
+  const { db } = ctx;
   const { companyId, livemode } = principal;
   const requestHash = idempotencyKey === undefined ? null : sha256Hex(canonicalJson(body));
   if (idempotencyKey !== undefined && requestHash !== null) {
@@ -157,19 +145,19 @@ export async function createPaymentLink(
   }
 
   const errors: FieldErrors = {};
-  const [product] = await Promise.all([
-    resolveProduct(db, companyId, body, errors),
+  const [item] = await Promise.all([
+    resolveItem(db, companyId, body, errors),
     checkCoupon(db, companyId, body.coupon_code, errors),
   ]);
   const expiresAt = checkExpiry(body.expires_at, now, errors);
-  if (!product || Object.keys(errors).length > 0) {
+  if (!item || Object.keys(errors).length > 0) {
     throw new ValidationError(`Invalid request: ${Object.keys(errors).join(', ')}`, errors);
   }
 
   const created = await insertWithFreshCodes(db, {
     companyId,
     livemode,
-    ...product,
+    ...item,
     customerName: body.customer?.name ?? null,
     customerEmail: body.customer?.email ?? null,
     customerPhone: body.customer?.phone ?? null,
@@ -182,7 +170,10 @@ export async function createPaymentLink(
     idempotencyKey: idempotencyKey ?? null,
     requestHash,
   });
-  if (created) return { link: created, order: null, replayed: false };
+  if (created) {
+    scheduleLinkExpiry(ctx, created);
+    return { link: created, order: null, replayed: false };
+  }
 
   // Another request with this key won the insert (it has committed: the conflict waited for it).
   const winner =
@@ -193,9 +184,6 @@ export async function createPaymentLink(
     throw new Error('idempotent insert conflicted but no link holds the key');
   return replay(db, winner, requestHash, now);
 }
-
-const isOverdue = (link: LinkRow, now: Date): boolean =>
-  link.status === 'active' && link.expiresAt.getTime() <= now.getTime();
 
 /**
  * Reads never show `active` past expires_at: when the expiry job is late, the read applies the

@@ -1,3 +1,4 @@
+import { Producers } from '../../queues/index.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createDatabase } from './db/index.js';
@@ -23,6 +24,32 @@ export interface BootOptions {
   migrate?: boolean;
   /** Refuse to start, before starting anything, when the web port (PORT) is taken. */
   checkPort?: boolean;
+}
+
+export interface OwnedContext {
+  ctx: AppContext;
+  /** Closes the queues, the Redis connection and the pool the context holds. */
+  close(): Promise<void>;
+}
+
+/** The pools and connections of one process, built once and passed down explicitly. */
+export function createContext(
+  config: Config,
+  logger: Logger,
+  urls: { databaseUrl: string; redisUrl: string },
+  poolSize?: number,
+): OwnedContext {
+  const database = createDatabase(urls.databaseUrl, poolSize);
+  const redis = createFailFastRedis(urls.redisUrl);
+  const producers = new Producers(redis, config.queuePrefix, true);
+  return {
+    ctx: { config, db: database.db, pool: database.pool, redis, producers, logger },
+    async close() {
+      await producers.close();
+      redis.disconnect();
+      await database.close();
+    },
+  };
 }
 
 /**
@@ -57,30 +84,27 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
     logger ??= createLogger(config.logLevel);
     if (options.checkPort) await assertPortFree('PORT', config.port, config.host);
     const infra = await resolveInfrastructure(config, logger);
-    const database = createDatabase(infra.databaseUrl);
+    const owned = createContext(config, logger, infra);
     if (options.migrate ?? true) {
       try {
-        const applied = await migrate(database.pool);
+        const applied = await migrate(owned.ctx.pool);
         if (applied.length > 0) logger.info({ applied }, 'migrations applied');
       } catch (err) {
-        await database.close();
+        await owned.close();
         await infra.stop();
         throw err;
       }
     }
-    const redis = createFailFastRedis(infra.redisUrl);
-    const ctx: AppContext = { config, db: database.db, pool: database.pool, redis, logger };
     return {
-      ctx,
+      ctx: owned.ctx,
       infra,
       async close() {
-        redis.disconnect();
-        await database.close();
+        await owned.close();
         await infra.stop();
       },
       // No graceful close here: workers may already hold the connections, and their complaints
       // would bury the one line that matters. The supervisors stop the children.
-      abort: (err: unknown) => exitOnStartupFailure(err, ctx.logger),
+      abort: (err: unknown) => exitOnStartupFailure(err, owned.ctx.logger),
     };
   } catch (err) {
     return exitOnStartupFailure(err, logger);

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { fieldErrors } from './validation/fields.js';
 
 /** Everything the service reads from the environment, validated once at start. */
 export interface Config {
@@ -150,7 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const { value, error } = schema.validate(present, { abortEarly: false, convert: true });
   if (error) {
-    const problems = error.details.map((d) => `${String(d.path[0] ?? d.context?.key ?? '?')}: ${d.message}`);
+    const problems = Object.entries(fieldErrors(error)).map(([name, messages]) => `${name}: ${messages.join('; ')}`);
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const raw = value as RawEnv;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Redis } from 'ioredis';
+import type { Producers } from '../../queues/index.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { Logger } from './logger.js';
@@ -11,5 +12,10 @@ export interface AppContext {
   pool: pg.Pool;
   /** Fail-fast connection for the request path (rate limits, readiness). */
   redis: Redis;
+  /**
+   * Queues to add jobs to. On the request path they share the fail-fast connection (a Redis outage
+   * costs a request nothing: the outbox sweep enqueues later); workers carry their own.
+   */
+  producers: Producers;
   logger: Logger;
 }

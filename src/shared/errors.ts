@@ -1,12 +1,14 @@
 /** The error types of the envelope (spec section 2.7). */
-export type ErrorType =
-  | 'validation_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found'
-  | 'conflict'
-  | 'rate_limited'
-  | 'api_error';
+export const ERROR_TYPES = [
+  'validation_error',
+  'authentication_error',
+  'permission_error',
+  'not_found',
+  'conflict',
+  'rate_limited',
+  'api_error',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export type FieldErrors = Record<string, string[]>;
 
@@ -32,11 +34,6 @@ export class ValidationError extends AppError {
   }
 }
 
-export class PayloadTooLargeError extends AppError {
-  readonly status = 413;
-  readonly type = 'validation_error';
-}
-
 export class AuthenticationError extends AppError {
   readonly status = 401;
   readonly type = 'authentication_error';
@@ -59,6 +56,12 @@ export class InactiveCompanyError extends AppError {
 export class NotFoundError extends AppError {
   readonly status = 404;
   readonly type = 'not_found';
+}
+
+/** The path exists, the method does not (the route sets `Allow`). */
+export class MethodNotAllowedError extends AppError {
+  readonly status = 405;
+  readonly type = 'validation_error';
 }
 
 export class ConflictError extends AppError {

@@ -1,9 +1,8 @@
-import type { Producers } from '../../queues/index.js';
 import { jobIds } from '../../queues/index.js';
+import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
 import type { AppContext } from '../shared/context.js';
-import { WEBHOOK_KIND_TYPES } from '../events/kinds.js';
 import { postWebhook, type AttemptResult } from './http-client.js';
-import { batcherFor, MicroBatcher } from '../events/batcher.js';
+import { batcherFor, MicroBatcher } from '../shared/batcher.js';
 import {
   attemptKey,
   loadDeliveryTarget,
@@ -14,7 +13,7 @@ import {
   type DeliveryTarget,
   type RecordedAttempt,
 } from './repository.js';
-import { nextDelayMs } from './schedule.js';
+import { nextDelayMs } from './retry-delays.js';
 
 export type AttemptOutcome = DeliveryStatus | 'stale';
 
@@ -25,17 +24,20 @@ const recorders = new WeakMap<AppContext, MicroBatcher<AttemptRecord, RecordedAt
  * when the attempt was already recorded by another run of the job.
  */
 function recordAttempt(ctx: AppContext, record: AttemptRecord): Promise<RecordedAttempt | undefined> {
-  const batcher = batcherFor(recorders, ctx, () =>
-    new MicroBatcher(async (records: AttemptRecord[]) => {
-      const recorded = await recordAttempts(ctx.db, records, ctx.config.webhooks.breakerThreshold);
-      const claimed = new Set<string>();
-      return records.map((r) => {
-        const key = attemptKey(r.target.id, r.attempt);
-        if (claimed.has(key)) return undefined;
-        claimed.add(key);
-        return recorded.get(key);
-      });
-    }),
+  const batcher = batcherFor(
+    recorders,
+    ctx,
+    () =>
+      new MicroBatcher(async (records: AttemptRecord[]) => {
+        const recorded = await recordAttempts(ctx.db, records, ctx.config.webhooks.breakerThreshold);
+        const claimed = new Set<string>();
+        return records.map((r) => {
+          const key = attemptKey(r.target.id, r.attempt);
+          if (claimed.has(key)) return undefined;
+          claimed.add(key);
+          return recorded.get(key);
+        });
+      }),
   );
   return batcher.push(record);
 }
@@ -49,7 +51,6 @@ const WEBHOOK_KINDS = new Set<string>(WEBHOOK_KIND_TYPES);
  */
 export async function deliverAttempt(
   ctx: AppContext,
-  producers: Producers,
   deliveryId: number,
   attempt: number,
   /** Already loaded by the caller (the relay loads all of an event's deliveries in one statement). */
@@ -68,7 +69,15 @@ export async function deliverAttempt(
   const body = JSON.stringify(target.payload);
   const result: AttemptResult = target.url
     ? await postWebhook(ctx.config, { url: target.url, secret: target.secret }, target.eventId, body)
-    : { requestedAt: new Date(), durationMs: 0, statusCode: null, ok: false, error: 'integration has no url', responseBody: null, retryAfterSeconds: null };
+    : {
+        requestedAt: new Date(),
+        durationMs: 0,
+        statusCode: null,
+        ok: false,
+        error: 'integration has no url',
+        responseBody: null,
+        retryAfterSeconds: null,
+      };
 
   const { retryScheduleSeconds, retryJitter } = ctx.config.webhooks;
   // 410 Gone: the receiver says this endpoint is no more; retrying would only add load.
@@ -86,11 +95,19 @@ export async function deliverAttempt(
   });
   if (!recorded) return 'stale';
   if (recorded.breakerOpened) {
-    ctx.logger.warn({ integrationId: target.integrationId, failures: recorded.failureCount }, 'circuit breaker opened: integration auto-disabled');
+    ctx.logger.warn(
+      { integrationId: target.integrationId, failures: recorded.failureCount },
+      'circuit breaker opened: integration auto-disabled',
+    );
   }
   if (status === 'pending' && delay !== null) {
     // If this add is lost (crash, Redis down), the sweep re-enqueues the overdue delivery.
-    await producers.add('deliveries', jobIds.deliveries(deliveryId, attempt + 1), { deliveryId, attempt: attempt + 1 }, { delay });
+    await ctx.producers.add(
+      'deliveries',
+      jobIds.deliveries(deliveryId, attempt + 1),
+      { deliveryId, attempt: attempt + 1 },
+      { delay },
+    );
   }
   return status;
 }

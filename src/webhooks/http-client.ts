@@ -1,8 +1,8 @@
 import { Agent, request } from 'undici';
 import type { Config } from '../shared/config.js';
-import { assertDeliverableUrl, guardedLookup, UnsafeTargetError } from './ssrf.js';
+import { checkUrlShape, guardedLookup, UnsafeTargetError } from '../integrations/url-guard.js';
 import { signedHeaders } from './signing.js';
-import { parseRetryAfter } from './schedule.js';
+import { parseRetryAfter } from './retry-delays.js';
 import { stripNul } from '../shared/http/reject-nul.js';
 
 export interface AttemptResult {
@@ -24,7 +24,10 @@ function agentFor(config: Config): Agent {
   let agent = agents.get(key);
   if (!agent) {
     agent = new Agent({
-      connect: { timeout: config.webhooks.timeoutMs, lookup: guardedLookup(config.webhooks.allowPrivateTargets) },
+      connect: {
+        timeout: config.webhooks.timeoutMs,
+        lookup: guardedLookup(config.webhooks.allowPrivateTargets),
+      },
       headersTimeout: config.webhooks.timeoutMs,
       bodyTimeout: config.webhooks.timeoutMs,
       keepAliveTimeout: 10_000,
@@ -86,7 +89,7 @@ export async function postWebhook(
     ...partial,
   });
   try {
-    const url = assertDeliverableUrl(target.url, config.webhooks.allowPrivateTargets);
+    const url = checkUrlShape(target.url, config.webhooks.allowPrivateTargets);
     const res = await request(url, {
       method: 'POST',
       dispatcher: agentFor(config),

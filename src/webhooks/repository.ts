@@ -1,8 +1,13 @@
-import { sql } from 'drizzle-orm';
-import type { Executor } from '../shared/db/index.js';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS, subscribedKindsFor } from '../events/kinds.js';
+import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
+import { schema, type Executor } from '../shared/db/index.js';
+import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
 import type { AttemptResult } from './http-client.js';
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
+export type { DeliveryStatus };
+
+const { deliveries, deliveryAttempts, events, integrations } = schema;
 
 export interface DeliveryTarget {
   id: number;
@@ -29,8 +34,66 @@ export interface TargetRow extends Record<string, unknown> {
   config: Record<string, unknown>;
 }
 
+/**
+ * Kinds that reach more than their own subscribers, as the JSON the fan-out statement reads
+ * (`order.payment_declined` also reaches `order.failed`): bound as one parameter.
+ */
+const SUBSCRIBERS = JSON.stringify(
+  Object.fromEntries(
+    EVENT_KINDS.filter((kind) => subscribedKindsFor(kind).length > 1).map((kind) => [
+      kind,
+      subscribedKindsFor(kind),
+    ]),
+  ),
+);
+
+/**
+ * Fans one event out into one delivery per matching integration (decisions, "Routing"): active,
+ * webhook-kind, subscribed to the kind (or to `order.failed` for a declined payment), covering the
+ * event's product unless the kind ignores the product filter or the event has none.
+ *
+ * Exactly once, in one statement: claiming the event (`relayed_at` still null) and inserting its
+ * deliveries commit together; a concurrent or repeated relay claims nothing. Returns every delivery
+ * of the event still waiting for its first attempt, with what that attempt needs (the same
+ * statement, so one round trip per event).
+ */
+export async function fanOutMany(db: Executor, eventIds: string[]): Promise<DeliveryTarget[]> {
+  const ids = sql`${sql.param(eventIds)}::text[]`;
+  const result = await db.execute<TargetRow>(sql`
+    WITH claimed AS (
+      UPDATE events SET relayed_at = clock_timestamp()
+       WHERE id = ANY(${ids}) AND relayed_at IS NULL
+   RETURNING id, company_id, type, product_id, payload
+    ), inserted AS (
+      INSERT INTO deliveries (event_id, integration_id, next_attempt_at)
+      SELECT c.id, i.id, clock_timestamp()
+        FROM claimed c
+        JOIN integrations i ON i.company_id = c.company_id
+       WHERE i.is_active
+         AND i.type = ANY(${sql.param(WEBHOOK_KIND_TYPES)}::text[])
+         AND i.events && COALESCE(
+               (SELECT array_agg(k) FROM jsonb_array_elements_text(${SUBSCRIBERS}::jsonb -> c.type) k),
+               ARRAY[c.type])
+         AND (c.type = ANY(${sql.param(PRODUCTLESS_EVENT_KINDS)}::text[]) OR c.product_id IS NULL OR i.send_to_all_products OR c.product_id = ANY(i.product_ids))
+       ORDER BY i.id
+      ON CONFLICT (event_id, integration_id) DO NOTHING
+   RETURNING id, event_id, integration_id
+    )
+    -- Rows inserted by this statement are invisible to its own scans, so the two halves never overlap.
+    SELECT n.id, n.event_id, n.integration_id, 'pending' AS status, 0 AS attempts, c.payload, i.is_active, i.type, i.config
+      FROM inserted n JOIN claimed c ON c.id = n.event_id JOIN integrations i ON i.id = n.integration_id
+    UNION ALL
+    SELECT d.id, d.event_id, d.integration_id, d.status, d.attempts, e.payload, i.is_active, i.type, i.config
+      FROM deliveries d JOIN events e ON e.id = d.event_id JOIN integrations i ON i.id = d.integration_id
+     WHERE d.event_id = ANY(${ids}) AND d.status = 'pending' AND d.attempts = 0`);
+  return result.rows.map(toDeliveryTarget).sort((a, b) => a.id - b.id);
+}
+
 /** Everything one attempt needs, read at run time: the secret never travels through Redis. */
-export async function loadDeliveryTarget(db: Executor, deliveryId: number): Promise<DeliveryTarget | undefined> {
+export async function loadDeliveryTarget(
+  db: Executor,
+  deliveryId: number,
+): Promise<DeliveryTarget | undefined> {
   const result = await db.execute<TargetRow>(sql`
     SELECT d.id, d.event_id, d.integration_id, d.status, d.attempts, e.payload, i.is_active, i.type, i.config
       FROM deliveries d
@@ -112,7 +175,12 @@ export async function recordAttempts(
   }));
   const t = breakerThreshold;
   const newCount = sql`(CASE WHEN p.any_ok THEN p.trailing ELSE g.failure_count + p.trailing END)`;
-  const result = await db.execute<{ delivery_id: string | number; attempt: number; failure_count: number | null; opened: boolean | null }>(sql`
+  const result = await db.execute<{
+    delivery_id: string | number;
+    attempt: number;
+    failure_count: number | null;
+    opened: boolean | null;
+  }>(sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
         ord int, delivery_id bigint, event_id text, integration_id int, attempt int, requested_at timestamptz,
@@ -173,10 +241,195 @@ export async function recordAttempts(
 export const attemptKey = (deliveryId: number, attempt: number): string => `${deliveryId}:${attempt}`;
 
 /** A failed, skipped or succeeded delivery back to pending for one more attempt (panel resend). */
-export async function reopenDelivery(db: Executor, deliveryId: number): Promise<{ attempts: number } | undefined> {
+export async function reopenDelivery(
+  db: Executor,
+  deliveryId: number,
+): Promise<{ attempts: number } | undefined> {
   const result = await db.execute<{ attempts: number }>(sql`
     UPDATE deliveries SET status = 'pending', next_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
      WHERE id = ${deliveryId} AND status <> 'pending'
  RETURNING attempts`);
   return result.rows[0];
+}
+
+/** Events committed more than `graceMs` ago that no relay has claimed (oldest first). */
+export async function unrelayedEvents(db: Executor, graceMs: number, limit: number): Promise<string[]> {
+  const result = await db.execute<{ id: string }>(sql`
+    SELECT id FROM events
+     WHERE relayed_at IS NULL AND created_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000})
+     ORDER BY created_at LIMIT ${limit}`);
+  return result.rows.map((r) => r.id);
+}
+
+/** Pending deliveries whose next attempt is overdue by more than `graceMs` (their job was lost). */
+export async function overdueDeliveries(
+  db: Executor,
+  graceMs: number,
+  limit: number,
+): Promise<Array<{ deliveryId: number; eventId: string; attempts: number }>> {
+  const result = await db.execute<{ id: string | number; event_id: string; attempts: number }>(sql`
+    SELECT id, event_id, attempts FROM deliveries
+     WHERE status = 'pending' AND next_attempt_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000})
+     ORDER BY next_attempt_at LIMIT ${limit}`);
+  return result.rows.map((r) => ({ deliveryId: Number(r.id), eventId: r.event_id, attempts: r.attempts }));
+}
+
+export interface DeliveryAttemptView {
+  attempt: number;
+  requestedAt: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  responseBody: string | null;
+}
+
+export interface DeliveryView {
+  id: number;
+  eventId: string;
+  eventType: string;
+  integrationId: number;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  history: DeliveryAttemptView[];
+}
+
+/** Whether the company has the integration, and whether it is active (undefined: not found). */
+export async function findOwnIntegration(
+  db: Executor,
+  companyId: number,
+  integrationId: number,
+): Promise<{ isActive: boolean } | undefined> {
+  const [row] = await db
+    .select({ isActive: integrations.isActive })
+    .from(integrations)
+    .where(and(eq(integrations.id, integrationId), eq(integrations.companyId, companyId)));
+  return row;
+}
+
+async function withHistory(
+  db: Executor,
+  rows: Array<Omit<DeliveryView, 'history'>>,
+): Promise<DeliveryView[]> {
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .select()
+    .from(deliveryAttempts)
+    .where(
+      inArray(
+        deliveryAttempts.deliveryId,
+        rows.map((r) => r.id),
+      ),
+    )
+    .orderBy(asc(deliveryAttempts.attempt));
+  return rows.map((row) => ({
+    ...row,
+    history: attempts
+      .filter((a) => a.deliveryId === row.id)
+      .map((a) => ({
+        attempt: a.attempt,
+        requestedAt: a.requestedAt,
+        statusCode: a.statusCode,
+        error: a.error,
+        durationMs: a.durationMs,
+        responseBody: a.responseBody,
+      })),
+  }));
+}
+
+const deliveryColumns = {
+  id: deliveries.id,
+  eventId: deliveries.eventId,
+  eventType: events.type,
+  integrationId: deliveries.integrationId,
+  status: deliveries.status,
+  attempts: deliveries.attempts,
+  nextAttemptAt: deliveries.nextAttemptAt,
+  lastStatusCode: deliveries.lastStatusCode,
+  lastError: deliveries.lastError,
+  createdAt: deliveries.createdAt,
+  updatedAt: deliveries.updatedAt,
+};
+
+export async function deliveryExists(
+  db: Executor,
+  integrationId: number,
+  deliveryId: number,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: deliveries.id })
+    .from(deliveries)
+    .where(and(eq(deliveries.id, deliveryId), eq(deliveries.integrationId, integrationId)));
+  return row !== undefined;
+}
+
+/** An integration's deliveries, newest first (ids grow with time), one extra to tell whether more follow. */
+export async function listDeliveries(
+  db: Executor,
+  integrationId: number,
+  query: { status?: DeliveryStatus | undefined; limit: number; startingAfter?: number | undefined },
+): Promise<DeliveryView[]> {
+  const rows = await db
+    .select(deliveryColumns)
+    .from(deliveries)
+    .innerJoin(events, eq(events.id, deliveries.eventId))
+    .where(
+      and(
+        eq(deliveries.integrationId, integrationId),
+        query.status === undefined ? undefined : eq(deliveries.status, query.status),
+        query.startingAfter === undefined ? undefined : lt(deliveries.id, query.startingAfter),
+      ),
+    )
+    .orderBy(desc(deliveries.id))
+    .limit(query.limit + 1);
+  return withHistory(db, rows);
+}
+
+export async function findDelivery(
+  db: Executor,
+  integrationId: number,
+  deliveryId: number,
+): Promise<DeliveryView | undefined> {
+  const rows = await db
+    .select(deliveryColumns)
+    .from(deliveries)
+    .innerJoin(events, eq(events.id, deliveries.eventId))
+    .where(and(eq(deliveries.id, deliveryId), eq(deliveries.integrationId, integrationId)));
+  const [view] = await withHistory(db, rows);
+  return view;
+}
+
+/** Each delivery of an event with its integration's URL and its first attempt's status (simulate's report). */
+export async function firstAttemptsOf(
+  db: Executor,
+  eventId: string,
+): Promise<
+  Array<{
+    integrationId: number;
+    destination: string | null;
+    status: DeliveryStatus;
+    statusCode: number | null;
+  }>
+> {
+  const rows = await db.execute<{
+    integration_id: number;
+    destination: string | null;
+    status: DeliveryStatus;
+    status_code: number | null;
+  }>(sql`
+    SELECT d.integration_id, i.config->>'url' AS destination, d.status,
+           (SELECT a.status_code FROM delivery_attempts a WHERE a.delivery_id = d.id ORDER BY a.attempt LIMIT 1) AS status_code
+      FROM deliveries d JOIN integrations i ON i.id = d.integration_id
+     WHERE d.event_id = ${eventId}
+     ORDER BY d.integration_id`);
+  return rows.rows.map((r) => ({
+    integrationId: r.integration_id,
+    destination: r.destination,
+    status: r.status,
+    statusCode: r.status_code,
+  }));
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { mountPath } from '../../src/shared/config.js';
 import { signGatewayBody } from '../../src/orders/gateway-signature.js';
 import type { TestApp } from '../helpers/app.js';

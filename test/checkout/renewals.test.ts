@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { jobIds } from '../../queues/index.js';
-import { renewSubscription, sweepRenewals } from '../../src/subscriptions/service.js';
+import { renewSubscription, sweepRenewals } from '../../src/orders/renewals.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
 import { activePlan, createLink, payPath, postForm, type Envelope, type WireLink } from './helpers.js';
@@ -91,16 +91,12 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
     expect(job?.data).to.deep.equal({ subscriptionId, period: 2 });
 
     // Not due yet: nothing happens.
-    expect(await renewSubscription(engine.app.ctx, engine.workers.producers, subscriptionId, 2)).to.equal(
-      undefined,
-    );
+    expect(await renewSubscription(engine.app.ctx, subscriptionId, 2)).to.equal(undefined);
 
     const due = new Date(periodEnd.getTime() + 1000);
-    const eventId = await renewSubscription(engine.app.ctx, engine.workers.producers, subscriptionId, 2, due);
+    const eventId = await renewSubscription(engine.app.ctx, subscriptionId, 2, due);
     expect(eventId).to.be.a('string');
-    expect(
-      await renewSubscription(engine.app.ctx, engine.workers.producers, subscriptionId, 2, due),
-    ).to.equal(undefined);
+    expect(await renewSubscription(engine.app.ctx, subscriptionId, 2, due)).to.equal(undefined);
 
     const renewal = await eventually(
       async () => delivered((e) => e.id === eventId)[0],
@@ -168,8 +164,8 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
       [subscriptionId],
     );
 
-    expect(await sweepRenewals(engine.app.ctx, engine.workers.producers, 0)).to.be.at.least(1);
-    expect(await sweepRenewals(engine.app.ctx, engine.workers.producers, 0)).to.equal(0);
+    expect(await sweepRenewals(engine.app.ctx, 0)).to.be.at.least(1);
+    expect(await sweepRenewals(engine.app.ctx, 0)).to.equal(0);
 
     const orders = await engine.app.ctx.pool.query<{ payment_link_id: string | null }>(
       `SELECT payment_link_id FROM orders WHERE subscription_id = $1 ORDER BY id`,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, Receiver, startEngine, type Engine } from '../events/helpers.js';
 import {

@@ -1,11 +1,20 @@
 import { expect } from 'chai';
 import { eq, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { expireDueLink } from '../../src/events/expiry.js';
-import { publishAfterCommit } from '../../src/events/publisher.js';
+import { expireDueLink } from '../../src/payment-links/expiry.js';
+import { publishAfterCommit } from '../../src/events/publish.js';
 import { schema } from '../../src/shared/db/index.js';
 import { seed } from '../helpers/app.js';
-import { createIntegration, createLink, emit, eventually, integration, Receiver, startEngine, type Engine } from './helpers.js';
+import {
+  createIntegration,
+  createLink,
+  emit,
+  eventually,
+  integration,
+  Receiver,
+  startEngine,
+  type Engine,
+} from './helpers.js';
 
 const SECRET = `whsec_${Buffer.from('a-very-secret-key-of-32-bytes!!').toString('base64')}`;
 
@@ -32,16 +41,33 @@ describe('webhook delivery', function () {
 
   it('delivers an expired link as order.expired, signed so a Standard Webhooks receiver verifies it', async () => {
     const tenant = await seed();
-    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['order.expired'], sendToAllProducts: true });
-    const link = await createLink(engine.app.ctx.db, tenant, { expiresAt: new Date(Date.now() - 10), externalReference: 'crm-7' });
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['order.expired'],
+      sendToAllProducts: true,
+    });
+    const link = await createLink(engine.app.ctx.db, tenant, {
+      expiresAt: new Date(Date.now() - 10),
+      externalReference: 'crm-7',
+    });
     const eventId = await expireDueLink(engine.app.ctx.db, link.id);
     expect(eventId).to.be.a('string');
     publishAfterCommit(engine.app.ctx, [eventId ?? '']);
     const [request] = await receiver.waitFor(1);
     if (!request) throw new Error('no request');
-    const verified = new Webhook(SECRET).verify(request.body, request.headers as Record<string, string>) as Record<string, unknown>;
+    const verified = new Webhook(SECRET).verify(
+      request.body,
+      request.headers as Record<string, string>,
+    ) as Record<string, unknown>;
     expect(request.headers['webhook-id']).to.equal(eventId);
-    expect(verified).to.include({ id: eventId, type: 'order.expired', livemode: false, test: false, sandbox: false });
+    expect(verified).to.include({
+      id: eventId,
+      type: 'order.expired',
+      livemode: false,
+      test: false,
+      sandbox: false,
+    });
     expect(verified.created_at).to.be.a('string');
     const data = verified.data as Record<string, Record<string, unknown>>;
     expect(data.order).to.equal(null);
@@ -55,22 +81,43 @@ describe('webhook delivery', function () {
 
   it('signs with the UTF-8 bytes of a secret that is not whsec_', async () => {
     const tenant = await seed();
-    await createIntegration(engine.app, tenant, { url: receiver.url, secret: 'plain-sécret', events: ['lead.created'] });
-    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: { lead: { email: 'a@b.co' } } });
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: 'plain-sécret',
+      events: ['lead.created'],
+    });
+    const eventId = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: { lead: { email: 'a@b.co' } },
+    });
     const [request] = await receiver.waitFor(1);
     if (!request) throw new Error('no request');
     const receiverSide = new Webhook(new TextEncoder().encode('plain-sécret'), { format: 'raw' });
-    expect(receiverSide.verify(request.body, request.headers as Record<string, string>)).to.include({ id: eventId });
+    expect(receiverSide.verify(request.body, request.headers as Record<string, string>)).to.include({
+      id: eventId,
+    });
   });
 
   it('records every attempt and retries on the schedule with the same webhook-id until success', async () => {
     const tenant = await seed();
     receiver.reply = (_req, i) => (i < 2 ? { status: 500, body: 'boom' } : { status: 204 });
-    const integrationId = await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
-    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const integrationId = await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
+    const eventId = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
     const requests = await receiver.waitFor(3);
     expect(new Set(requests.map((r) => r.headers['webhook-id']))).to.deep.equal(new Set([eventId]));
-    for (const r of requests) expect(() => new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>)).not.to.throw();
+    for (const r of requests)
+      expect(() => new Webhook(SECRET).verify(r.body, r.headers as Record<string, string>)).not.to.throw();
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
       return rows[0]?.status === 'succeeded' ? rows : undefined;
@@ -93,8 +140,17 @@ describe('webhook delivery', function () {
   it('stops retrying after 410 Gone', async () => {
     const tenant = await seed();
     receiver.reply = () => ({ status: 410 });
-    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
-    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
+    const eventId = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
       return rows[0]?.status === 'failed' ? rows : undefined;
@@ -106,8 +162,17 @@ describe('webhook delivery', function () {
   it('records a response whose body holds U+0000 (stored with a replacement character) and ends on 410', async () => {
     const tenant = await seed();
     receiver.reply = () => ({ status: 410, body: 'gone\u0000away' });
-    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
-    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
+    const eventId = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
       return rows[0]?.status === 'failed' ? rows : undefined;
@@ -124,8 +189,17 @@ describe('webhook delivery', function () {
   it('gives up after the last scheduled retry and marks the delivery failed', async () => {
     const tenant = await seed();
     receiver.reply = () => ({ status: 503 });
-    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
-    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
+    const eventId = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
       return rows[0]?.status === 'failed' ? rows : undefined;
@@ -137,11 +211,27 @@ describe('webhook delivery', function () {
   it('opens the circuit breaker at the threshold and records later deliveries as skipped', async () => {
     const tenant = await seed();
     receiver.reply = () => ({ status: 500 });
-    const integrationId = await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
-    const first = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
-    await eventually(async () => ((await deliveriesOf(engine, first))[0]?.status === 'failed' ? true : undefined));
+    const integrationId = await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
+    const first = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
+    await eventually(async () =>
+      (await deliveriesOf(engine, first))[0]?.status === 'failed' ? true : undefined,
+    );
     expect((await integration(engine.app.ctx.db, integrationId)).isActive).to.equal(true);
-    const second = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const second = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
     const disabled = await eventually(async () => {
       const row = await integration(engine.app.ctx.db, integrationId);
       return row.isActive ? undefined : row;
@@ -156,29 +246,49 @@ describe('webhook delivery', function () {
     expect(receiver.requests).to.have.length(5);
 
     // PATCH is_active true re-enables it: the count and the reason are cleared, events flow again.
-    const patched = await engine.app.http.patch<Record<string, unknown>>(`/panel/v1/integrations/${integrationId}`, {
-      auth: tenant.panel_token,
-      body: { is_active: true },
-    });
+    const patched = await engine.app.http.patch<Record<string, unknown>>(
+      `/panel/v1/integrations/${integrationId}`,
+      {
+        auth: tenant.panel_token,
+        body: { is_active: true },
+      },
+    );
     expect(patched.status).to.equal(200);
     expect(patched.body).to.include({ is_active: true, disabled_reason: '', failure_count: 0 });
     receiver.reply = () => ({ status: 200 });
-    const third = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
-    await eventually(async () => ((await deliveriesOf(engine, third))[0]?.status === 'succeeded' ? true : undefined));
+    const third = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
+    await eventually(async () =>
+      (await deliveriesOf(engine, third))[0]?.status === 'succeeded' ? true : undefined,
+    );
   });
 
   it('counts every one of many concurrent failures to one integration', async () => {
     const tenant = await seed();
     // 410 fails each delivery once and for all, so exactly one failed attempt per event.
     receiver.reply = () => ({ status: 410 });
-    const integrationId = await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    const integrationId = await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
     // Far below the threshold, so the breaker does not stop the attempts being counted.
-    await engine.app.ctx.db.execute(sql`UPDATE integrations SET failure_count = -1000 WHERE id = ${integrationId}`);
+    await engine.app.ctx.db.execute(
+      sql`UPDATE integrations SET failure_count = -1000 WHERE id = ${integrationId}`,
+    );
     const events = await Promise.all(
-      Array.from({ length: 12 }, () => emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} })),
+      Array.from({ length: 12 }, () =>
+        emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} }),
+      ),
     );
     for (const eventId of events) {
-      await eventually(async () => ((await deliveriesOf(engine, eventId))[0]?.status === 'failed' ? true : undefined));
+      await eventually(async () =>
+        (await deliveriesOf(engine, eventId))[0]?.status === 'failed' ? true : undefined,
+      );
     }
     expect(receiver.requests).to.have.length(12);
     expect((await integration(engine.app.ctx.db, integrationId)).failureCount).to.equal(-1000 + 12);
@@ -187,9 +297,21 @@ describe('webhook delivery', function () {
   it('treats a redirect as a failure without following it, and keeps at most the configured response size', async () => {
     const tenant = await seed();
     const big = 'x'.repeat(engine.app.ctx.config.webhooks.responseBodyMaxBytes + 5000);
-    receiver.reply = (_req, i) => (i === 0 ? { status: 302, headers: { location: `${receiver.url}/elsewhere` } } : { status: 200, body: big });
-    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
-    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    receiver.reply = (_req, i) =>
+      i === 0
+        ? { status: 302, headers: { location: `${receiver.url}/elsewhere` } }
+        : { status: 200, body: big };
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
+    const eventId = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
       return rows[0]?.status === 'succeeded' ? rows : undefined;
@@ -206,8 +328,13 @@ describe('webhook delivery', function () {
 
   it('waits for a Retry-After longer than the scheduled delay', async () => {
     const tenant = await seed();
-    receiver.reply = (_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 });
-    await createIntegration(engine.app, tenant, { url: receiver.url, secret: SECRET, events: ['lead.created'] });
+    receiver.reply = (_req, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 };
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
     await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
     const [first, second] = await receiver.waitFor(2);
     // Scheduled 0.2 s, asked 1 s, honoured up to 0.4 s (twice the schedule).
@@ -232,9 +359,22 @@ describe('webhook delivery to private targets', function () {
     // Saved while private targets were allowed (or re-pointed since): the delivery checks again.
     const [row] = await engine.app.ctx.db
       .insert(schema.integrations)
-      .values({ companyId: tenant.company.id, type: 'webhook', config: { url: receiver.url.replace('http:', 'https:').replace('127.0.0.1', 'localhost'), secret: SECRET }, events: ['lead.created'] })
+      .values({
+        companyId: tenant.company.id,
+        type: 'webhook',
+        config: {
+          url: receiver.url.replace('http:', 'https:').replace('127.0.0.1', 'localhost'),
+          secret: SECRET,
+        },
+        events: ['lead.created'],
+      })
       .returning();
-    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const eventId = await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'lead.created',
+      productId: null,
+      data: {},
+    });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
       return rows[0]?.status === 'failed' ? rows : undefined;

@@ -2,11 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { randomBase62 } from '../../src/shared/ids.js';
-import { closeProducers, publishAfterCommit } from '../../src/events/publisher.js';
+import { publishAfterCommit } from '../../src/events/publish.js';
 import { recordEvent, type NewEvent } from '../../src/events/outbox.js';
 import { schema } from '../../src/shared/db/index.js';
 import type { Db } from '../../src/shared/db/index.js';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { newLinkId, newShortCode } from '../../src/shared/ids.js';
 import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../workers/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -38,7 +38,11 @@ export class Receiver {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const received: ReceivedRequest = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const received: ReceivedRequest = {
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        };
         const index = this.requests.length;
         this.requests.push(received);
         for (const w of this.waiters.splice(0)) w();
@@ -65,7 +69,8 @@ export class Receiver {
     const deadline = Date.now() + timeoutMs;
     while (this.requests.length < count) {
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`receiver got ${this.requests.length} of ${count} requests in ${timeoutMs} ms`);
+      if (left <= 0)
+        throw new Error(`receiver got ${this.requests.length} of ${count} requests in ${timeoutMs} ms`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.waiters.push(() => {
@@ -84,7 +89,11 @@ export class Receiver {
 }
 
 /** Polls `check` until it returns a value other than undefined (bounded; for state in PostgreSQL). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -105,7 +114,11 @@ export interface IntegrationInput {
 }
 
 /** Creates an integration through the panel API (and links products), as a company would. */
-export async function createIntegration(app: TestApp, tenant: SeedResult, input: IntegrationInput): Promise<number> {
+export async function createIntegration(
+  app: TestApp,
+  tenant: SeedResult,
+  input: IntegrationInput,
+): Promise<number> {
   const config: Record<string, string> = {};
   if (input.url !== undefined) config.url = input.url;
   if (input.secret !== undefined) config.secret = input.secret;
@@ -140,7 +153,12 @@ export async function integration(db: Db, id: number): Promise<typeof schema.int
 export async function createLink(
   db: Db,
   tenant: SeedResult,
-  input: { livemode?: boolean; externalReference?: string | null; expiresAt?: Date; metadata?: Record<string, string> } = {},
+  input: {
+    livemode?: boolean;
+    externalReference?: string | null;
+    expiresAt?: Date;
+    metadata?: Record<string, string>;
+  } = {},
 ): Promise<typeof schema.paymentLinks.$inferSelect> {
   const offer = tenant.offers.find((o) => o.status === 'active');
   if (!offer) throw new Error('seed has no active offer');
@@ -167,7 +185,10 @@ export async function createLink(
 }
 
 /** Records an event the way a service does (one transaction), then takes the fast path. */
-export async function emit(app: TestApp, event: Omit<NewEvent, 'livemode' | 'test'> & { livemode?: boolean; test?: boolean }): Promise<string> {
+export async function emit(
+  app: TestApp,
+  event: Omit<NewEvent, 'livemode' | 'test'> & { livemode?: boolean; test?: boolean },
+): Promise<string> {
   const id = await app.ctx.db.transaction(async (tx) => {
     const recorded = await recordEvent(tx, { livemode: false, test: false, ...event });
     return recorded.id;
@@ -186,7 +207,10 @@ export interface Engine {
  * An app plus in-process workers with their own queue prefix, so their configuration (retry
  * schedule, breaker threshold) never handles another test's jobs.
  */
-export async function startEngine(env: Record<string, string> = {}, options: WorkerOptions = {}): Promise<Engine> {
+export async function startEngine(
+  env: Record<string, string> = {},
+  options: WorkerOptions = {},
+): Promise<Engine> {
   const app = await startTestApp({
     QUEUE_PREFIX: `{plinks-test-${randomBase62(6).toLowerCase()}}`,
     WEBHOOK_RETRY_SCHEDULE: '0.2,0.2,0.2',
@@ -200,7 +224,6 @@ export async function startEngine(env: Record<string, string> = {}, options: Wor
     workers,
     async close() {
       await workers.close();
-      await closeProducers(app.ctx);
       await app.close();
     },
   };

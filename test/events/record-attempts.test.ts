@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { recordEvent } from '../../src/events/outbox.js';
-import { fanOutMany } from '../../src/events/relay.js';
+import { fanOutMany } from '../../src/webhooks/repository.js';
 import type { AttemptResult } from '../../src/webhooks/http-client.js';
 import { attemptKey, recordAttempts, type DeliveryTarget } from '../../src/webhooks/repository.js';
 import { seed, sharedApp } from '../helpers/app.js';
@@ -21,10 +21,20 @@ describe('recording a batch of attempts', function () {
   async function deliveries(count: number): Promise<{ integrationId: number; targets: DeliveryTarget[] }> {
     const app = await sharedApp();
     const tenant = await seed();
-    const integrationId = await createIntegration(app, tenant, { url: 'http://127.0.0.1:9/hook', events: ['lead.created'] });
+    const integrationId = await createIntegration(app, tenant, {
+      url: 'http://127.0.0.1:9/hook',
+      events: ['lead.created'],
+    });
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const event = await recordEvent(app.ctx.db, { companyId: tenant.company.id, type: 'lead.created', livemode: false, test: false, productId: null, data: {} });
+      const event = await recordEvent(app.ctx.db, {
+        companyId: tenant.company.id,
+        type: 'lead.created',
+        livemode: false,
+        test: false,
+        productId: null,
+        data: {},
+      });
       ids.push(event.id);
     }
     return { integrationId, targets: await fanOutMany(app.ctx.db, ids) };
@@ -52,13 +62,23 @@ describe('recording a batch of attempts', function () {
   it('opens the breaker when a batch of failures reaches the threshold, and records a duplicate attempt once', async () => {
     const app = await sharedApp();
     const { integrationId, targets } = await deliveries(5);
-    const records = targets.map((target) => ({ target, attempt: 1, result: result(false), status: 'failed' as const, nextAttemptAt: null }));
+    const records = targets.map((target) => ({
+      target,
+      attempt: 1,
+      result: result(false),
+      status: 'failed' as const,
+      nextAttemptAt: null,
+    }));
     const first = records[0];
     if (!first) throw new Error('expected deliveries');
     const recorded = await recordAttempts(app.ctx.db, [...records, first], 5);
     expect(recorded.size).to.equal(5);
     expect(recorded.get(attemptKey(first.target.id, 1))).to.include({ failureCount: 5, breakerOpened: true });
-    expect(await integration(app.ctx.db, integrationId)).to.include({ failureCount: 5, isActive: false, disabledReason: 'auto_disabled' });
+    expect(await integration(app.ctx.db, integrationId)).to.include({
+      failureCount: 5,
+      isActive: false,
+      disabledReason: 'auto_disabled',
+    });
     const again = await recordAttempts(app.ctx.db, [first], 5);
     expect(again.size).to.equal(0);
     expect((await integration(app.ctx.db, integrationId)).failureCount).to.equal(5);

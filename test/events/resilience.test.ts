@@ -4,7 +4,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
-import { closeProducers } from '../../src/events/publisher.js';
 import { schema, type Db } from '../../src/shared/db/index.js';
 import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
 import { randomBase62 } from '../../src/shared/ids.js';
@@ -33,17 +32,28 @@ describe('event engine resilience', function () {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-redis-outage-'));
     const redis = new PrivateRedis({ dir });
     await redis.start();
-    const app = await startTestApp({ REDIS_URL: redis.url, OUTBOX_SWEEP_MS: '300', QUEUE_PREFIX: `{outage-${randomBase62(6)}}` });
+    const app = await startTestApp({
+      REDIS_URL: redis.url,
+      OUTBOX_SWEEP_MS: '300',
+      QUEUE_PREFIX: `{outage-${randomBase62(6)}}`,
+    });
     const workers = await startWorkers(app.ctx, redis.url);
     try {
       const tenant = await seed();
       await createIntegration(app, tenant, { url: receiver.url, events: ['lead.created'] });
-      const before = await emit(app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: { n: 0 } });
+      const before = await emit(app, {
+        companyId: tenant.company.id,
+        type: 'lead.created',
+        productId: null,
+        data: { n: 0 },
+      });
       await receiver.waitFor(1);
 
       await redis.stop();
       const during = await Promise.all(
-        [1, 2, 3].map((n) => emit(app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: { n } })),
+        [1, 2, 3].map((n) =>
+          emit(app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: { n } }),
+        ),
       );
       // Redis comes back empty (no persistence): nothing of the outage survives there.
       await redis.start();
@@ -52,11 +62,13 @@ describe('event engine resilience', function () {
       const ids = new Set(requests.map((r) => r.headers['webhook-id']));
       for (const id of [before, ...during]) expect(ids).to.include(id);
       for (const id of during) {
-        await eventually(async () => ((await deliveryOf(app.ctx.db, id))?.status === 'succeeded' ? true : undefined), 10_000);
+        await eventually(
+          async () => ((await deliveryOf(app.ctx.db, id))?.status === 'succeeded' ? true : undefined),
+          10_000,
+        );
       }
     } finally {
       await workers.close();
-      await closeProducers(app.ctx);
       await app.close();
       await redis.stop();
       await rm(dir, { recursive: true, force: true });
@@ -74,13 +86,22 @@ describe('event engine resilience', function () {
       WEBHOOK_RETRY_JITTER: '0',
       QUEUE_PREFIX: `{restart-${randomBase62(6)}}`,
     });
-    const workers = await startWorkers(app.ctx, redis.url, { sweep: { eventGraceMs: 500, deliveryGraceMs: 300, batch: 100 } });
+    const workers = await startWorkers(app.ctx, redis.url, {
+      sweep: { eventGraceMs: 500, deliveryGraceMs: 300, batch: 100 },
+    });
     try {
       const tenant = await seed();
       receiver.reply = (_req, i) => (i === 0 ? { status: 503 } : { status: 200 });
       await createIntegration(app, tenant, { url: receiver.url, events: ['lead.created'] });
-      const eventId = await emit(app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
-      await eventually(async () => ((await deliveryOf(app.ctx.db, eventId))?.attempts === 1 ? true : undefined));
+      const eventId = await emit(app, {
+        companyId: tenant.company.id,
+        type: 'lead.created',
+        productId: null,
+        data: {},
+      });
+      await eventually(async () =>
+        (await deliveryOf(app.ctx.db, eventId))?.attempts === 1 ? true : undefined,
+      );
       // The retry waits in Redis as a delayed job; a restart without persistence forgets it.
       await redis.stop();
       await redis.start();
@@ -93,7 +114,6 @@ describe('event engine resilience', function () {
       expect(done.attempts).to.equal(2);
     } finally {
       await workers.close();
-      await closeProducers(app.ctx);
       await app.close();
       await redis.stop();
       await rm(dir, { recursive: true, force: true });
@@ -110,19 +130,26 @@ describe('event engine resilience', function () {
       const tenant = await seed();
       // The first request is never answered: its worker dies while waiting for it.
       receiver.reply = (_req, i) => (i === 0 ? { status: 200, delayMs: 60_000 } : { status: 200 });
-      const integrationId = await createIntegration(app, tenant, { url: receiver.url, events: ['lead.created'] });
-
-      child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/worker-process.ts')], {
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'silent',
-          DATABASE_URL: env.databaseUrl,
-          REDIS_URL: env.redis.url,
-          QUEUE_PREFIX: prefix,
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
+      const integrationId = await createIntegration(app, tenant, {
+        url: receiver.url,
+        events: ['lead.created'],
       });
+
+      child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures/worker-process.ts')],
+        {
+          env: {
+            ...process.env,
+            NODE_ENV: 'test',
+            LOG_LEVEL: 'silent',
+            DATABASE_URL: env.databaseUrl,
+            REDIS_URL: env.redis.url,
+            QUEUE_PREFIX: prefix,
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       await new Promise<void>((resolve, reject) => {
         child?.stdout?.on('data', (chunk: Buffer) => {
           if (chunk.toString().includes('workers-ready')) resolve();
@@ -130,7 +157,12 @@ describe('event engine resilience', function () {
         child?.once('exit', (code) => reject(new Error(`worker exited early (${String(code)})`)));
       });
 
-      const eventId = await emit(app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+      const eventId = await emit(app, {
+        companyId: tenant.company.id,
+        type: 'lead.created',
+        productId: null,
+        data: {},
+      });
       await receiver.waitFor(1);
       child.kill('SIGKILL');
       await new Promise((resolve) => child?.once('exit', resolve));
@@ -148,7 +180,6 @@ describe('event engine resilience', function () {
     } finally {
       if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await survivor?.close();
-      await closeProducers(app.ctx);
       await app.close();
     }
   });

@@ -1,9 +1,17 @@
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
-import { expireDueLink } from '../../src/events/expiry.js';
+import { expireDueLink } from '../../src/payment-links/expiry.js';
 import { schema } from '../../src/shared/db/index.js';
 import { seed } from '../helpers/app.js';
-import { createIntegration, createLink, emit, eventually, Receiver, startEngine, type Engine } from './helpers.js';
+import {
+  createIntegration,
+  createLink,
+  emit,
+  eventually,
+  Receiver,
+  startEngine,
+  type Engine,
+} from './helpers.js';
 
 describe('event routing and link expiry', function () {
   let engine: Engine;
@@ -24,7 +32,10 @@ describe('event routing and link expiry', function () {
       return row?.relayedAt ? row : undefined;
     });
     expect(event.relayedAt).to.be.instanceOf(Date);
-    const rows = await engine.app.ctx.db.select().from(schema.deliveries).where(eq(schema.deliveries.eventId, eventId));
+    const rows = await engine.app.ctx.db
+      .select()
+      .from(schema.deliveries)
+      .where(eq(schema.deliveries.eventId, eventId));
     return rows.map((r) => r.integrationId).sort((a, b) => a - b);
   }
 
@@ -33,16 +44,52 @@ describe('event routing and link expiry', function () {
     const [product, other] = tenant.products;
     if (!product || !other) throw new Error('seed needs two products');
     const c = tenant.company.id;
-    const filtered = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.paid'], productIds: [product.id] });
-    const allProducts = await createIntegration(engine.app, tenant, { type: 'automation_webhook', url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
-    await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.paid'], productIds: [other.id] });
-    await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.refunded'], sendToAllProducts: true });
-    await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.paid'], sendToAllProducts: true, isActive: false });
-    await createIntegration(engine.app, tenant, { type: 'members_area', url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
+    const filtered = await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      events: ['order.paid'],
+      productIds: [product.id],
+    });
+    const allProducts = await createIntegration(engine.app, tenant, {
+      type: 'automation_webhook',
+      url: receiver.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      events: ['order.paid'],
+      productIds: [other.id],
+    });
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      events: ['order.refunded'],
+      sendToAllProducts: true,
+    });
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+      isActive: false,
+    });
+    await createIntegration(engine.app, tenant, {
+      type: 'members_area',
+      url: receiver.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
     const otherTenant = await seed();
-    await createIntegration(engine.app, otherTenant, { url: receiver.url, events: ['order.paid'], sendToAllProducts: true });
+    await createIntegration(engine.app, otherTenant, {
+      url: receiver.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
 
-    const eventId = await emit(engine.app, { companyId: c, type: 'order.paid', productId: product.id, data: {} });
+    const eventId = await emit(engine.app, {
+      companyId: c,
+      type: 'order.paid',
+      productId: product.id,
+      data: {},
+    });
     expect(await routedTo(eventId)).to.deep.equal([filtered, allProducts]);
   });
 
@@ -51,23 +98,49 @@ describe('event routing and link expiry', function () {
     const [product, other] = tenant.products;
     if (!product || !other) throw new Error('seed needs two products');
     const c = tenant.company.id;
-    const leads = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['lead.created'], productIds: [other.id] });
-    const failed = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.failed'], sendToAllProducts: true });
-    const declined = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.payment_declined'], productIds: [product.id] });
+    const leads = await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      events: ['lead.created'],
+      productIds: [other.id],
+    });
+    const failed = await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      events: ['order.failed'],
+      sendToAllProducts: true,
+    });
+    const declined = await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      events: ['order.payment_declined'],
+      productIds: [product.id],
+    });
 
-    const lead = await emit(engine.app, { companyId: c, type: 'lead.created', productId: product.id, data: {} });
+    const lead = await emit(engine.app, {
+      companyId: c,
+      type: 'lead.created',
+      productId: product.id,
+      data: {},
+    });
     expect(await routedTo(lead)).to.deep.equal([leads]);
-    const decline = await emit(engine.app, { companyId: c, type: 'order.payment_declined', productId: product.id, data: {} });
+    const decline = await emit(engine.app, {
+      companyId: c,
+      type: 'order.payment_declined',
+      productId: product.id,
+      data: {},
+    });
     expect(await routedTo(decline)).to.deep.equal([failed, declined]);
   });
 
   it('expires a link when its expiry job runs, once, with one order.expired event', async () => {
     const tenant = await seed();
     const db = engine.app.ctx.db;
-    const hook = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['order.expired'], sendToAllProducts: true });
+    const hook = await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      events: ['order.expired'],
+      sendToAllProducts: true,
+    });
     const link = await createLink(db, tenant, { expiresAt: new Date(Date.now() + 300) });
-    const { scheduleLinkExpiry } = await import('../../src/events/publisher.js');
-    scheduleLinkExpiry(engine.app.ctx, link, engine.workers.producers);
+    const { scheduleLinkExpiry } = await import('../../src/payment-links/expiry.js');
+    scheduleLinkExpiry(engine.app.ctx, link);
 
     const expired = await eventually(async () => {
       const [row] = await db.select().from(schema.paymentLinks).where(eq(schema.paymentLinks.id, link.id));
@@ -84,7 +157,10 @@ describe('event routing and link expiry', function () {
       return rows[0]?.status === 'succeeded' ? rows : undefined;
     });
     expect(deliveries).to.have.length(1);
-    const events = await db.select().from(schema.events).where(eq(schema.events.companyId, tenant.company.id));
+    const events = await db
+      .select()
+      .from(schema.events)
+      .where(eq(schema.events.companyId, tenant.company.id));
     expect(events.map((e) => e.type)).to.deep.equal(['order.expired']);
   });
 
@@ -92,7 +168,10 @@ describe('event routing and link expiry', function () {
     const tenant = await seed();
     const link = await createLink(engine.app.ctx.db, tenant, { expiresAt: new Date(Date.now() + 60_000) });
     expect(await expireDueLink(engine.app.ctx.db, link.id)).to.equal(undefined);
-    const [row] = await engine.app.ctx.db.select().from(schema.paymentLinks).where(eq(schema.paymentLinks.id, link.id));
+    const [row] = await engine.app.ctx.db
+      .select()
+      .from(schema.paymentLinks)
+      .where(eq(schema.paymentLinks.id, link.id));
     expect(row?.status).to.equal('active');
   });
 
@@ -100,7 +179,10 @@ describe('event routing and link expiry', function () {
     const tenant = await seed();
     const link = await createLink(engine.app.ctx.db, tenant, { expiresAt: new Date(Date.now() - 5000) });
     const row = await eventually(async () => {
-      const [r] = await engine.app.ctx.db.select().from(schema.paymentLinks).where(eq(schema.paymentLinks.id, link.id));
+      const [r] = await engine.app.ctx.db
+        .select()
+        .from(schema.paymentLinks)
+        .where(eq(schema.paymentLinks.id, link.id));
       return r?.status === 'expired' ? r : undefined;
     });
     expect(row.status).to.equal('expired');

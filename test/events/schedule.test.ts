@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { nextDelayMs, parseRetryAfter } from '../../src/webhooks/schedule.js';
-import { isBlockedAddress, assertDeliverableUrl } from '../../src/webhooks/ssrf.js';
+import { nextDelayMs, parseRetryAfter } from '../../src/webhooks/retry-delays.js';
+import { checkUrlShape, isPrivateAddress } from '../../src/integrations/url-guard.js';
 
 describe('webhook retry schedule', function () {
   const schedule = [5, 300, 1800];
@@ -32,12 +32,12 @@ describe('webhook retry schedule', function () {
 
 describe('webhook target guard at delivery', function () {
   it('refuses private IP literals and plain http unless private targets are allowed', () => {
-    expect(() => assertDeliverableUrl('https://127.0.0.1/hook', false)).to.throw(/private/);
-    expect(() => assertDeliverableUrl('https://[::ffff:10.0.0.1]/hook', false)).to.throw(/private/);
-    expect(() => assertDeliverableUrl('http://example.com/hook', false)).to.throw(/scheme/);
-    expect(() => assertDeliverableUrl('https://user:pw@example.com/hook', false)).to.throw(/credentials/);
-    expect(assertDeliverableUrl('http://127.0.0.1:8080/hook', true).port).to.equal('8080');
-    expect(isBlockedAddress('169.254.169.254')).to.equal(true);
-    expect(isBlockedAddress('93.184.216.34')).to.equal(false);
+    expect(() => checkUrlShape('https://127.0.0.1/hook', false)).to.throw(/private/);
+    expect(() => checkUrlShape('https://[::ffff:10.0.0.1]/hook', false)).to.throw(/private/);
+    expect(() => checkUrlShape('http://example.com/hook', false)).to.throw(/https URL/);
+    expect(() => checkUrlShape('https://user:pw@example.com/hook', false)).to.throw(/credentials/);
+    expect(checkUrlShape('http://127.0.0.1:8080/hook', true).port).to.equal('8080');
+    expect(isPrivateAddress('169.254.169.254')).to.equal(true);
+    expect(isPrivateAddress('93.184.216.34')).to.equal(false);
   });
 });

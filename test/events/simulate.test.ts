@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, Receiver, startEngine, type Engine } from './helpers.js';
 
@@ -11,7 +11,10 @@ interface Simulated {
   status: string;
   paid_at: string | null;
   order: unknown;
-  simulation: { event: string; webhooks: Array<{ integration_id: number; destination: string; success: boolean; status: number }> };
+  simulation: {
+    event: string;
+    webhooks: Array<{ integration_id: number; destination: string; success: boolean; status: number }>;
+  };
 }
 
 describe('POST /v1/payment-links/{id}/simulate', function () {
@@ -45,10 +48,25 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
 
   it('paid: marks the link paid without an order and reports the signed test delivery', async () => {
     const tenant = await seed();
-    const hook = await createIntegration(engine.app, tenant, { url: ok.url, secret: SECRET, events: ['order.paid'], sendToAllProducts: true });
+    const hook = await createIntegration(engine.app, tenant, {
+      url: ok.url,
+      secret: SECRET,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
     // Members-area and invoice integrations never receive test events, even when subscribed.
-    await createIntegration(engine.app, tenant, { type: 'members_area', url: ok.url, events: ['order.paid'], sendToAllProducts: true });
-    await createIntegration(engine.app, tenant, { type: 'invoice', url: ok.url, events: ['order.paid'], sendToAllProducts: true });
+    await createIntegration(engine.app, tenant, {
+      type: 'members_area',
+      url: ok.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
+    await createIntegration(engine.app, tenant, {
+      type: 'invoice',
+      url: ok.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
     const linkId = await newLink(tenant);
     const before = ok.requests.length;
 
@@ -81,8 +99,18 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
 
   it('failed: leaves the link active, sends order.payment_declined to order.failed subscribers, reports failures', async () => {
     const tenant = await seed();
-    const good = await createIntegration(engine.app, tenant, { url: ok.url, secret: SECRET, events: ['order.failed'], sendToAllProducts: true });
-    const bad = await createIntegration(engine.app, tenant, { url: failing.url, secret: SECRET, events: ['order.payment_declined'], sendToAllProducts: true });
+    const good = await createIntegration(engine.app, tenant, {
+      url: ok.url,
+      secret: SECRET,
+      events: ['order.failed'],
+      sendToAllProducts: true,
+    });
+    const bad = await createIntegration(engine.app, tenant, {
+      url: failing.url,
+      secret: SECRET,
+      events: ['order.payment_declined'],
+      sendToAllProducts: true,
+    });
     const linkId = await newLink(tenant);
 
     const res = await simulate(tenant, linkId, { outcome: 'failed' });
@@ -98,7 +126,11 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
 
   it('expired: expires the link and reports no webhooks when nobody subscribed', async () => {
     const tenant = await seed();
-    await createIntegration(engine.app, tenant, { url: ok.url, events: ['order.paid'], sendToAllProducts: true });
+    await createIntegration(engine.app, tenant, {
+      url: ok.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
     const linkId = await newLink(tenant);
     const res = await simulate(tenant, linkId, { outcome: 'expired' });
     expect(res.status).to.equal(200);
@@ -120,7 +152,9 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
     for (const body of [{}, { outcome: 'refunded' }]) {
       const res = await simulate(tenant, linkId, body);
       expect(res.status).to.equal(400);
-      expect((res.body as unknown as { error: { fields: Record<string, unknown> } }).error.fields).to.have.property('outcome');
+      expect(
+        (res.body as unknown as { error: { fields: Record<string, unknown> } }).error.fields,
+      ).to.have.property('outcome');
     }
   });
 
@@ -130,6 +164,8 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
     expect((await simulate(tenant, linkId, { outcome: 'paid' })).status).to.equal(200);
     const again = await simulate(tenant, linkId, { outcome: 'failed' });
     expect(again.status).to.equal(409);
-    expect((await simulate(tenant, 'plink_000000000000000000000000', { outcome: 'paid' })).status).to.equal(404);
+    expect((await simulate(tenant, 'plink_000000000000000000000000', { outcome: 'paid' })).status).to.equal(
+      404,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sharedApp, seed, type TestApp } from '../helpers/app.js';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 
 interface ListBody<T> {
   object: string;
@@ -36,7 +36,9 @@ describe('GET /v1/offers and GET /v1/plans', () => {
     const byCode = new Map(res.body.data.map((o) => [o.code, o]));
     for (const seeded of tenant.offers) {
       const offer = byCode.get(seeded.code);
-      expect(offer?.price).to.equal(seeded.price).and.match(/^\d+\.\d{2}$/);
+      expect(offer?.price)
+        .to.equal(seeded.price)
+        .and.match(/^\d+\.\d{2}$/);
       expect(offer?.status).to.equal(seeded.status);
       expect(offer?.product.id).to.equal(seeded.product_id);
       expect(offer?.url).to.match(new RegExp(`/pay/${seeded.code}$`));

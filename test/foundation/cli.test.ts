@@ -6,9 +6,9 @@ import { testEnvironment } from '../helpers/environment.js';
 
 const run = promisify(execFile);
 
-/** Runs the CLI as a user would (`npm run cli -- …` is `tsx src/cli.ts …`), against the run's database. */
+/** Runs the CLI as a user would (`npm run cli -- …` is `tsx src/cli/main.ts …`), against the run's database. */
 async function cli(...args: string[]): Promise<{ stdout: string; stderr: string }> {
-  return run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  return run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
     env: { ...process.env, DATABASE_URL: testEnvironment().databaseUrl, LOG_LEVEL: 'warn' },
     timeout: 60_000,
   });
@@ -26,7 +26,15 @@ describe('CLI', function () {
     const lines = stdout.trim().split('\n');
     expect(lines).to.have.length(1);
     const seeded = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
-    expect(seeded).to.have.all.keys('company', 'panel_token', 'keys', 'products', 'offers', 'plans', 'coupons');
+    expect(seeded).to.have.all.keys(
+      'company',
+      'panel_token',
+      'keys',
+      'products',
+      'offers',
+      'plans',
+      'coupons',
+    );
     expect(seeded.company).to.include({ name: 'Acme CLI', active: true });
     expect(seeded.keys).to.have.all.keys('test', 'live', 'read_only');
     const keys = seeded.keys as Record<string, string>;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sharedApp, seed, startTestApp, type TestApp } from '../helpers/app.js';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { freePort } from '../../src/shared/infra/free-port.js';
 
 describe('error envelope', () => {
@@ -15,7 +15,9 @@ describe('error envelope', () => {
   it('answers an unknown route with 404 not_found in the envelope', async () => {
     const res = await app.http.get('/v1/no-such-thing', { auth: tenant.keys.test, unvalidated: true });
     expect(res.status).to.equal(404);
-    expect(res.body).to.deep.include({ error: { type: 'not_found', message: 'No route for GET /v1/no-such-thing' } });
+    expect(res.body).to.deep.include({
+      error: { type: 'not_found', message: 'No route for GET /v1/no-such-thing' },
+    });
   });
 
   it('answers an unknown path outside /v1 with 404 not_found', async () => {
@@ -49,18 +51,24 @@ describe('error envelope', () => {
     const ok = await app.http.get('/v1/offers', { auth: tenant.keys.test });
     const denied = await app.http.get('/v1/offers');
     const missing = await app.http.get('/missing', { unvalidated: true });
-    for (const res of [ok, denied, missing]) expect(res.headers.get('request-id')).to.match(/^req_[0-9A-Za-z]{20}$/);
+    for (const res of [ok, denied, missing])
+      expect(res.headers.get('request-id')).to.match(/^req_[0-9A-Za-z]{20}$/);
     expect(ok.headers.get('request-id')).to.not.equal(denied.headers.get('request-id'));
   });
 
   it('keeps a well-formed incoming Request-Id', async () => {
-    const res = await app.http.get('/v1/offers', { auth: tenant.keys.test, headers: { 'request-id': 'client-trace-12345' } });
+    const res = await app.http.get('/v1/offers', {
+      auth: tenant.keys.test,
+      headers: { 'request-id': 'client-trace-12345' },
+    });
     expect(res.headers.get('request-id')).to.equal('client-trace-12345');
   });
 
   it('turns an unexpected failure into 500 api_error naming the request id, with nothing internal', async () => {
     // A database that is not there: the key lookup fails the way any internal fault would.
-    const broken = await startTestApp({ DATABASE_URL: `postgres://nobody@127.0.0.1:${await freePort()}/none` });
+    const broken = await startTestApp({
+      DATABASE_URL: `postgres://nobody@127.0.0.1:${await freePort()}/none`,
+    });
     try {
       const res = await broken.http.get('/v1/offers', { auth: tenant.keys.test });
       expect(res.status).to.equal(500);

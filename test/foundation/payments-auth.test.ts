@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { sharedApp, seed, type TestApp } from '../helpers/app.js';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { revokeKey } from '../../src/keys/service.js';
 import { createKey } from '../../src/keys/service.js';
 import { setCompanyActive } from '../../src/companies/service.js';
@@ -15,7 +15,11 @@ describe('payments API authentication', () => {
     tenant = await seed();
   });
 
-  const expectError = (res: { status: number; body: Record<string, unknown> }, status: number, type: string): void => {
+  const expectError = (
+    res: { status: number; body: Record<string, unknown> },
+    status: number,
+    type: string,
+  ): void => {
     expect(res.status).to.equal(status);
     expect(res.body).to.have.nested.property('error.type', type);
     expect(res.body).to.have.nested.property('error.message').that.is.a('string').and.not.empty;
@@ -26,7 +30,11 @@ describe('payments API authentication', () => {
   });
 
   it('refuses a non-Bearer scheme with 401', async () => {
-    expectError(await app.http.get('/v1/offers', { headers: { authorization: `Basic ${tenant.keys.test}` } }), 401, 'authentication_error');
+    expectError(
+      await app.http.get('/v1/offers', { headers: { authorization: `Basic ${tenant.keys.test}` } }),
+      401,
+      'authentication_error',
+    );
   });
 
   it('refuses a malformed key with 401', async () => {
@@ -34,11 +42,20 @@ describe('payments API authentication', () => {
   });
 
   it('refuses an unknown key of the right shape with 401', async () => {
-    expectError(await app.http.get('/v1/offers', { auth: `vk_test_${'a'.repeat(40)}` }), 401, 'authentication_error');
+    expectError(
+      await app.http.get('/v1/offers', { auth: `vk_test_${'a'.repeat(40)}` }),
+      401,
+      'authentication_error',
+    );
   });
 
   it('refuses a revoked key from the very next request', async () => {
-    const key = await createKey(app.ctx.db, { companyId: tenant.company.id, name: 'to revoke', kind: 'payments', test: true });
+    const key = await createKey(app.ctx.db, {
+      companyId: tenant.company.id,
+      name: 'to revoke',
+      kind: 'payments',
+      test: true,
+    });
     expect((await app.http.get('/v1/offers', { auth: key.value })).status).to.equal(200);
     await revokeKey(app.ctx.db, tenant.company.id, key.row.id);
     expectError(await app.http.get('/v1/offers', { auth: key.value }), 401, 'authentication_error');

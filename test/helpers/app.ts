@@ -1,9 +1,8 @@
 import type { AppContext } from '../../src/shared/context.js';
-import { createDatabase } from '../../src/shared/db/index.js';
+import { createContext } from '../../src/shared/bootstrap.js';
 import { createLogger } from '../../src/shared/logger.js';
-import { createFailFastRedis } from '../../src/shared/redis.js';
-import { startWebServer, type WebServer } from '../../src/server.js';
-import { seedCompany, type SeedOptions, type SeedResult } from '../../src/companies/service.js';
+import { startWebServer, type WebServer } from '../../src/apps/server.js';
+import { seedCompany, type SeedOptions, type SeedResult } from '../../src/cli/seed.js';
 import { testEnvironment } from './environment.js';
 import { HttpClient } from './http.js';
 
@@ -22,10 +21,13 @@ let shared: Promise<TestApp> | undefined;
 /** Starts a fresh app; `env` overrides configuration the way a deployment would (e.g. rate limits). */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = testEnvironment().config(env);
-  const logger = createLogger(config.logLevel);
-  const database = createDatabase(config.databaseUrl ?? '', 10);
-  const redis = createFailFastRedis(config.redisUrl ?? '');
-  const ctx: AppContext = { config, db: database.db, pool: database.pool, redis, logger };
+  const owned = createContext(
+    config,
+    createLogger(config.logLevel),
+    { databaseUrl: config.databaseUrl ?? '', redisUrl: config.redisUrl ?? '' },
+    10,
+  );
+  const { ctx } = owned;
   const web = await startWebServer(ctx);
   const app: TestApp = {
     url: web.url,
@@ -35,8 +37,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     async close() {
       open.delete(app);
       await web.close(1000);
-      redis.disconnect();
-      await database.close();
+      await owned.close();
     },
   };
   open.add(app);

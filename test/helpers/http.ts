@@ -1,7 +1,6 @@
 import type { Config } from '../../src/shared/config.js';
 import { mountPath } from '../../src/shared/config.js';
-import { panelOpenApi } from '../../src/openapi/panel.js';
-import { paymentsOpenApi } from '../../src/openapi/payments.js';
+import type { OpenApiDocument } from '../../src/shared/openapi/types.js';
 import { OpenApiResponseValidator } from './openapi-validator.js';
 
 export interface HttpResponse<T = Record<string, unknown>> {
@@ -27,20 +26,38 @@ export interface RequestOptions {
  * validated against the service's own OpenAPI documents.
  */
 export class HttpClient {
-  private readonly payments: OpenApiResponseValidator;
-  private readonly panel: OpenApiResponseValidator;
+  private validators:
+    Promise<{ payments: OpenApiResponseValidator; panel: OpenApiResponseValidator }> | undefined;
   private readonly panelPrefix: string;
 
   constructor(
     readonly baseUrl: string,
     config: Config,
   ) {
-    this.payments = new OpenApiResponseValidator(paymentsOpenApi(config), '');
     this.panelPrefix = mountPath(config.urls.panel);
-    this.panel = new OpenApiResponseValidator(panelOpenApi(config), this.panelPrefix);
   }
 
-  async request<T = Record<string, unknown>>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse<T>> {
+  /** The documents as the service serves them: what a client reads is what responses are checked against. */
+  private documents() {
+    const fetchDoc = async (path: string): Promise<OpenApiDocument> => {
+      const res = await fetch(`${this.baseUrl}${path}`);
+      return (await res.json()) as OpenApiDocument;
+    };
+    this.validators ??= Promise.all([
+      fetchDoc('/v1/openapi.json'),
+      fetchDoc(`${this.panelPrefix}/openapi.json`),
+    ]).then(([payments, panel]) => ({
+      payments: new OpenApiResponseValidator(payments, ''),
+      panel: new OpenApiResponseValidator(panel, this.panelPrefix),
+    }));
+    return this.validators;
+  }
+
+  async request<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<HttpResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.auth) headers.authorization = `Bearer ${options.auth}`;
     let body: string | undefined;
@@ -49,16 +66,20 @@ export class HttpClient {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(`${this.baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await res.text();
     const contentType = res.headers.get('content-type');
     const parsed: unknown = text && contentType?.includes('json') ? JSON.parse(text) : text;
     if (!options.unvalidated) {
       const urlPath = path.split('?')[0] ?? path;
       if (urlPath.startsWith(`${this.panelPrefix}/`)) {
-        this.panel.check(method, path, res.status, contentType, parsed);
+        (await this.documents()).panel.check(method, path, res.status, contentType, parsed);
       } else if (urlPath.startsWith('/v1/')) {
-        this.payments.check(method, path, res.status, contentType, parsed);
+        (await this.documents()).payments.check(method, path, res.status, contentType, parsed);
       }
     }
     return { status: res.status, headers: res.headers, body: parsed as T, text };

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { OpenApiDocument } from '../../src/openapi/types.js';
+import type { OpenApiDocument } from '../../src/shared/openapi/types.js';
 
 // ajv-formats is CommonJS with a default export; under NodeNext its default is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -44,7 +44,8 @@ export class OpenApiResponseValidator {
     if (!op) throw new Error(`OpenAPI: ${method} ${path} is not documented`);
     const operation = this.doc.paths[op.template]?.[lower as 'get'];
     const responses = operation?.responses ?? {};
-    const code = String(status) in responses ? String(status) : 'default' in responses ? 'default' : undefined;
+    const code =
+      String(status) in responses ? String(status) : 'default' in responses ? 'default' : undefined;
     if (!code) throw new Error(`OpenAPI: ${method} ${op.template} does not document status ${status}`);
     let response = responses[code] as Record<string, unknown>;
     let pointer = `openapi.json#/paths/${escapePointer(op.template)}/${lower}/responses/${code}`;
@@ -56,11 +57,14 @@ export class OpenApiResponseValidator {
     }
     const content = response.content as Record<string, unknown> | undefined;
     if (!content) {
-      if (body !== undefined && body !== '') throw new Error(`OpenAPI: ${method} ${op.template} ${status} documents no body`);
+      if (body !== undefined && body !== '')
+        throw new Error(`OpenAPI: ${method} ${op.template} ${status} documents no body`);
       return;
     }
     if (!contentType?.includes('application/json')) {
-      throw new Error(`OpenAPI: ${method} ${op.template} ${status} should be JSON, got ${contentType ?? 'none'}`);
+      throw new Error(
+        `OpenAPI: ${method} ${op.template} ${status} should be JSON, got ${contentType ?? 'none'}`,
+      );
     }
     const schemaPointer = `${pointer}/content/application~1json/schema`;
     let validate = this.cache.get(schemaPointer);

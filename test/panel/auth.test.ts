@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { sharedApp, seed, type TestApp } from '../helpers/app.js';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { createPanelToken, setCompanyActive } from '../../src/companies/service.js';
 import { insertUser } from '../../src/companies/repository.js';
 import { createKey, revokeKey } from '../../src/keys/service.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { sharedApp, seed, startTestApp, type TestApp } from '../helpers/app.js';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { expectError, P, webhook, type ErrorBody, type IntegrationBody } from './helpers.js';
 
 describe('panel integrations API', () => {

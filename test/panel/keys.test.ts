@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sharedApp, seed, type TestApp } from '../helpers/app.js';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { createPanelToken } from '../../src/companies/service.js';
 import { insertUser } from '../../src/companies/repository.js';
 import { expectError, P } from './helpers.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sharedApp, seed, type TestApp } from '../helpers/app.js';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { expectError, P, webhook, type IntegrationBody, type IntegrationProductBody } from './helpers.js';
 
 interface ProductBody {

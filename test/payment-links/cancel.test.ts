@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { markLinkPaid } from '../../src/payment-links/transitions.js';
 import { seed, sharedApp, type TestApp } from '../helpers/app.js';
 import {

@@ -5,7 +5,7 @@ import {
   isValidCpf,
   normalizeDocument,
   normalizePhone,
-} from '../../src/payment-links/documents.js';
+} from '../../src/payment-links/customer.js';
 
 describe('buyer contact normalisation (CPF, CNPJ, phone)', () => {
   const separators = fc.constantFrom('', ' ', '-', '.', '(', ')');

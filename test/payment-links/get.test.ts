@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { newUuid } from '../../src/shared/ids.js';
 import { markLinkPaid } from '../../src/payment-links/transitions.js';
 import { seed, sharedApp, type TestApp } from '../helpers/app.js';

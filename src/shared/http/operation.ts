@@ -1,0 +1,138 @@
+/**
+ * One declaration per endpoint: method, path, request shape and documented responses. From it come
+ * the Express route (celebrate validation, a handler typed by the shape), the 405 of unsupported
+ * methods, and the endpoint's OpenAPI operation (request half generated from the same Joi schemas).
+ */
+import { celebrate, Modes, Segments, type SchemaOptions } from 'celebrate';
+import type Joi from 'joi';
+import type { Request, RequestHandler, Response, Router } from 'express';
+import { MethodNotAllowedError } from '../errors.js';
+import type { JsonSchema } from '../openapi/types.js';
+import type { Output, Typed } from '../validation/typed.js';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** What a request may carry; each part is an object schema (the body may be any schema). */
+export interface RequestShape {
+  params?: Typed<object, Joi.ObjectSchema>;
+  query?: Typed<object, Joi.ObjectSchema>;
+  headers?: Typed<object, Joi.ObjectSchema>;
+  body?: Typed<unknown>;
+}
+
+type Part<S> = S extends Typed<unknown> ? Output<S> : undefined;
+
+/** The validated (and converted) request a handler receives. */
+export interface RequestInput<R extends RequestShape> {
+  params: Part<R['params']>;
+  query: Part<R['query']>;
+  headers: Part<R['headers']>;
+  body: Part<R['body']>;
+}
+
+export interface Operation<R extends RequestShape = RequestShape> {
+  method: HttpMethod;
+  /** OpenAPI path template relative to the app's mount point, e.g. `/v1/payment-links/{id}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Served without credentials (`security: []`). */
+  public?: boolean;
+  request: R;
+  responses: Record<string, JsonSchema>;
+}
+
+/** Declares an operation; the identity function keeps `R` precise for `route`. */
+export const operation = <R extends RequestShape>(op: Operation<R>): Operation<R> => op;
+
+export interface Route {
+  operation: Operation;
+  handlers: RequestHandler[];
+}
+
+export type Handler<R extends RequestShape> = (input: RequestInput<R>, res: Response) => Promise<void> | void;
+
+export interface RouteOptions {
+  /** Runs before validation: rate limits, and refusals that do not depend on the request's content. */
+  before?: RequestHandler[];
+}
+
+// Every field is checked, unknown ones included, and every problem of every part is reported at once.
+const JOI_OPTIONS = { abortEarly: false, convert: true };
+
+// No body at all reads as an empty JSON object, so the caller hears which fields are missing.
+const emptyBodyAsObject: RequestHandler = (req, _res, next) => {
+  req.body ??= {};
+  next();
+};
+
+function validator(request: RequestShape): RequestHandler | undefined {
+  const rules: SchemaOptions = {};
+  if (request.params) rules[Segments.PARAMS] = request.params;
+  if (request.query) rules[Segments.QUERY] = request.query;
+  if (request.headers) rules[Segments.HEADERS] = request.headers;
+  if (request.body) rules[Segments.BODY] = request.body;
+  return Object.keys(rules).length > 0 ? celebrate(rules, JOI_OPTIONS, { mode: Modes.FULL }) : undefined;
+}
+
+function inputOf<R extends RequestShape>(req: Request): RequestInput<R> {
+  // celebrate has replaced each validated part of the request with the value its schema produced.
+  const input: unknown = { params: req.params, query: req.query, headers: req.headers, body: req.body };
+  return input as RequestInput<R>;
+}
+
+/** An operation with its handler: validation first, then the handler with the typed input. */
+export function route<R extends RequestShape>(
+  op: Operation<R>,
+  handle: Handler<R>,
+  options: RouteOptions = {},
+): Route {
+  const validate = validator(op.request);
+  const run: RequestHandler = async (req, res) => {
+    await handle(inputOf<R>(req), res);
+  };
+  return {
+    operation: op,
+    handlers: [
+      ...(options.before ?? []),
+      ...(op.request.body ? [emptyBodyAsObject] : []),
+      ...(validate ? [validate] : []),
+      run,
+    ],
+  };
+}
+
+/** `/integrations/{id}` → `/integrations/:id` */
+export const expressPath = (template: string): string => template.replace(/\{([^}]+)\}/g, ':$1');
+
+const paramCount = (template: string): number => (template.match(/\{/g) ?? []).length;
+
+/**
+ * Mounts routes on a router. Paths with fewer parameters go first, so `/integrations/alerts` is
+ * matched before `/integrations/{id}`; after each path's methods, any other method gets 405 with
+ * `Allow` (OPTIONS gets 204 with the same header).
+ */
+export function mountRoutes(router: Router, routes: Route[]): void {
+  const byPath = new Map<string, Route[]>();
+  for (const r of routes) byPath.set(r.operation.path, [...(byPath.get(r.operation.path) ?? []), r]);
+  const paths = [...byPath.keys()].sort((a, b) => paramCount(a) - paramCount(b));
+  for (const path of paths) {
+    const onPath = byPath.get(path) ?? [];
+    const express = expressPath(path);
+    for (const r of onPath) router[r.operation.method](express, ...r.handlers);
+    const methods = onPath.map((r) => r.operation.method.toUpperCase());
+    const allow = [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(
+      ', ',
+    );
+    router.all(express, (req, res) => {
+      res.setHeader('Allow', allow);
+      if (req.method === 'OPTIONS') {
+        res.status(204).end();
+        return;
+      }
+      throw new MethodNotAllowedError(`${req.method} is not supported on this path; allowed: ${allow}`);
+    });
+  }
+}
