@@ -1,12 +1,13 @@
 import { startWebServer } from './apps/server.js';
+import { announceReady } from './ready-banner.js';
 import { boot } from './shared/bootstrap.js';
 import { isStoreUnavailable } from './shared/availability.js';
 import { onShutdown, onUnexpectedError } from './shared/shutdown.js';
 
 /** Procfile `web`: the three HTTP apps only (the `release` step migrates; see boot). */
-const runtime = await boot();
-const web = await startWebServer(runtime.ctx);
-runtime.ctx.logger.info({ port: web.port, urls: runtime.ctx.config.urls }, 'web listening');
+const runtime = await boot({ checkPort: true });
+const web = await startWebServer(runtime.ctx).catch(runtime.abort);
+announceReady(runtime.ctx.logger, runtime.ctx.config, { port: web.port });
 const stop = async (): Promise<void> => {
   await web.close();
   await runtime.close();

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { createKey, revokeKey } from '../keys/service.js';
 import { createOwnerToken, createPanelToken, setCompanyActive } from '../companies/service.js';
 import { seedCompany } from './seed.js';
+import { exitOnStartupFailure } from '../shared/bootstrap.js';
 import { loadConfig } from '../shared/config.js';
 import { createDatabase, type Db } from '../shared/db/index.js';
 import { migrate } from '../shared/db/migrate.js';
@@ -12,7 +13,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
 
   seed [--json] [--name NAME] [--inactive]
       Create a demo company: owner, panel token, test/live/read-only keys, products, offers,
-      plans and a coupon. With --json, prints exactly one JSON object on stdout.
+      plans and a coupon. With --json, prints exactly one JSON object on stdout; npm prints
+      its own banner there first unless told --silent: npm run --silent cli -- seed --json
   key create --company ID [--name NAME] [--kind payments|read_only] [--test]
       Create an API key and print it (shown once).
   key revoke --company ID --key KEY_ID
@@ -56,6 +58,12 @@ async function run(db: Db, argv: string[]): Promise<void> {
       });
       if (values.json) {
         process.stdout.write(`${JSON.stringify(seeded)}\n`);
+        // npm writes its "> script" banner to stdout before the script runs; only --silent stops it.
+        if (process.env.npm_lifecycle_event === 'cli' && process.env.npm_config_loglevel !== 'silent') {
+          console.error(
+            'note: npm printed its banner above the JSON; run `npm run --silent cli -- seed --json` for the JSON alone',
+          );
+        }
       } else {
         console.log(
           `Created company ${seeded.company.id} "${seeded.company.name}" (${seeded.company.active ? 'active' : 'inactive'})`,
@@ -126,7 +134,9 @@ const config = loadConfig();
 // Logs go to stderr so that `seed --json` leaves exactly one JSON object on stdout.
 const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'cli', 2);
 let exitCode = 0;
-const infra = await resolveInfrastructure(config, logger, { redis: false });
+const infra = await resolveInfrastructure(config, logger, { redis: false }).catch((err: unknown) =>
+  exitOnStartupFailure(err),
+);
 const database = createDatabase(infra.databaseUrl, 2);
 try {
   await migrate(database.pool);

@@ -1,9 +1,10 @@
 import { Producers } from '../../queues/index.js';
-import { loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createDatabase } from './db/index.js';
 import { migrateWhenReachable } from './db/migrate.js';
 import { resolveInfrastructure, type Infrastructure } from './infra/index.js';
+import { assertPortFree, portInUse, StartupError } from './infra/startup-error.js';
 import { createLogger, type Logger } from './logger.js';
 import { createFailFastRedis } from './redis.js';
 
@@ -12,6 +13,8 @@ export interface Runtime {
   infra: Infrastructure;
   /** Closes pools and connections, then stops embedded servers this process started. */
   close(): Promise<void>;
+  /** Ends a start-up that failed after boot (say, the web port was taken meanwhile): see `exitOnStartupFailure`. */
+  abort(err: unknown): never;
 }
 
 export interface BootOptions {
@@ -23,6 +26,8 @@ export interface BootOptions {
    * process starts, and serves 503s, while PostgreSQL is down).
    */
   migrate?: boolean;
+  /** Refuse to start, before starting anything, when the web port (PORT) is taken. */
+  checkPort?: boolean;
 }
 
 export interface OwnedContext {
@@ -51,19 +56,60 @@ export function createContext(
   };
 }
 
-/** Config → infrastructure → migrations → pools: the start-up every process shares. */
+/**
+ * Says in one line why the process cannot start and exits with status 1. A StartupError or
+ * ConfigError is its own message (it names what to change); anything else is logged with its stack.
+ * Children this process started stop with it: each runs under a supervisor that watches it.
+ */
+export function exitOnStartupFailure(err: unknown, logger?: Logger): never {
+  const listen = err as (NodeJS.ErrnoException & { port?: number }) | undefined;
+  const cause =
+    listen?.code === 'EADDRINUSE' && listen.syscall === 'listen' ? portInUse('PORT', listen.port ?? 0) : err;
+  const sentence = cause instanceof StartupError || cause instanceof ConfigError ? cause.message : undefined;
+  if (logger?.isLevelEnabled('fatal')) {
+    if (sentence) logger.fatal(sentence);
+    else logger.fatal({ err: cause }, 'start-up failed');
+  } else {
+    process.stderr.write(
+      `${sentence ?? `start-up failed: ${(cause as Error | undefined)?.stack ?? String(cause)}`}\n`,
+    );
+  }
+  process.exit(1);
+}
+
+/**
+ * Config → infrastructure → migrations → pools: the start-up every process shares. It does not
+ * return on failure: the process ends through `exitOnStartupFailure`, after stopping what it started.
+ */
 export async function boot(options: BootOptions = {}): Promise<Runtime> {
-  const config = options.config ?? loadConfig();
-  const logger = options.logger ?? createLogger(config.logLevel);
-  const infra = await resolveInfrastructure(config, logger);
-  const owned = createContext(config, logger, infra);
-  if (options.migrate ?? false) await migrateWhenReachable(owned.ctx.pool, logger);
-  return {
-    ctx: owned.ctx,
-    infra,
-    async close() {
-      await owned.close();
-      await infra.stop();
-    },
-  };
+  let logger = options.logger;
+  try {
+    const config = options.config ?? loadConfig();
+    logger ??= createLogger(config.logLevel);
+    if (options.checkPort) await assertPortFree('PORT', config.port, config.host);
+    const infra = await resolveInfrastructure(config, logger);
+    const owned = createContext(config, logger, infra);
+    if (options.migrate ?? false) {
+      try {
+        await migrateWhenReachable(owned.ctx.pool, logger);
+      } catch (err) {
+        await owned.close();
+        await infra.stop();
+        throw err;
+      }
+    }
+    return {
+      ctx: owned.ctx,
+      infra,
+      async close() {
+        await owned.close();
+        await infra.stop();
+      },
+      // No graceful close here: workers may already hold the connections, and their complaints
+      // would bury the one line that matters. The supervisors stop the children.
+      abort: (err: unknown) => exitOnStartupFailure(err, owned.ctx.logger),
+    };
+  } catch (err) {
+    return exitOnStartupFailure(err, logger);
+  }
 }

@@ -1,5 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { pino, type Logger } from 'pino';
+import { isatty } from 'node:tty';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import pretty from 'pino-pretty';
+import { ConfigError } from './config.js';
 
 export interface RequestContext {
   requestId: string;
@@ -49,8 +52,39 @@ export function safeError(err: unknown, depth = 0): Record<string, unknown> {
   };
 }
 
+export type LogFormat = 'json' | 'pretty';
+
+/**
+ * LOG_FORMAT `json` or `pretty`; unset (or `auto`), pretty when the destination is a terminal, so
+ * pipes, files, containers and tests get one JSON object per line.
+ */
+export function logFormat(fd: number, env: NodeJS.ProcessEnv = process.env): LogFormat {
+  const requested = env.LOG_FORMAT ?? '';
+  if (requested === 'json' || requested === 'pretty') return requested;
+  if (requested !== '' && requested !== 'auto')
+    throw new ConfigError('LOG_FORMAT must be one of auto, json, pretty');
+  return isatty(fd) ? 'pretty' : 'json';
+}
+
+const prettyLoggers = new WeakSet<Logger>();
+
+/** Whether this logger writes for a person (so a multi-line banner reads well) rather than for a machine. */
+export const writesForPeople = (logger: Logger): boolean => prettyLoggers.has(logger);
+
 export function createLogger(level: string, name = 'payment-links', fd: 1 | 2 = 1): Logger {
-  return pino(
+  const format = logFormat(fd);
+  const destination: DestinationStream =
+    format === 'pretty'
+      ? pretty({
+          destination: fd,
+          sync: true,
+          colorize: isatty(fd),
+          translateTime: 'SYS:HH:MM:ss.l',
+          ignore: 'pid,hostname',
+          singleLine: true,
+        })
+      : pino.destination({ fd, sync: fd === 2 });
+  const logger = pino(
     {
       name,
       level,
@@ -61,8 +95,10 @@ export function createLogger(level: string, name = 'payment-links', fd: 1 | 2 = 
       },
       serializers: { err: safeError },
     },
-    pino.destination({ fd, sync: fd === 2 }),
+    destination,
   );
+  if (format === 'pretty') prettyLoggers.add(logger);
+  return logger;
 }
 
 export type { Logger };

@@ -17,9 +17,9 @@ async function cli(...args: string[]): Promise<{ stdout: string; stderr: string 
 describe('CLI', function () {
   this.timeout(60_000);
 
-  it('`npm run cli -- seed --json` prints exactly one JSON object with the documented shape', async () => {
-    // Through npm, as the README tells a newcomer: npm's own banner must not reach stdout.
-    const { stdout } = await run('npm', ['run', 'cli', '--', 'seed', '--json', '--name', 'Acme CLI'], {
+  it('`npm run --silent cli -- seed --json` prints exactly one JSON object with the documented shape', async () => {
+    // Through npm, as the README tells a newcomer: --silent keeps npm's own banner off stdout.
+    const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'seed', '--json', '--name', 'Acme CLI'], {
       env: { ...process.env, DATABASE_URL: testEnvironment().databaseUrl, LOG_LEVEL: 'warn' },
       timeout: 60_000,
     });
@@ -50,6 +50,17 @@ describe('CLI', function () {
 
     const app = await sharedApp();
     expect((await app.http.get('/v1/offers', { auth: keys.test })).status).to.equal(200);
+  });
+
+  it('without --silent, npm prints its banner first and the CLI says how to get the JSON alone', async () => {
+    const { stdout, stderr } = await run('npm', ['run', 'cli', '--', 'seed', '--json'], {
+      env: { ...process.env, DATABASE_URL: testEnvironment().databaseUrl, LOG_LEVEL: 'warn' },
+      timeout: 60_000,
+    });
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).to.match(/^> payment-links@/);
+    expect(JSON.parse(lines.at(-1) ?? '')).to.have.property('panel_token');
+    expect(stderr).to.include('npm run --silent cli -- seed --json');
   });
 
   it('seed --inactive creates a company whose keys are refused', async () => {

@@ -52,8 +52,11 @@ async function databaseOnServer(serverUrl: string, name: string): Promise<{ url:
 
 export async function startTestEnvironment(): Promise<TestEnvironment> {
   const runId = randomBase62(8).toLowerCase();
+  // The suite's logs (TEST_LOG_LEVEL) stay JSON lines in a terminal too, as in CI and in pipes.
+  process.env.LOG_FORMAT ??= 'json';
   const dir = await mkdtemp(path.join(os.tmpdir(), `plinks-test-${runId}-`));
-  // As root, PostgreSQL runs as a separate `postgres` user that must be able to enter the folder.
+  // As root, PostgreSQL runs as the `postgres` user: a folder it can enter keeps the cluster here.
+  // When TMPDIR itself is private, startEmbeddedPostgres keeps it under /var/lib and links it here.
   await chmod(dir, 0o755);
   let postgres: RunningPostgres | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;

@@ -13,7 +13,8 @@ export interface Infrastructure {
 
 /**
  * Uses DATABASE_URL and REDIS_URL when set; otherwise starts the embedded defaults under DATA_DIR
- * so that `npm start` works on a machine with nothing but Node and redis-server.
+ * so that `npm start` works on a machine with nothing but Node and redis-server. A failure stops
+ * whatever was already started before it is thrown.
  */
 export async function resolveInfrastructure(
   config: Config,
@@ -21,33 +22,41 @@ export async function resolveInfrastructure(
   needs: { redis: boolean } = { redis: true },
 ): Promise<Infrastructure> {
   const stops: Array<() => Promise<void>> = [];
-  let databaseUrl = config.databaseUrl;
-  if (!databaseUrl) {
-    const started = Date.now();
-    const pg = await startEmbeddedPostgres({
-      dir: path.join(config.dataDir, 'pg'),
-      port: config.embeddedPostgresPort,
-      database: 'payment_links',
-      persistent: true,
-      onLog: (message) => logger.debug({ component: 'embedded-postgres' }, message.trim()),
-    });
-    databaseUrl = pg.url;
-    stops.push(pg.stop);
-    logger.info({ port: config.embeddedPostgresPort, ms: Date.now() - started }, 'embedded PostgreSQL ready');
-  }
-  let redisUrl = config.redisUrl ?? '';
-  if (!redisUrl && needs.redis) {
-    const redis = new PrivateRedis({ dir: path.join(config.dataDir, 'redis'), persist: true });
-    await redis.start();
-    redisUrl = redis.url;
-    stops.push(() => redis.stop());
-    logger.info({ port: redis.port }, 'private redis-server ready');
-  }
-  return {
-    databaseUrl,
-    redisUrl,
-    async stop() {
-      for (const stop of stops.reverse()) await stop();
-    },
+  const stop = async (): Promise<void> => {
+    for (const step of stops.reverse()) await step();
   };
+  try {
+    let databaseUrl = config.databaseUrl;
+    if (!databaseUrl) {
+      const started = Date.now();
+      const requested = path.resolve(config.dataDir, 'pg');
+      const pg = await startEmbeddedPostgres({
+        dir: requested,
+        port: config.embeddedPostgresPort,
+        database: 'payment_links',
+        persistent: true,
+        onLog: (message) => logger.debug({ component: 'embedded-postgres' }, message.trim()),
+      });
+      databaseUrl = pg.url;
+      stops.push(pg.stop);
+      logger.info(
+        { port: config.embeddedPostgresPort, dataDir: pg.dataDir, ms: Date.now() - started },
+        pg.dataDir === requested
+          ? 'embedded PostgreSQL ready'
+          : `embedded PostgreSQL ready; its data is in ${pg.dataDir} (${requested} links there: the postgres OS user it runs as cannot enter DATA_DIR)`,
+      );
+    }
+    let redisUrl = config.redisUrl ?? '';
+    if (!redisUrl && needs.redis) {
+      const redis = new PrivateRedis({ dir: path.join(config.dataDir, 'redis'), persist: true });
+      await redis.start();
+      redisUrl = redis.url;
+      stops.push(() => redis.stop());
+      logger.info({ port: redis.port }, 'private redis-server ready');
+    }
+    return { databaseUrl, redisUrl, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

@@ -1,0 +1,72 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+
+/** What the supervisor program (`supervisor.ts`) runs and how it stops it. */
+export interface SupervisorSpec {
+  command: string;
+  args: string[];
+  cwd?: string;
+  /** Run the child as this user and group (root starting PostgreSQL as `postgres`). */
+  uid?: number;
+  gid?: number;
+  /** First signal on stop (PostgreSQL: SIGINT, its fast shutdown); SIGKILL follows after `graceMs`. */
+  stopSignal: NodeJS.Signals;
+  graceMs: number;
+}
+
+/** Exit codes of the supervisor when its child could not be started at all (shell conventions). */
+export const SPAWN_FAILED = { ENOENT: 127, EACCES: 126, OTHER: 125 } as const;
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** A child process that cannot outlive this one (see `supervisor.ts`). */
+export interface SupervisedProcess {
+  /** The supervisor's pid; the child runs in its process group. */
+  readonly pid: number;
+  /** The child's own output. */
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Settles once the supervisor has exited, which it does only after its child has. */
+  readonly exited: Promise<ExitStatus>;
+  /** Stops the child (its stop signal, SIGKILL after the grace period) and waits for both to exit. */
+  stop(): Promise<ExitStatus>;
+}
+
+const self = fileURLToPath(import.meta.url);
+const program = path.join(path.dirname(self), `supervisor${path.extname(self)}`);
+// Under tsx (npm start, tests) the program is TypeScript like this file; built code runs it with plain node.
+const loader = path.extname(self) === '.ts' ? ['--import', import.meta.resolve('tsx')] : [];
+
+export function startSupervised(
+  spec: SupervisorSpec,
+  env: NodeJS.ProcessEnv = process.env,
+): SupervisedProcess {
+  const supervisor = spawn(process.execPath, [...loader, program, JSON.stringify(spec)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // A session of its own: Ctrl-C in a terminal reaches the service alone, which then stops its
+    // children in order (after finishing in-flight work) instead of losing them all at once.
+    detached: process.platform !== 'win32',
+    env,
+  });
+  const exited = new Promise<ExitStatus>((resolve) => {
+    supervisor.once('error', () => resolve({ code: SPAWN_FAILED.OTHER, signal: null }));
+    supervisor.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  // Writing nothing, the lifeline can only fail with EPIPE once the supervisor is gone: nothing to do.
+  supervisor.stdin.on('error', () => undefined);
+  return {
+    pid: supervisor.pid ?? 0,
+    stdout: supervisor.stdout,
+    stderr: supervisor.stderr,
+    exited,
+    stop() {
+      supervisor.stdin.end();
+      return exited;
+    },
+  };
+}
