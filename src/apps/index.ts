@@ -9,6 +9,7 @@ import { errorHandler, notFoundHandler } from '../shared/http/errors.js';
 import { requestId } from '../shared/http/request-id.js';
 import { checkReadiness } from '../shared/readiness.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-board.js';
+import { DOCS_PATH, docsRouter } from './docs.js';
 
 // OAuth codes and states travel in query strings; they are credentials and stay out of the logs.
 const SENSITIVE_QUERY = /([?&](?:code|state|token|key|secret)=)[^&]*/gi;
@@ -61,6 +62,7 @@ export function createApp(ctx: AppContext): Express {
     });
   });
   app.use(ADMIN_QUEUES_PATH, adminQueuesRouter(ctx));
+  app.use(DOCS_PATH, docsRouter(ctx.config));
   app.use(mountPath(ctx.config.urls.panel), panelApp(ctx));
   app.use(mountPath(ctx.config.urls.checkout), payApp(ctx));
   app.use(paymentsApp(ctx));
