@@ -1,6 +1,6 @@
 import { findCoupon, findItemByCode, type CatalogItem, type ItemKind } from '../catalog/repository.js';
 import type { AppContext } from '../shared/context.js';
-import type { Db } from '../shared/db/index.js';
+import type { Db, Executor } from '../shared/db/index.js';
 import { isUniqueViolation } from '../shared/db/errors.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
 import type { PaymentsPrincipal } from '../shared/http/principal.js';
@@ -217,10 +217,25 @@ function checkLinkIdShape(linkId: string): void {
   if (!LINK_ID_SHAPE.test(linkId)) throw new NotFoundError('No payment link with this id');
 }
 
+/**
+ * The 404 of a link the caller cannot see. When the company has it in the other mode the message
+ * says so (as Stripe does), so a test key asking for a live link knows what went wrong.
+ */
+export async function linkNotFound(db: Executor, scope: LinkScope): Promise<NotFoundError> {
+  const otherMode = { ...scope, livemode: !scope.livemode };
+  if (await linkExists(db, otherMode)) {
+    const [exists, used] = scope.livemode ? ['test', 'live'] : ['live', 'test'];
+    return new NotFoundError(
+      `No payment link ${scope.linkId} in ${used} mode; it exists in ${exists} mode, but a ${used} key was used`,
+    );
+  }
+  return new NotFoundError(`No payment link ${scope.linkId}`);
+}
+
 export async function getPaymentLink(db: Db, scope: LinkScope, now = new Date()): Promise<LinkWithOrder> {
   checkLinkIdShape(scope.linkId);
   const found = await findLink(db, scope);
-  if (!found) throw new NotFoundError(`No payment link ${scope.linkId}`);
+  if (!found) throw await linkNotFound(db, scope);
   const [current] = await catchUpExpiry(db, [found], now);
   return current ?? found;
 }
@@ -295,7 +310,7 @@ export async function cancelPaymentLink(db: Db, scope: LinkScope): Promise<LinkW
     return { kind: 'refused', status: current.link.status };
   });
   if (outcome.kind === 'done') return outcome.result;
-  if (outcome.kind === 'missing') throw new NotFoundError(`No payment link ${scope.linkId}`);
+  if (outcome.kind === 'missing') throw await linkNotFound(db, scope);
   if (outcome.status === 'paid') {
     throw new ConflictError('A paid link cannot be canceled; refund the order in the panel instead');
   }

@@ -5,6 +5,7 @@ import { recordEvent } from '../events/outbox.js';
 import { effectiveStatus, isSimulatable } from '../payment-links/payable.js';
 import { purchaseData, type OrderFacts } from '../payment-links/purchase-data.js';
 import { findLink, findLinkById, lockLink, type LinkWithOrder } from '../payment-links/repository.js';
+import { linkNotFound } from '../payment-links/service.js';
 import { expireLink, markLinkPaid } from '../payment-links/transitions.js';
 import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError, PermissionError } from '../shared/errors.js';
@@ -38,7 +39,7 @@ export async function simulateOutcome(
   const event = OUTCOME_EVENTS[outcome];
   const eventId = await ctx.db.transaction(async (tx) => {
     const found = await findLink(tx, scope);
-    if (!found) throw new NotFoundError(`No payment link ${linkId}`);
+    if (!found) throw await linkNotFound(tx, scope);
     // Lock the row so a concurrent cancel or simulate waits for this one, then check it.
     const state = await lockLink(tx, linkId);
     if (!state || !isSimulatable(state, state.now)) {

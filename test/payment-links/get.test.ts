@@ -47,9 +47,21 @@ describe('GET /v1/payment-links/{id}', () => {
   it('answers 404 for a live link read with a test key, and for a test link read with a live key', async () => {
     const live = await createLink(app, tenant.keys.live, { offer_code: activeOffer(tenant) });
     const test = await createLink(app, tenant.keys.test, { offer_code: activeOffer(tenant) });
-    expect((await get(live.id, tenant.keys.test)).status).to.equal(404);
-    expect((await get(test.id, tenant.keys.live)).status).to.equal(404);
+    const liveWithTestKey = await get(live.id, tenant.keys.test);
+    expect(liveWithTestKey.status).to.equal(404);
+    // Like Stripe: the message says the link exists in the other mode, so the caller knows why.
+    expect(liveWithTestKey.body.error.message).to.match(/exists in live mode, but a test key was used/);
+    const testWithLiveKey = await get(test.id, tenant.keys.live);
+    expect(testWithLiveKey.status).to.equal(404);
+    expect(testWithLiveKey.body.error.message).to.match(/exists in test mode, but a live key was used/);
     expect((await get(live.id, tenant.keys.live)).status).to.equal(200);
+  });
+
+  it("never hints at another company's link in the other mode", async () => {
+    const theirs = await createLink(app, other.keys.live, { offer_code: activeOffer(other) });
+    const res = await get(theirs.id, tenant.keys.test);
+    expect(res.status).to.equal(404);
+    expect(res.body.error.message).to.not.match(/mode/);
   });
 
   it('answers 404 for an unknown id', async () => {
