@@ -9,8 +9,7 @@ export const DOCS_PATH = '/docs';
 // The interactive reference is Swagger UI from npm (swagger-ui-dist: prebuilt, no CDN at run time).
 const SWAGGER_UI = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-const escape = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escape = (value: string): string => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Scripts and styles come from this service only; the page may call the API it documents. */
 const CSP =
@@ -87,7 +86,7 @@ export function docsRouter(config: Config): Router {
       .set('Cache-Control', 'no-cache')
       .send(
         "const root = document.getElementById('swagger-ui');\n" +
-          "window.ui = SwaggerUIBundle({ url: root.dataset.url, domNode: root, deepLinking: true, tryItOutEnabled: false });\n",
+          'window.ui = SwaggerUIBundle({ url: root.dataset.url, domNode: root, deepLinking: true, tryItOutEnabled: false });\n',
       );
   });
   return router;

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
 import { createKey, revokeKey } from '../keys/service.js';
 import { createOwnerToken, createPanelToken, setCompanyActive } from '../companies/service.js';
+import { listen, ListenError, parseEvents } from './listen.js';
 import { seedCompany } from './seed.js';
 import { exitOnStartupFailure } from '../shared/bootstrap.js';
-import { loadConfig } from '../shared/config.js';
+import { loadConfig, type Config } from '../shared/config.js';
 import { createDatabase, type Db } from '../shared/db/index.js';
 import { migrate } from '../shared/db/migrate.js';
 import { resolveInfrastructure } from '../shared/infra/index.js';
@@ -22,6 +23,10 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   token create --company ID [--user USER_ID]
       Issue a panel token for the company's owner (or the given user).
   company deactivate --company ID      (and: company activate --company ID)
+  listen --company ID [--events KIND,KIND] [--forward-to URL] [--json]
+      Like \`stripe listen\`: receive the company's webhooks on a local receiver and print one
+      verified line per event (whole bodies with --json), optionally forwarding each; the webhook
+      integration it creates (or reuses) is removed on exit (Ctrl-C).
 
 Reaches the same database as the service: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR.`;
 
@@ -33,7 +38,7 @@ function intOption(value: string | boolean | undefined, name: string): number {
   return n;
 }
 
-async function run(db: Db, argv: string[]): Promise<void> {
+async function run(db: Db, config: Config, argv: string[]): Promise<void> {
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -46,6 +51,8 @@ async function run(db: Db, argv: string[]): Promise<void> {
       user: { type: 'string' },
       kind: { type: 'string', default: 'payments' },
       test: { type: 'boolean', default: false },
+      events: { type: 'string' },
+      'forward-to': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -121,6 +128,26 @@ async function run(db: Db, argv: string[]): Promise<void> {
       console.log(`Company ${row.id} "${row.name}" is now ${row.active ? 'active' : 'inactive'}`);
       return;
     }
+    case 'listen': {
+      const companyId = intOption(values.company, 'company');
+      const stop = new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      try {
+        const options = {
+          companyId,
+          events: parseEvents(values.events),
+          forwardTo: values['forward-to'],
+          json: values.json,
+          out: (line: string) => process.stdout.write(`${line}\n`),
+        };
+        await listen(db, config, options, stop);
+      } catch (err) {
+        throw err instanceof ListenError ? new UsageError(err.message) : err;
+      }
+      return;
+    }
     default:
       if (values.help || command === '' || command === 'help') {
         console.log(USAGE);
@@ -140,7 +167,7 @@ const infra = await resolveInfrastructure(config, logger, { redis: false }).catc
 const database = createDatabase(infra.databaseUrl, 2);
 try {
   await migrate(database.pool);
-  await run(database.db, process.argv.slice(2));
+  await run(database.db, config, process.argv.slice(2));
 } catch (err) {
   exitCode = err instanceof UsageError ? 2 : 1;
   console.error(`error: ${(err as Error).message}`);
