@@ -92,7 +92,8 @@ export async function listen(
         'run it where ALLOW_PRIVATE_WEBHOOK_TARGETS=true (the default outside production)',
     );
   }
-  let verify: Webhook | undefined;
+  // Known once the integration exists, which needs the receiver's port first.
+  const signing: { verifier?: Webhook } = {};
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -105,7 +106,7 @@ export async function listen(
       };
       let verified = false;
       try {
-        verify?.verify(body, headers);
+        signing.verifier?.verify(body, headers);
         verified = true;
       } catch {
         verified = false;
@@ -136,7 +137,7 @@ export async function listen(
     ? await updateIntegration(deps, options.companyId, mine.id, input)
     : await createIntegration(deps, options.companyId, input);
   const secret = row.config.secret ?? '';
-  verify = signer(secret);
+  signing.verifier = signer(secret);
   options.out(
     `Ready: integration ${row.id} ${mine ? '(reused) ' : ''}receives ${options.events.length === EVENT_KINDS.length ? 'every event' : options.events.join(', ')} ` +
       `at ${url}${options.forwardTo ? `, forwarding to ${options.forwardTo}` : ''}. Signing secret: ${secret}. Ctrl-C to stop.`,
