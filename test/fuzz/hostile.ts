@@ -271,7 +271,7 @@ export const INJECTIONS: string[] = [
 const HEADER_SAFE_INJECTIONS = ["' OR '1'='1' --", '{"$gt": ""}', '__proto__', '${jndi:ldap://127.0.0.1/a}', 'é', 'a'.repeat(8_000)];
 
 /** `String.prototype.isWellFormed` is Node 20 but not in this project's ES2023 lib. */
-const isWellFormed = (text: string): boolean => !/\p{Surrogate}/u.test(text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''));
+export const isWellFormed = (text: string): boolean => !/\p{Surrogate}/u.test(text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''));
 
 const BAD_ESCAPES = ['%E0%A4%A', '%', '%zz', '%C0%AF', 'a%2', '%ED%A0%80'];
 

@@ -18,6 +18,7 @@ export const GROUP = {
   refusedValid: 'valid request refused for another reason',
   docForbidsServerAccepts: 'document forbids, server accepts',
   wrongStatus: 'hostile input answered with the wrong status (decisions.md "Security")',
+  methods: 'unsupported method or unknown path answered wrongly (decisions.md "Security")',
   wrongField: 'invalid field refused without naming any field',
   rowsLeft: 'rejected request changed the tenant\'s rows',
   prototype: 'prototype pollution',
