@@ -73,7 +73,9 @@ export function dereference(root: Schema, node: unknown, depth = 0): unknown {
     }
     const siblings = Object.fromEntries(Object.entries(node).filter(([key]) => key !== '$ref'));
     const resolved = dereference(root, target, depth + 1);
-    return isSchema(resolved) ? { ...resolved, ...(dereference(root, siblings, depth + 1) as Schema) } : resolved;
+    return isSchema(resolved)
+      ? { ...resolved, ...(dereference(root, siblings, depth + 1) as Schema) }
+      : resolved;
   }
   const out: Schema = {};
   for (const [key, value] of Object.entries(node)) out[key] = dereference(root, value, depth + 1);

@@ -54,7 +54,8 @@ function typesOf(schema: Schema): string[] {
   if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
   if (isSchema(schema.properties) || schema.additionalProperties !== undefined) return ['object'];
   if (schema.items !== undefined) return ['array'];
-  if (schema.pattern !== undefined || schema.format !== undefined || schema.minLength !== undefined) return ['string'];
+  if (schema.pattern !== undefined || schema.format !== undefined || schema.minLength !== undefined)
+    return ['string'];
   if (schema.minimum !== undefined || schema.maximum !== undefined) return ['number'];
   return [];
 }
@@ -112,14 +113,19 @@ function plainString(min: number, max: number | undefined): fc.Arbitrary<string>
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: min, maxLength: shortMax }) },
     {
       weight: 2,
-      arbitrary: fc.string({ unit: 'binary', minLength: min, maxLength: shortMax }).map((s) => s.replace(NUL, ' ')),
+      arbitrary: fc
+        .string({ unit: 'binary', minLength: min, maxLength: shortMax })
+        .map((s) => s.replace(NUL, ' ')),
     },
   ];
   if (min <= 4 && (max === undefined || max >= 8)) {
     arbs.push({
       weight: 2,
       arbitrary: fc
-        .tuple(fc.constantFrom('', ' ', '  ', '\t', '\n', ' \u00a0'), fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: 2 }))
+        .tuple(
+          fc.constantFrom('', ' ', '  ', '\t', '\n', ' \u00a0'),
+          fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: 2 }),
+        )
         .map(([space, core]) => `${space}${core}${space}`),
     });
   }
@@ -153,10 +159,15 @@ function dateTime(): fc.Arbitrary<string> {
       const instant = new Date(Date.now() + ahead);
       const local = new Date(instant.getTime() + offsetMinutes * minute);
       const base = local.toISOString().slice(0, 19);
-      const digits = fraction > 0 ? `.${String(local.getUTCMilliseconds()).padStart(3, '0').padEnd(fraction, '0').slice(0, fraction)}` : '';
+      const digits =
+        fraction > 0
+          ? `.${String(local.getUTCMilliseconds()).padStart(3, '0').padEnd(fraction, '0').slice(0, fraction)}`
+          : '';
       const sign = offsetMinutes < 0 ? '-' : '+';
       const abs = Math.abs(offsetMinutes);
-      const offset = useZulu ? 'Z' : `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+      const offset = useZulu
+        ? 'Z'
+        : `${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
       const text = `${base}${digits}${offset}`;
       return lowerCase ? text.replace('T', 't').replace('Z', 'z') : text;
     });
@@ -173,7 +184,9 @@ function formatString(format: string): fc.Arbitrary<string> | undefined {
     case 'date-time':
       return dateTime();
     case 'date':
-      return fc.date({ min: new Date('1970-01-01'), max: new Date('2999-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('1970-01-01'), max: new Date('2999-12-31'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
     case 'uri':
     case 'url':
       return fc.webUrl();
@@ -207,8 +220,12 @@ function stringArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<unknown> {
 function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {
   const exclusiveMin = num(schema.exclusiveMinimum);
   const exclusiveMax = num(schema.exclusiveMaximum);
-  let min = num(schema.minimum) ?? (exclusiveMin !== undefined ? exclusiveMin + (integer ? 1 : Number.EPSILON) : undefined);
-  let max = num(schema.maximum) ?? (exclusiveMax !== undefined ? exclusiveMax - (integer ? 1 : Number.EPSILON) : undefined);
+  let min =
+    num(schema.minimum) ??
+    (exclusiveMin !== undefined ? exclusiveMin + (integer ? 1 : Number.EPSILON) : undefined);
+  let max =
+    num(schema.maximum) ??
+    (exclusiveMax !== undefined ? exclusiveMax - (integer ? 1 : Number.EPSILON) : undefined);
   if (integer) {
     min = min === undefined ? -MAX_SAFE : Math.ceil(Math.max(min, -MAX_SAFE));
     max = max === undefined ? MAX_SAFE : Math.floor(Math.min(max, MAX_SAFE));
@@ -222,16 +239,26 @@ function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number>
   const hi = max ?? Number.MAX_VALUE;
   const arbs: Array<fc.Arbitrary<number>> = [
     fc.integer({ min: Math.ceil(Math.max(lo, -1e9)), max: Math.floor(Math.min(hi, 1e9)) }),
-    fc.integer({ min: Math.ceil(Math.max(lo, -1e9) * 100), max: Math.floor(Math.min(hi, 1e9) * 100) }).map((n) => n / 100),
+    fc
+      .integer({ min: Math.ceil(Math.max(lo, -1e9) * 100), max: Math.floor(Math.min(hi, 1e9) * 100) })
+      .map((n) => n / 100),
     fc.double({ min: lo, max: hi, noNaN: true, noDefaultInfinity: true }),
   ];
   return fc.oneof(...arbs).filter((n) => n >= lo && n <= hi);
 }
 
 function anyJson(depth: number): fc.Arbitrary<unknown> {
-  const leaf = fc.oneof(fc.string({ maxLength: 12 }).map((s) => s.replace(NUL, ' ')), fc.integer(), fc.boolean(), fc.constant(null));
+  const leaf = fc.oneof(
+    fc.string({ maxLength: 12 }).map((s) => s.replace(NUL, ' ')),
+    fc.integer(),
+    fc.boolean(),
+    fc.constant(null),
+  );
   if (depth > 2) return leaf;
-  return fc.oneof({ weight: 4, arbitrary: leaf }, { weight: 1, arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), leaf, { maxKeys: 3 }) });
+  return fc.oneof(
+    { weight: 4, arbitrary: leaf },
+    { weight: 1, arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), leaf, { maxKeys: 3 }) },
+  );
 }
 
 function objectArbitrary(schema: Schema, ctx: Context, path: string): fc.Arbitrary<unknown> {
@@ -246,7 +273,10 @@ function objectArbitrary(schema: Schema, ctx: Context, path: string): fc.Arbitra
     // and a server that stops at its first error still says which field it refused.
     return required.has(name)
       ? entry
-      : fc.oneof({ weight: 2, arbitrary: fc.constant<[string, unknown]>([name, OMIT]) }, { weight: 1, arbitrary: entry });
+      : fc.oneof(
+          { weight: 2, arbitrary: fc.constant<[string, unknown]>([name, OMIT]) },
+          { weight: 1, arbitrary: entry },
+        );
   });
   const additional = schema.additionalProperties;
   const maxProps = num(schema.maxProperties);
@@ -255,10 +285,17 @@ function objectArbitrary(schema: Schema, ctx: Context, path: string): fc.Arbitra
   let extra: fc.Arbitrary<Array<[string, unknown]>> = fc.constant(none);
   if (additional !== false) {
     const keySchema = isSchema(schema.propertyNames) ? schema.propertyNames : {};
-    const keyArb = plainString(num(keySchema.minLength) ?? 0, num(keySchema.maxLength)).filter((k) => !names.includes(k));
-    const valueArb = isSchema(additional) ? arbitraryAt(additional, { ...ctx, refs: [] }, `${path}.*`) : anyJson(ctx.depth);
+    const keyArb = plainString(num(keySchema.minLength) ?? 0, num(keySchema.maxLength)).filter(
+      (k) => !names.includes(k),
+    );
+    const valueArb = isSchema(additional)
+      ? arbitraryAt(additional, { ...ctx, refs: [] }, `${path}.*`)
+      : anyJson(ctx.depth);
     const room = maxProps !== undefined ? Math.max(0, maxProps - names.length) : 4;
-    const typical = fc.uniqueArray(fc.tuple(keyArb, valueArb), { selector: ([k]) => k, maxLength: Math.min(room, 4) });
+    const typical = fc.uniqueArray(fc.tuple(keyArb, valueArb), {
+      selector: ([k]) => k,
+      maxLength: Math.min(room, 4),
+    });
     const full = fc.uniqueArray(fc.tuple(keyArb, valueArb), {
       selector: ([k]) => k,
       minLength: Math.min(room, Math.max(minProps, room - 1)),
@@ -302,16 +339,21 @@ function arbitraryAt(schema: Schema, ctx: Context, path: string): fc.Arbitrary<u
 export function arbitraryFor(schema: Schema, ctx: Context, path: string): fc.Arbitrary<unknown> {
   if (ctx.depth > 12) return fc.constant(null);
   if ('const' in schema) return fc.constant(schema.const);
-  if (Array.isArray(schema.enum) && schema.enum.length > 0) return fc.constantFrom(...(schema.enum as unknown[]));
+  if (Array.isArray(schema.enum) && schema.enum.length > 0)
+    return fc.constantFrom(...(schema.enum as unknown[]));
   for (const keyword of ['anyOf', 'oneOf']) {
     const branches = schema[keyword];
     if (Array.isArray(branches) && branches.length > 0) {
       const base = without(schema, keyword);
-      return fc.oneof(...branches.filter(isSchema).map((b) => arbitraryFor(mergeSchemas(base, b), ctx, path)));
+      return fc.oneof(
+        ...branches.filter(isSchema).map((b) => arbitraryFor(mergeSchemas(base, b), ctx, path)),
+      );
     }
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {
-    const merged = schema.allOf.filter(isSchema).reduce((acc, b) => mergeSchemas(acc, b), without(schema, 'allOf'));
+    const merged = schema.allOf
+      .filter(isSchema)
+      .reduce((acc, b) => mergeSchemas(acc, b), without(schema, 'allOf'));
     return arbitraryFor(merged, ctx, path);
   }
   if (isSchema(schema.if)) {
@@ -351,7 +393,9 @@ export function requestArbitrary(op: Operation, refs: FieldReference[]): fc.Arbi
   const group = (location: ParamLocation): fc.Arbitrary<Record<string, unknown>> => {
     const params = op.parameters.filter((p) => p.in === location);
     const entries = params.map((p) => {
-      const value = arbitraryAt(p.schema, { location, refs, depth: 0 }, p.name).map((v): [string, unknown] => [p.name, v]);
+      const value = arbitraryAt(p.schema, { location, refs, depth: 0 }, p.name).map(
+        (v): [string, unknown] => [p.name, v],
+      );
       return p.required ? value : fc.oneof(fc.constant<[string, unknown]>([p.name, OMIT]), value);
     });
     return fc.tuple(...entries).map((list) => Object.fromEntries(list.filter(([, v]) => v !== OMIT)));
@@ -359,7 +403,9 @@ export function requestArbitrary(op: Operation, refs: FieldReference[]): fc.Arbi
   let body: fc.Arbitrary<unknown> = fc.constant(OMIT);
   if (op.body) {
     const schemaArb = arbitraryFor(op.body.schema, { location: 'body', refs, depth: 0 }, '');
-    body = op.body.required ? schemaArb : fc.oneof({ weight: 1, arbitrary: fc.constant(OMIT) }, { weight: 6, arbitrary: schemaArb });
+    body = op.body.required
+      ? schemaArb
+      : fc.oneof({ weight: 1, arbitrary: fc.constant(OMIT) }, { weight: 6, arbitrary: schemaArb });
   }
   return fc.record({ path: group('path'), query: group('query'), headers: group('header'), body });
 }

@@ -17,7 +17,12 @@ import { fuzzWorld, giveDeliveries, newTenant, type FuzzTenant, type FuzzWorld }
  * hostile change. Never a 5xx, always the error envelope and a documented status, the status the
  * decisions give for that kind of input, and a refused request leaves no row behind.
  */
-async function fuzzHostile(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument, op: Operation): Promise<ProblemLog> {
+async function fuzzHostile(
+  w: FuzzWorld,
+  tenant: FuzzTenant,
+  doc: ApiDocument,
+  op: Operation,
+): Promise<ProblemLog> {
   const log = new ProblemLog();
   const mutations = mutationsOf(op, w.validator);
   const arb = fc.tuple(requestArbitrary(op, referencesOf(op)), mutationArbitrary(mutations));
@@ -39,7 +44,10 @@ async function fuzzHostile(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument, o
     }
     const size = raw.body === undefined ? 0 : Buffer.byteLength(raw.body);
     // Whatever else is wrong with it, a body over the limit is refused for its size first.
-    const expect: Expectation = size > BODY_LIMIT_BYTES && !raw.headers?.['content-encoding'] ? { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' } : mutation.expect;
+    const expect: Expectation =
+      size > BODY_LIMIT_BYTES && !raw.headers?.['content-encoding']
+        ? { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' }
+        : mutation.expect;
     await probe(w, tenant, doc, op, raw, log, {
       context: `${mutation.target}: ${mutation.kind}`,
       ...(expect.kind === 'statuses' && expect.bareStatuses ? { bareStatuses: expect.bareStatuses } : {}),
@@ -58,14 +66,20 @@ describe('OpenAPI fuzz: hostile requests', function () {
     await giveDeliveries(tenants.panel);
     for (const api of ['payments', 'panel'] as const) {
       const ops = selectedOperations(w.docs[api], fuzzConfig.only);
-      for (const op of [...ops.filter((o) => o.method !== 'DELETE'), ...ops.filter((o) => o.method === 'DELETE')]) {
-        addFuzzTest(this.test?.parent, `${op.id} (${op.method} ${op.fullTemplate})`, 150_000, () => fuzzHostile(w, tenants[api], w.docs[api], op));
+      for (const op of [
+        ...ops.filter((o) => o.method !== 'DELETE'),
+        ...ops.filter((o) => o.method === 'DELETE'),
+      ]) {
+        addFuzzTest(this.test?.parent, `${op.id} (${op.method} ${op.fullTemplate})`, 150_000, () =>
+          fuzzHostile(w, tenants[api], w.docs[api], op),
+        );
       }
     }
   });
 
   it('has operations to attack', async () => {
     const w = await fuzzWorld();
-    if (w.docs.payments.operations.length + w.docs.panel.operations.length === 0) throw new Error('no operations in the documents');
+    if (w.docs.payments.operations.length + w.docs.panel.operations.length === 0)
+      throw new Error('no operations in the documents');
   });
 });

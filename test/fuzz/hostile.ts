@@ -41,7 +41,7 @@ interface Field {
   required: boolean;
 }
 
-const label = (f: Field): string => (f.location === 'body' ? f.path.join('.') : f.path[0] ?? '');
+const label = (f: Field): string => (f.location === 'body' ? f.path.join('.') : (f.path[0] ?? ''));
 const targetOf = (f: Field): string => `${f.location}.${label(f)}`;
 
 /** Own property even for `__proto__`: a hostile body carries it as a key, not as a prototype. */
@@ -49,13 +49,17 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-const clone = <T>(value: T): T => (value === undefined || value === OMIT ? value : (JSON.parse(JSON.stringify(value)) as T));
+const clone = <T>(value: T): T =>
+  value === undefined || value === OMIT ? value : (JSON.parse(JSON.stringify(value)) as T);
 
 const DELETE = Symbol('delete');
 
 /** Sets (or deletes) the value at `path` in the body, creating the objects on the way. */
 function withBodyValue(body: unknown, path: string[], value: unknown): unknown {
-  const root: Record<string, unknown> = body !== OMIT && body !== null && typeof body === 'object' && !Array.isArray(body) ? clone(body as Record<string, unknown>) : {};
+  const root: Record<string, unknown> =
+    body !== OMIT && body !== null && typeof body === 'object' && !Array.isArray(body)
+      ? clone(body as Record<string, unknown>)
+      : {};
   let node: Record<string, unknown> = root;
   for (const segment of path.slice(0, -1)) {
     const next = node[segment];
@@ -72,10 +76,16 @@ function withBodyValue(body: unknown, path: string[], value: unknown): unknown {
 }
 
 function withValue(req: ResolvedRequest, field: Field, value: unknown): ResolvedRequest {
-  const values: GeneratedRequest = { ...req.values, path: { ...req.values.path }, query: { ...req.values.query }, headers: { ...req.values.headers } };
+  const values: GeneratedRequest = {
+    ...req.values,
+    path: { ...req.values.path },
+    query: { ...req.values.query },
+    headers: { ...req.values.headers },
+  };
   if (field.location === 'body') values.body = withBodyValue(req.values.body, field.path, value);
   else {
-    const bag = field.location === 'path' ? values.path : field.location === 'query' ? values.query : values.headers;
+    const bag =
+      field.location === 'path' ? values.path : field.location === 'query' ? values.query : values.headers;
     const name = field.path[0] ?? '';
     if (value === DELETE) delete bag[name];
     else bag[name] = value;
@@ -95,7 +105,12 @@ function nonNullObjectBranch(schema: Schema): Schema {
 
 /** Every field a request of `op` can carry: parameters, and body properties down the tree. */
 export function fieldsOf(op: Operation): Field[] {
-  const out: Field[] = op.parameters.map((p) => ({ location: p.in, path: [p.name], schema: p.schema, required: p.required }));
+  const out: Field[] = op.parameters.map((p) => ({
+    location: p.in,
+    path: [p.name],
+    schema: p.schema,
+    required: p.required,
+  }));
   const walk = (schema: Schema, path: string[], depth: number): void => {
     if (depth > 4) return;
     const object = nonNullObjectBranch(schema);
@@ -108,9 +123,15 @@ export function fieldsOf(op: Operation): Field[] {
     }
     // A free-form map (metadata, config): one key stands for all of them.
     if (isSchema(object.additionalProperties)) {
-      out.push({ location: 'body', path: [...path, 'fuzz_key'], schema: object.additionalProperties, required: false });
+      out.push({
+        location: 'body',
+        path: [...path, 'fuzz_key'],
+        schema: object.additionalProperties,
+        required: false,
+      });
     }
-    if (isSchema(object.items)) out.push({ location: 'body', path: [...path, '0'], schema: object.items, required: false });
+    if (isSchema(object.items))
+      out.push({ location: 'body', path: [...path, '0'], schema: object.items, required: false });
   };
   if (op.body) walk(op.body.schema, [], 0);
   return out;
@@ -120,7 +141,10 @@ const typeList = (schema: Schema): string[] => {
   const collect = (s: Schema): string[] => {
     if (typeof s.type === 'string') return [s.type];
     if (Array.isArray(s.type)) return s.type.map(String);
-    const branches = [...(Array.isArray(s.anyOf) ? s.anyOf : []), ...(Array.isArray(s.oneOf) ? s.oneOf : [])].filter(isSchema);
+    const branches = [
+      ...(Array.isArray(s.anyOf) ? s.anyOf : []),
+      ...(Array.isArray(s.oneOf) ? s.oneOf : []),
+    ].filter(isSchema);
     return branches.flatMap(collect);
   };
   return [...new Set(collect(schema))];
@@ -165,7 +189,8 @@ function bodyCandidates(schema: Schema): Array<{ kind: string; value: unknown }>
     out.push({ kind: 'string far over maxLength', value: 'é'.repeat(maxLength * 4 + 10) });
   }
   const minLength = keywordOf(schema, 'minLength');
-  if (typeof minLength === 'number' && minLength > 0) out.push({ kind: 'string under minLength', value: 'a'.repeat(minLength - 1) });
+  if (typeof minLength === 'number' && minLength > 0)
+    out.push({ kind: 'string under minLength', value: 'a'.repeat(minLength - 1) });
   const enumValues = keywordOf(schema, 'enum');
   if (Array.isArray(enumValues) && typeof enumValues[0] === 'string') {
     out.push({ kind: 'value outside enum', value: 'not-in-enum' });
@@ -173,37 +198,59 @@ function bodyCandidates(schema: Schema): Array<{ kind: string; value: unknown }>
     out.push({ kind: 'enum value with spaces', value: ` ${enumValues[0]} ` });
   }
   if (keywordOf(schema, 'pattern') !== undefined) {
-    for (const value of ['', ' ', '!!', '1.234', '-1', '٣', '1e3']) out.push({ kind: 'string outside pattern', value });
+    for (const value of ['', ' ', '!!', '1.234', '-1', '٣', '1e3'])
+      out.push({ kind: 'string outside pattern', value });
   }
   const format = keywordOf(schema, 'format');
-  if (format === 'email') for (const value of ['not-an-email', 'a@', '@b.c', 'a b@c.d']) out.push({ kind: 'not an email', value });
+  if (format === 'email')
+    for (const value of ['not-an-email', 'a@', '@b.c', 'a b@c.d']) out.push({ kind: 'not an email', value });
   if (format === 'date-time') {
-    for (const value of ['tomorrow', '2030-13-45T25:61:00Z', '2030-01-01T10:00:00', '2030-01-01', '1700000000']) out.push({ kind: 'not a date-time', value });
+    for (const value of [
+      'tomorrow',
+      '2030-13-45T25:61:00Z',
+      '2030-01-01T10:00:00',
+      '2030-01-01',
+      '1700000000',
+    ])
+      out.push({ kind: 'not a date-time', value });
   }
   const minimum = keywordOf(schema, 'minimum');
   const maximum = keywordOf(schema, 'maximum');
-  if (typeof minimum === 'number') out.push({ kind: 'number under minimum', value: minimum - 1 }, { kind: 'number just under minimum', value: minimum - 0.01 });
+  if (typeof minimum === 'number')
+    out.push(
+      { kind: 'number under minimum', value: minimum - 1 },
+      { kind: 'number just under minimum', value: minimum - 0.01 },
+    );
   if (typeof maximum === 'number') out.push({ kind: 'number over maximum', value: maximum + 1 });
-  if (types.includes('integer')) out.push({ kind: 'integer with a fraction', value: 2.5 }, { kind: 'unsafe integer', value: 2 ** 63 });
+  if (types.includes('integer'))
+    out.push({ kind: 'integer with a fraction', value: 2.5 }, { kind: 'unsafe integer', value: 2 ** 63 });
   const maxItems = keywordOf(schema, 'maxItems');
   const items = keywordOf(schema, 'items');
   if (types.includes('array') && isSchema(items)) {
     const enumItems = keywordOf(items, 'enum');
     const sample = Array.isArray(enumItems) ? enumItems[0] : 'x';
     out.push({ kind: 'array item outside its schema', value: [42] });
-    if (keywordOf(schema, 'uniqueItems') === true) out.push({ kind: 'duplicate array items', value: [sample, sample] });
-    if (typeof maxItems === 'number') out.push({ kind: 'array over maxItems', value: Array.from({ length: maxItems + 1 }, () => sample) });
+    if (keywordOf(schema, 'uniqueItems') === true)
+      out.push({ kind: 'duplicate array items', value: [sample, sample] });
+    if (typeof maxItems === 'number')
+      out.push({ kind: 'array over maxItems', value: Array.from({ length: maxItems + 1 }, () => sample) });
     out.push({ kind: 'very long array', value: Array.from({ length: 5000 }, () => sample) });
   }
   const maxProperties = keywordOf(schema, 'maxProperties');
   if (typeof maxProperties === 'number') {
-    out.push({ kind: 'object over maxProperties', value: Object.fromEntries(Array.from({ length: maxProperties + 1 }, (_v, i) => [`k${i}`, 'v'])) });
+    out.push({
+      kind: 'object over maxProperties',
+      value: Object.fromEntries(Array.from({ length: maxProperties + 1 }, (_v, i) => [`k${i}`, 'v'])),
+    });
   }
   if (types.includes('object') || isSchema(schema.additionalProperties)) {
     const polluting: Record<string, unknown> = {};
     setOwn(polluting, '__proto__', { polluted: 'yes' });
     out.push({ kind: 'object with a __proto__ object', value: polluting });
-    out.push({ kind: 'object with constructor.prototype', value: { constructor: { prototype: { polluted: 'yes' } } } });
+    out.push({
+      kind: 'object with constructor.prototype',
+      value: { constructor: { prototype: { polluted: 'yes' } } },
+    });
     out.push({ kind: 'object nested 2,000 deep', value: nested(2000, 'object') });
   }
   return out;
@@ -214,7 +261,8 @@ function paramCandidates(schema: Schema): Array<{ kind: string; text: string }> 
   const types = typeList(schema);
   const out: Array<{ kind: string; text: string }> = [];
   if (types.includes('integer') || types.includes('number')) {
-    for (const text of ['abc', '1.5', '', ' ', '0x10', '1_000', '9'.repeat(40), '-1', '0', '１２']) out.push({ kind: 'not an integer', text });
+    for (const text of ['abc', '1.5', '', ' ', '0x10', '1_000', '9'.repeat(40), '-1', '0', '１２'])
+      out.push({ kind: 'not an integer', text });
     const minimum = keywordOf(schema, 'minimum');
     const maximum = keywordOf(schema, 'maximum');
     if (typeof minimum === 'number') out.push({ kind: 'under minimum', text: String(minimum - 1) });
@@ -223,12 +271,16 @@ function paramCandidates(schema: Schema): Array<{ kind: string; text: string }> 
   if (types.includes('boolean')) out.push({ kind: 'not a boolean', text: 'yes' });
   const enumValues = keywordOf(schema, 'enum');
   if (Array.isArray(enumValues) && typeof enumValues[0] === 'string') {
-    out.push({ kind: 'value outside enum', text: 'not-in-enum' }, { kind: 'enum value in another case', text: enumValues[0].toUpperCase() });
+    out.push(
+      { kind: 'value outside enum', text: 'not-in-enum' },
+      { kind: 'enum value in another case', text: enumValues[0].toUpperCase() },
+    );
   }
   const maxLength = keywordOf(schema, 'maxLength');
   if (typeof maxLength === 'number') out.push({ kind: 'over maxLength', text: 'a'.repeat(maxLength + 1) });
   const minLength = keywordOf(schema, 'minLength');
-  if (typeof minLength === 'number' && minLength > 0) out.push({ kind: 'under minLength', text: 'a'.repeat(minLength - 1) });
+  if (typeof minLength === 'number' && minLength > 0)
+    out.push({ kind: 'under minLength', text: 'a'.repeat(minLength - 1) });
   return out;
 }
 
@@ -268,10 +320,18 @@ export const INJECTIONS: string[] = [
   'ß'.repeat(60_000),
 ];
 
-const HEADER_SAFE_INJECTIONS = ["' OR '1'='1' --", '{"$gt": ""}', '__proto__', '${jndi:ldap://127.0.0.1/a}', 'é', 'a'.repeat(8_000)];
+const HEADER_SAFE_INJECTIONS = [
+  "' OR '1'='1' --",
+  '{"$gt": ""}',
+  '__proto__',
+  '${jndi:ldap://127.0.0.1/a}',
+  'é',
+  'a'.repeat(8_000),
+];
 
 /** `String.prototype.isWellFormed` is Node 20 but not in this project's ES2023 lib. */
-export const isWellFormed = (text: string): boolean => !/\p{Surrogate}/u.test(text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''));
+export const isWellFormed = (text: string): boolean =>
+  !/\p{Surrogate}/u.test(text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ''));
 
 const BAD_ESCAPES = ['%E0%A4%A', '%', '%zz', '%C0%AF', 'a%2', '%ED%A0%80'];
 
@@ -282,14 +342,22 @@ export function nested(depth: number, kind: 'array' | 'object'): unknown {
 }
 
 const nestedText = (depth: number, kind: 'array' | 'object'): string =>
-  kind === 'array' ? `${'['.repeat(depth)}1${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  kind === 'array'
+    ? `${'['.repeat(depth)}1${']'.repeat(depth)}`
+    : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
 
-function bodyRaw(req: ResolvedRequest, credentials: Credentials, body: Buffer | string, headers: Record<string, string> = {}): RawRequest {
+function bodyRaw(
+  req: ResolvedRequest,
+  credentials: Credentials,
+  body: Buffer | string,
+  headers: Record<string, string> = {},
+): RawRequest {
   const base = toRawRequest({ ...req, values: { ...req.values, body: OMIT } }, credentials);
   return { ...base, headers: { ...base.headers, 'content-type': 'application/json', ...headers }, body };
 }
 
-const validBodyText = (req: ResolvedRequest): string => JSON.stringify(req.values.body === OMIT ? {} : req.values.body);
+const validBodyText = (req: ResolvedRequest): string =>
+  JSON.stringify(req.values.body === OMIT ? {} : req.values.body);
 
 /** Every hostile change that applies to `op`, grouped by category for weighting. */
 export function mutationsOf(op: Operation, validator: RequestValidator): Mutation[] {
@@ -325,7 +393,10 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
             category: 'injection',
             kind: `injection ${JSON.stringify(text.slice(0, 24))}${text.length > 24 ? `… (${text.length} chars)` : ''}`,
             target,
-            expect: refused || text.includes('\u0000') ? { kind: 'invalid', field: label(field), location: 'body' } : { kind: 'any' },
+            expect:
+              refused || text.includes('\u0000')
+                ? { kind: 'invalid', field: label(field), location: 'body' }
+                : { kind: 'any' },
             apply: (req, credentials) => toRawRequest(withValue(req, field, text), credentials),
           });
         }
@@ -345,7 +416,10 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
           apply: (req, credentials) => toRawRequest(withValue(req, field, candidate.text), credentials),
         });
       }
-      const injections = field.location === 'header' ? HEADER_SAFE_INJECTIONS : INJECTIONS.filter((t) => isWellFormed(t) && t.length < 3_000);
+      const injections =
+        field.location === 'header'
+          ? HEADER_SAFE_INJECTIONS
+          : INJECTIONS.filter((t) => isWellFormed(t) && t.length < 3_000);
       for (const text of injections) {
         const parsed = parseParam(text, field.schema);
         const refused = !parsed || validator.refusal(field.schema, parsed.value) !== undefined;
@@ -383,7 +457,10 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
             const raw = toRawRequest(req, credentials);
             const value = req.values.query[name] ?? 'x';
             const sep = raw.path.includes('?') ? '&' : '?';
-            return { ...raw, path: `${raw.path}${sep}${encodeURIComponent(name)}=${encodeURIComponent(paramText(value))}&${encodeURIComponent(name)}=${encodeURIComponent(paramText(value))}` };
+            return {
+              ...raw,
+              path: `${raw.path}${sep}${encodeURIComponent(name)}=${encodeURIComponent(paramText(value))}&${encodeURIComponent(name)}=${encodeURIComponent(paramText(value))}`,
+            };
           },
         });
       }
@@ -391,19 +468,29 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
         if (field.location === 'header') continue;
         out.push({
           category: 'url',
-          kind: `bad percent-encoding ${escape}`,
+          // One label for every escape: they are one rule, and the request shows which was sent.
+          kind: 'bad percent-encoding',
           target,
-          expect: { kind: 'statuses', statuses: [400], why: 'decisions.md: bad percent-encoding is 400 validation_error' },
+          expect: {
+            kind: 'statuses',
+            statuses: [400],
+            why: 'decisions.md: bad percent-encoding is 400 validation_error',
+          },
           apply: (req, credentials) => {
             const raw = toRawRequest(req, credentials);
             if (field.location === 'path') {
-              const path = buildPath(op, req.values.path, (text) => (text === paramText(req.values.path[name]) ? escape : encodeURIComponent(text)));
+              const path = buildPath(op, req.values.path, (text) =>
+                text === paramText(req.values.path[name]) ? escape : encodeURIComponent(text),
+              );
               return { ...raw, path: path + buildQuery(req.values.query) };
             }
             const rest = { ...req.values.query };
             delete rest[name];
             const query = buildQuery(rest);
-            return { ...raw, path: `${buildPath(op, req.values.path)}${query ? `${query}&` : '?'}${encodeURIComponent(name)}=${escape}` };
+            return {
+              ...raw,
+              path: `${buildPath(op, req.values.path)}${query ? `${query}&` : '?'}${encodeURIComponent(name)}=${escape}`,
+            };
           },
         });
       }
@@ -412,13 +499,25 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
 
   // Query strings on every operation, documented parameters or not.
   const queryExtras: Array<[string, string, Expectation]> = [
-    ['bad percent-encoding in an unknown parameter', 'fuzz=%E0%A4%A', { kind: 'statuses', statuses: [400], why: 'decisions.md: bad percent-encoding is 400' }],
-    ['bad percent-encoding in a parameter name', '%E0%A4%A=1', { kind: 'statuses', statuses: [400], why: 'decisions.md: bad percent-encoding is 400' }],
+    [
+      'bad percent-encoding in an unknown parameter',
+      'fuzz=%E0%A4%A',
+      { kind: 'statuses', statuses: [400], why: 'decisions.md: bad percent-encoding is 400' },
+    ],
+    [
+      'bad percent-encoding in a parameter name',
+      '%E0%A4%A=1',
+      { kind: 'statuses', statuses: [400], why: 'decisions.md: bad percent-encoding is 400' },
+    ],
     ['__proto__ in a query parameter', '__proto__[polluted]=yes&__proto__.polluted=yes', { kind: 'any' }],
     ['constructor.prototype in a query parameter', 'constructor[prototype][polluted]=yes', { kind: 'any' }],
     ['NoSQL operator in a query parameter', 'status[$ne]=x&limit[$gt]=0', { kind: 'any' }],
     ['U+0000 in an unknown parameter', 'fuzz=%00', { kind: 'any' }],
-    ['thousands of query parameters', Array.from({ length: 2_000 }, (_v, i) => `p${i}=1`).join('&'), { kind: 'any' }],
+    [
+      'thousands of query parameters',
+      Array.from({ length: 2_000 }, (_v, i) => `p${i}=1`).join('&'),
+      { kind: 'any' },
+    ],
   ];
   for (const [kind, query, expect] of queryExtras) {
     out.push({
@@ -436,7 +535,12 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
     category: 'url',
     kind: 'URL over 20 kB',
     target: 'url',
-    expect: { kind: 'statuses', statuses: [400, 404, 414, 431], why: 'too long to be a request', bareStatuses: [414, 431] },
+    expect: {
+      kind: 'statuses',
+      statuses: [400, 404, 414, 431],
+      why: 'too long to be a request',
+      bareStatuses: [414, 431],
+    },
     apply: (req, credentials) => {
       const raw = toRawRequest(req, credentials);
       return { ...raw, path: `${raw.path}${raw.path.includes('?') ? '&' : '?'}fuzz=${'a'.repeat(20_000)}` };
@@ -444,14 +548,42 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
   });
 
   if (op.body) {
-    const invalidBody: Expectation = { kind: 'statuses', statuses: [400], why: 'not a body the document allows' };
+    const invalidBody: Expectation = {
+      kind: 'statuses',
+      statuses: [400],
+      why: 'not a body the document allows',
+    };
     const bodies: Array<[string, () => string | Buffer, Expectation, Record<string, string>?]> = [
-      ['JSON array nested 2,000 deep', () => nestedText(2_000, 'array'), { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' }],
-      ['JSON object nested 2,000 deep', () => nestedText(2_000, 'object'), { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' }],
-      ['JSON object nested 65 deep', () => nestedText(65, 'object'), { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' }],
-      ['JSON array nested 30,000 deep', () => nestedText(30_000, 'array'), { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' }],
-      ['body of 1 MB', () => JSON.stringify({ padding: 'x'.repeat(1_000_000) }), { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' }],
-      ['body one byte over the limit', () => JSON.stringify({ p: 'x'.repeat(BODY_LIMIT_BYTES - 7) }), { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' }],
+      [
+        'JSON array nested 2,000 deep',
+        () => nestedText(2_000, 'array'),
+        { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' },
+      ],
+      [
+        'JSON object nested 2,000 deep',
+        () => nestedText(2_000, 'object'),
+        { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' },
+      ],
+      [
+        'JSON object nested 65 deep',
+        () => nestedText(65, 'object'),
+        { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' },
+      ],
+      [
+        'JSON array nested 30,000 deep',
+        () => nestedText(30_000, 'array'),
+        { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' },
+      ],
+      [
+        'body of 1 MB',
+        () => JSON.stringify({ padding: 'x'.repeat(1_000_000) }),
+        { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' },
+      ],
+      [
+        'body one byte over the limit',
+        () => JSON.stringify({ p: 'x'.repeat(BODY_LIMIT_BYTES - 7) }),
+        { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' },
+      ],
       ['malformed JSON', () => '{"a": ', invalidBody],
       ['JSON array body', () => '[]', invalidBody],
       ['JSON string body', () => '"text"', invalidBody],
@@ -462,15 +594,32 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
       ['number literal out of range', () => '{"a": 1e400}', { kind: 'any' }],
     ];
     for (const [kind, make, expect, headers] of bodies) {
-      out.push({ category: 'body', kind, target: 'body', expect, apply: (req, credentials) => bodyRaw(req, credentials, make(), headers) });
+      out.push({
+        category: 'body',
+        kind,
+        target: 'body',
+        expect,
+        apply: (req, credentials) => bodyRaw(req, credentials, make(), headers),
+      });
     }
-    const notJson = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/json; charset=iso-8859-1', 'application/json; charset=utf-16'];
+    const notJson = [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/xml',
+      'application/json; charset=iso-8859-1',
+      'application/json; charset=utf-16',
+    ];
     for (const type of notJson) {
       out.push({
         category: 'body',
         kind: `Content-Type ${type}`,
         target: 'body',
-        expect: { kind: 'statuses', statuses: [415], why: 'decisions.md: a body that is not application/json is 415' },
+        expect: {
+          kind: 'statuses',
+          statuses: [415],
+          why: 'decisions.md: a body that is not application/json is 415',
+        },
         apply: (req, credentials) => bodyRaw(req, credentials, validBodyText(req), { 'content-type': type }),
       });
     }
@@ -488,13 +637,48 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
     });
     const garbage = Buffer.from('this is not compressed data at all, not even close');
     const encodings: Array<[string, string, (req: ResolvedRequest) => Buffer, Expectation]> = [
-      ['corrupt gzip body', 'gzip', () => garbage, { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' }],
-      ['truncated gzip body', 'gzip', (req) => gzipSync(validBodyText(req)).subarray(0, 12), { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' }],
-      ['corrupt br body', 'br', () => garbage, { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' }],
-      ['corrupt deflate body', 'deflate', () => garbage, { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' }],
-      ['gzip bomb (10 MB of zeros)', 'gzip', () => gzipSync(Buffer.alloc(10_000_000, 0x20)), { kind: 'statuses', statuses: [400, 413], why: 'inflated past the body limit' }],
-      ['unknown Content-Encoding', 'x-fuzz', (req) => Buffer.from(validBodyText(req)), { kind: 'statuses', statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' }],
-      ['Content-Encoding compress', 'compress', (req) => Buffer.from(validBodyText(req)), { kind: 'statuses', statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' }],
+      [
+        'corrupt gzip body',
+        'gzip',
+        () => garbage,
+        { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+      ],
+      [
+        'truncated gzip body',
+        'gzip',
+        (req) => gzipSync(validBodyText(req)).subarray(0, 12),
+        { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+      ],
+      [
+        'corrupt br body',
+        'br',
+        () => garbage,
+        { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+      ],
+      [
+        'corrupt deflate body',
+        'deflate',
+        () => garbage,
+        { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+      ],
+      [
+        'gzip bomb (10 MB of zeros)',
+        'gzip',
+        () => gzipSync(Buffer.alloc(10_000_000, 0x20)),
+        { kind: 'statuses', statuses: [400, 413], why: 'inflated past the body limit' },
+      ],
+      [
+        'unknown Content-Encoding',
+        'x-fuzz',
+        (req) => Buffer.from(validBodyText(req)),
+        { kind: 'statuses', statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' },
+      ],
+      [
+        'Content-Encoding compress',
+        'compress',
+        (req) => Buffer.from(validBodyText(req)),
+        { kind: 'statuses', statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' },
+      ],
       ['valid gzip body', 'gzip', (req) => gzipSync(validBodyText(req)), { kind: 'any' }],
       ['valid br body', 'br', (req) => brotliCompressSync(validBodyText(req)), { kind: 'any' }],
     ];
@@ -516,7 +700,14 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
         const text = validBodyText(req);
         const at = text.indexOf('":"');
         const bytes = [0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80];
-        const body = at < 0 ? Buffer.concat([Buffer.from('{"x":"'), Buffer.from(bytes), Buffer.from('"}')]) : Buffer.concat([Buffer.from(text.slice(0, at + 3)), Buffer.from(bytes), Buffer.from(text.slice(at + 3))]);
+        const body =
+          at < 0
+            ? Buffer.concat([Buffer.from('{"x":"'), Buffer.from(bytes), Buffer.from('"}')])
+            : Buffer.concat([
+                Buffer.from(text.slice(0, at + 3)),
+                Buffer.from(bytes),
+                Buffer.from(text.slice(at + 3)),
+              ]);
         return bodyRaw(req, credentials, body);
       },
     });
@@ -540,7 +731,11 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
       ['no credential', () => ({}), [401]],
       ['garbage bearer token', () => ({ authorization: 'Bearer vk_test_\u00e9\u00e9' }), [401]],
       ['Basic credentials', () => ({ authorization: 'Basic dXNlcjpwYXNz' }), [401]],
-      ['credential of the other API', (c) => ({ authorization: `Bearer ${op.api === 'payments' ? c.panel : c.payments}` }), [401, 403]],
+      [
+        'credential of the other API',
+        (c) => ({ authorization: `Bearer ${op.api === 'payments' ? c.panel : c.payments}` }),
+        [401, 403],
+      ],
       ['bearer with an injection', () => ({ authorization: "Bearer ' OR '1'='1" }), [401]],
     ];
     for (const [kind, headers, statuses] of auth) {
@@ -548,10 +743,16 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
         category: 'auth',
         kind,
         target: 'Authorization',
-        expect: { kind: 'statuses', statuses, why: 'decisions.md: missing, malformed or unknown credentials are 401 (a payments key on the panel is 403)' },
+        expect: {
+          kind: 'statuses',
+          statuses,
+          why: 'decisions.md: missing, malformed or unknown credentials are 401 (a payments key on the panel is 403)',
+        },
         apply: (req, credentials) => {
           const raw = toRawRequest(req, credentials);
-          const rest = Object.fromEntries(Object.entries(raw.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'authorization'));
+          const rest = Object.fromEntries(
+            Object.entries(raw.headers ?? {}).filter(([k]) => k.toLowerCase() !== 'authorization'),
+          );
           return { ...raw, headers: { ...rest, ...headers(credentials) } };
         },
       });
@@ -566,6 +767,7 @@ export function mutationArbitrary(mutations: Mutation[]): fc.Arbitrary<Mutation>
   const groups = (Object.keys(weights) as Array<Mutation['category']>)
     .map((category) => ({ category, list: mutations.filter((m) => m.category === category) }))
     .filter((g) => g.list.length > 0);
-  return fc.oneof(...groups.map((g) => ({ weight: weights[g.category], arbitrary: fc.constantFrom(...g.list) })));
+  return fc.oneof(
+    ...groups.map((g) => ({ weight: weights[g.category], arbitrary: fc.constantFrom(...g.list) })),
+  );
 }
-

@@ -20,7 +20,7 @@ export const GROUP = {
   wrongStatus: 'hostile input answered with the wrong status (decisions.md "Security")',
   methods: 'unsupported method or unknown path answered wrongly (decisions.md "Security")',
   wrongField: 'invalid field refused without naming any field',
-  rowsLeft: 'rejected request changed the tenant\'s rows',
+  rowsLeft: "rejected request changed the tenant's rows",
   prototype: 'prototype pollution',
   headers: 'missing security headers on JSON API responses (decisions.md "Security")',
 } as const;
@@ -107,7 +107,11 @@ export function canonicalField(op: Operation, field: string): string {
   const out: string[] = [];
   for (const segment of field.split('.')) {
     const declared = schema ? declaredProperty(schema, segment) : undefined;
-    out.push(declared || !schema || (!isSchema(schema.additionalProperties) && schema.additionalProperties !== true) ? segment : '*');
+    out.push(
+      declared || !schema || (!isSchema(schema.additionalProperties) && schema.additionalProperties !== true)
+        ? segment
+        : '*',
+    );
     schema = schema ? propertySchema(schema, segment) : undefined;
   }
   return out.join('.');
@@ -144,18 +148,26 @@ export function summarizeSchema(schema: Schema | undefined): string {
 export function missingSecurityHeaders(res: RawResponse): string[] {
   const missing: string[] = [];
   if (!/no-store/.test(String(res.headers['cache-control'] ?? ''))) missing.push('Cache-Control: no-store');
-  if (String(res.headers['x-content-type-options'] ?? '') !== 'nosniff') missing.push('X-Content-Type-Options: nosniff');
+  if (String(res.headers['x-content-type-options'] ?? '') !== 'nosniff')
+    missing.push('X-Content-Type-Options: nosniff');
   return missing;
 }
 
-export function checkJsonApiResponse(doc: ApiDocument, op: Operation | undefined, req: RawRequest, res: RawResponse, report: Report): void {
+export function checkJsonApiResponse(
+  doc: ApiDocument,
+  op: Operation | undefined,
+  req: RawRequest,
+  res: RawResponse,
+  report: Report,
+): void {
   if (res.status >= 500) report(GROUP.serverError, `${res.status} ${errorOf(res)?.type ?? ''}`.trim());
   if (res.status >= 400 && req.method !== 'HEAD' && !errorOf(res)) {
     report(GROUP.noEnvelope, `${res.status} answered with ${res.contentType || 'no content type'}`);
   }
   if (!op) return;
   if (!op.statuses.has(String(res.status)) && !op.statuses.has('default')) {
-    if (res.status < 500) report(GROUP.undocumentedStatus, `${res.status} is not among ${[...op.statuses].join(', ')}`);
+    if (res.status < 500)
+      report(GROUP.undocumentedStatus, `${res.status} is not among ${[...op.statuses].join(', ')}`);
     return;
   }
   if (req.method === 'HEAD') return;
@@ -163,7 +175,7 @@ export function checkJsonApiResponse(doc: ApiDocument, op: Operation | undefined
     const body = res.json !== undefined ? res.json : res.text;
     doc.validator.check(req.method, req.path, res.status, res.contentType || null, body);
   } catch (err) {
-    const message = err instanceof Error ? err.message.split('\n')[0] ?? '' : String(err);
+    const message = err instanceof Error ? (err.message.split('\n')[0] ?? '') : String(err);
     report(GROUP.responseMismatch, message.replace(/^OpenAPI: /, '').slice(0, 300));
   }
 }
@@ -174,7 +186,11 @@ const fieldMatches = (used: UsedReference, field: string): boolean =>
     : field.toLowerCase() === used.ref.field.toLowerCase();
 
 /** Whether a referenced value sent is still one the service lists as valid. */
-async function stillValid(used: UsedReference, pools: ReferencePools, pathParams: Record<string, unknown>): Promise<boolean> {
+async function stillValid(
+  used: UsedReference,
+  pools: ReferencePools,
+  pathParams: Record<string, unknown>,
+): Promise<boolean> {
   if (!used.fromService) return false;
   const values = await pools.values(used.ref.spec, pathParams, true);
   return values.some((v) => JSON.stringify(v) === JSON.stringify(used.value));
@@ -199,7 +215,10 @@ export async function judgeValid(
   if (status === 400) {
     const fields = Object.entries(error?.fields ?? {});
     if (fields.length === 0) {
-      report(GROUP.docAllowsServerRefuses, `400 without fields: "${normalizeMessage(error?.message ?? res.text)}"`);
+      report(
+        GROUP.docAllowsServerRefuses,
+        `400 without fields: "${normalizeMessage(error?.message ?? res.text)}"`,
+      );
       return;
     }
     for (const [field, messages] of fields) {
@@ -224,10 +243,16 @@ export async function judgeValid(
     const stale: boolean[] = [];
     for (const u of used) stale.push(!(await stillValid(u, pools, pathParams)));
     if (stale.some(Boolean)) return;
-    report(GROUP.refusedValid, `${status} ${error?.type ?? ''} "${normalizeMessage(error?.message ?? '')}" although every referenced value exists`);
+    report(
+      GROUP.refusedValid,
+      `${status} ${error?.type ?? ''} "${normalizeMessage(error?.message ?? '')}" although every referenced value exists`,
+    );
     return;
   }
-  report(GROUP.refusedValid, `${status} ${error?.type ?? ''}: "${normalizeMessage(error?.message ?? res.text)}"`);
+  report(
+    GROUP.refusedValid,
+    `${status} ${error?.type ?? ''}: "${normalizeMessage(error?.message ?? res.text)}"`,
+  );
 }
 
 /** Hostile mode: what the mutation's expectation says, on top of the checks every answer gets. */
@@ -238,18 +263,23 @@ export function judgeHostile(op: Operation, expect: Expectation, res: RawRespons
     case 'any':
       return;
     case 'statuses':
-      if (!expect.statuses.includes(status)) report(GROUP.wrongStatus, `${status}, expected ${expect.statuses.join(' or ')} (${expect.why})`);
+      if (!expect.statuses.includes(status))
+        report(GROUP.wrongStatus, `${status}, expected ${expect.statuses.join(' or ')} (${expect.why})`);
       return;
     case 'invalid': {
       const field = canonicalField(op, expect.field);
       if (status < 300) {
-        report(GROUP.docForbidsServerAccepts, `accepted with ${status}; the document says ${field} is ${summarizeSchema(fieldSchema(op, expect.field))}`);
+        report(
+          GROUP.docForbidsServerAccepts,
+          `accepted with ${status}; the document says ${field} is ${summarizeSchema(fieldSchema(op, expect.field))}`,
+        );
         return;
       }
       if (status === 400) {
         // A server that stops at its first error may name another field of the request first;
         // only a refusal that names no field at all says nothing about this one.
-        if (Object.keys(errorOf(res)?.fields ?? {}).length === 0) report(GROUP.wrongField, `400 without fields (expected ${field} named)`);
+        if (Object.keys(errorOf(res)?.fields ?? {}).length === 0)
+          report(GROUP.wrongField, `400 without fields (expected ${field} named)`);
         return;
       }
       if (status === 404 && expect.location === 'path') return;

@@ -48,16 +48,30 @@ function allowMismatch(res: RawResponse, documented: string[]): string | undefin
   const allow = allowOf(res).filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
   const expected = documented.filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
   const same = allow.length === expected.length && expected.every((m) => allow.includes(m));
-  return same ? undefined : `Allow is "${String(res.headers.allow ?? '')}", the document gives ${expected.join(', ')}`;
+  return same
+    ? undefined
+    : `Allow is "${String(res.headers.allow ?? '')}", the document gives ${expected.join(', ')}`;
 }
 
-async function send(w: FuzzWorld, raw: RawRequest, log: ProblemLog, where: string, secrets: string[]): Promise<RawResponse | undefined> {
+async function send(
+  w: FuzzWorld,
+  raw: RawRequest,
+  log: ProblemLog,
+  where: string,
+  secrets: string[],
+): Promise<RawResponse | undefined> {
   log.requests += 1;
   try {
     return await sendRaw(w.baseUrl, raw);
   } catch (err) {
     if (!(err instanceof NoAnswerError)) throw err;
-    log.add({ group: GROUP.noAnswer, where, reason: err.message, request: describeRequest(raw, secrets), response: '-' });
+    log.add({
+      group: GROUP.noAnswer,
+      where,
+      reason: err.message,
+      request: describeRequest(raw, secrets),
+      response: '-',
+    });
     return undefined;
   }
 }
@@ -68,7 +82,9 @@ async function everyMethod(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument): 
   const auth = { authorization: `Bearer ${tenant.credentials[doc.api]}` };
   for (const [template, documented] of doc.methodsByTemplate) {
     const path = await concretePath(doc, template, tenant);
-    const get = documented.includes('GET') ? await send(w, { method: 'GET', path, headers: auth }, log, `GET ${template}`, tenant.secrets) : undefined;
+    const get = documented.includes('GET')
+      ? await send(w, { method: 'GET', path, headers: auth }, log, `GET ${template}`, tenant.secrets)
+      : undefined;
     // One problem per path and kind, listing the methods, so 8 methods × 40 paths stay readable.
     const wrong = new Map<string, { methods: string[]; raw: RawRequest; res: RawResponse; group: string }>();
     const note = (group: string, reason: string, method: string, raw: RawRequest, res: RawResponse): void => {
@@ -86,22 +102,45 @@ async function everyMethod(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument): 
       const before = await w.rows.snapshot([tenant.companyId]);
       const res = await send(w, raw, log, `${method} ${template}`, tenant.secrets);
       if (!res) continue;
-      if (res.status >= 500) note(GROUP.serverError, `${res.status} for a method the path does not support`, method, raw, res);
+      if (res.status >= 500)
+        note(GROUP.serverError, `${res.status} for a method the path does not support`, method, raw, res);
       if (method === 'HEAD' && get) {
-        if (res.status !== get.status) note(GROUP.methods, `HEAD → ${res.status} where GET → ${get.status}`, method, raw, res);
+        if (res.status !== get.status)
+          note(GROUP.methods, `HEAD → ${res.status} where GET → ${get.status}`, method, raw, res);
       } else if (method === 'OPTIONS') {
-        if (![200, 204, 405].includes(res.status)) note(GROUP.methods, `OPTIONS → ${res.status}, expected 204 or 405 with Allow`, method, raw, res);
+        if (![200, 204, 405].includes(res.status))
+          note(GROUP.methods, `OPTIONS → ${res.status}, expected 204 or 405 with Allow`, method, raw, res);
         const mismatch = allowMismatch(res, documented);
         if (mismatch) note(GROUP.methods, mismatch, method, raw, res);
       } else if (res.status !== 405) {
-        note(GROUP.methods, `unsupported method → ${res.status}, expected 405 with Allow: ${documented.join(', ')} (decisions.md "Security")`, method, raw, res);
+        note(
+          GROUP.methods,
+          `unsupported method → ${res.status}, expected 405 with Allow: ${documented.join(', ')} (decisions.md "Security")`,
+          method,
+          raw,
+          res,
+        );
       } else {
         const mismatch = allowMismatch(res, documented);
         if (mismatch) note(GROUP.methods, `405, but ${mismatch}`, method, raw, res);
       }
-      if (res.status >= 400 && method !== 'HEAD' && !errorOf(res)) note(GROUP.noEnvelope, `${res.status} answered with ${res.contentType || 'no content type'}`, method, raw, res);
+      if (res.status >= 400 && method !== 'HEAD' && !errorOf(res))
+        note(
+          GROUP.noEnvelope,
+          `${res.status} answered with ${res.contentType || 'no content type'}`,
+          method,
+          raw,
+          res,
+        );
       const changed = TenantRows.diff(before, await w.rows.snapshot([tenant.companyId]));
-      if (changed.length > 0) note(GROUP.rowsLeft, `a method the path does not support changed ${changed.join(', ')}`, method, raw, res);
+      if (changed.length > 0)
+        note(
+          GROUP.rowsLeft,
+          `a method the path does not support changed ${changed.join(', ')}`,
+          method,
+          raw,
+          res,
+        );
       const polluted = prototypeChanges();
       if (polluted) note(GROUP.prototype, polluted, method, raw, res);
     }
@@ -121,7 +160,18 @@ async function everyMethod(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument): 
 /** Segments that do not spell a documented path; some look like one (`..`, encoded slashes, case). */
 const segment = fc.oneof(
   fc.webSegment().filter((s) => s.length > 0),
-  fc.constantFrom('..', '.', '%2e%2e', 'v2', 'OPENAPI.JSON', '%2F', 'payment-links%2Fx', 'INTEGRATIONS', 'integrations;x', 'x%20y'),
+  fc.constantFrom(
+    '..',
+    '.',
+    '%2e%2e',
+    'v2',
+    'OPENAPI.JSON',
+    '%2F',
+    'payment-links%2Fx',
+    'INTEGRATIONS',
+    'integrations;x',
+    'x%20y',
+  ),
 );
 
 async function unknownPaths(w: FuzzWorld, tenant: FuzzTenant): Promise<ProblemLog> {
@@ -137,20 +187,39 @@ async function unknownPaths(w: FuzzWorld, tenant: FuzzTenant): Promise<ProblemLo
     // The payments API lives under /v1 (its document's paths all start there); the panel under its server path.
     const root = api.prefix || `/${[...api.methodsByTemplate.keys()][0]?.split('/')[1] ?? 'v1'}`;
     const path = `${root}/${segments.join('/')}`;
-    if (known.some((re) => re.test(path)) || known.some((re) => re.test(decodeURIComponent(path.replace(/%(?![0-9a-fA-F]{2})/g, '%25'))))) {
+    if (
+      known.some((re) => re.test(path)) ||
+      known.some((re) => re.test(decodeURIComponent(path.replace(/%(?![0-9a-fA-F]{2})/g, '%25'))))
+    ) {
       fc.pre(false);
     }
-    const raw: RawRequest = { method, path, headers: { authorization: `Bearer ${tenant.credentials[api.api]}` } };
+    const raw: RawRequest = {
+      method,
+      path,
+      headers: { authorization: `Bearer ${tenant.credentials[api.api]}` },
+    };
     const res = await send(w, raw, log, `${method} ${root}/…`, tenant.secrets);
     if (!res) return;
     const report = (group: string, reason: string): void =>
-      log.add({ group, where: `unknown path under ${root}`, reason, request: describeRequest(raw, tenant.secrets), response: describeResponse(res) });
+      log.add({
+        group,
+        where: `unknown path under ${root}`,
+        reason,
+        request: describeRequest(raw, tenant.secrets),
+        response: describeResponse(res),
+      });
     const otherCase = known.some((re) => new RegExp(re.source, 'i').test(path));
     if (res.status >= 500) report(GROUP.serverError, `${res.status} for an unknown path`);
     else if (res.status !== 404 && res.status !== 400) {
-      report(GROUP.methods, otherCase ? `a documented path in other letter case → ${res.status} (routing is case-insensitive), expected 404` : `unknown path → ${res.status}, expected 404`);
+      report(
+        GROUP.methods,
+        otherCase
+          ? `a documented path in other letter case → ${res.status} (routing is case-insensitive), expected 404`
+          : `unknown path → ${res.status}, expected 404`,
+      );
     }
-    if (res.status >= 400 && !errorOf(res)) report(GROUP.noEnvelope, `${res.status} answered with ${res.contentType || 'no content type'}`);
+    if (res.status >= 400 && !errorOf(res))
+      report(GROUP.noEnvelope, `${res.status} answered with ${res.contentType || 'no content type'}`);
   });
   return log;
 }
@@ -158,10 +227,24 @@ async function unknownPaths(w: FuzzWorld, tenant: FuzzTenant): Promise<ProblemLo
 async function securityHeaders(w: FuzzWorld, tenant: FuzzTenant): Promise<ProblemLog> {
   const log = new ProblemLog();
   for (const doc of [w.docs.payments, w.docs.panel]) {
-    const list = doc.operations.find((o) => o.method === 'GET' && !o.isPublic && o.parameters.every((p) => !p.required));
+    const list = doc.operations.find(
+      (o) => o.method === 'GET' && !o.isPublic && o.parameters.every((p) => !p.required),
+    );
     const probes: RawRequest[] = [
-      ...(list ? [{ method: 'GET', path: list.fullTemplate, headers: { authorization: `Bearer ${tenant.credentials[doc.api]}` } }] : []),
-      { method: 'GET', path: `${doc.prefix || '/v1'}/no-such-path`, headers: { authorization: `Bearer ${tenant.credentials[doc.api]}` } },
+      ...(list
+        ? [
+            {
+              method: 'GET',
+              path: list.fullTemplate,
+              headers: { authorization: `Bearer ${tenant.credentials[doc.api]}` },
+            },
+          ]
+        : []),
+      {
+        method: 'GET',
+        path: `${doc.prefix || '/v1'}/no-such-path`,
+        headers: { authorization: `Bearer ${tenant.credentials[doc.api]}` },
+      },
       { method: 'GET', path: doc.url },
     ];
     for (const raw of probes) {
@@ -202,7 +285,8 @@ describe('OpenAPI fuzz: methods and paths', function () {
     check('methods, payments API', () => everyMethod(w, tenant, w.docs.payments)));
   it('answers every method a documented path does not support with 405 and Allow (panel API)', () =>
     check('methods, panel API', () => everyMethod(w, tenant, w.docs.panel)));
-  it('answers paths no document has with 404 in the error envelope', () => check('unknown paths', () => unknownPaths(w, tenant)));
+  it('answers paths no document has with 404 in the error envelope', () =>
+    check('unknown paths', () => unknownPaths(w, tenant)));
   it('sends Cache-Control: no-store and X-Content-Type-Options: nosniff on JSON API responses', () =>
     check('security headers', () => securityHeaders(w, tenant)));
 });

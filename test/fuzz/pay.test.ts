@@ -55,7 +55,8 @@ const isLink = (value: unknown): value is Link =>
 async function buyerWorld(): Promise<BuyerWorld> {
   const w = await fuzzWorld();
   const tenant = await newTenant(w);
-  const create = w.docs.payments.operations.find((o) => o.id === 'createPaymentLink')?.fullTemplate ?? '/v1/payment-links';
+  const create =
+    w.docs.payments.operations.find((o) => o.id === 'createPaymentLink')?.fullTemplate ?? '/v1/payment-links';
   const offer = tenant.seed.offers.find((o) => o.status === 'active')?.code ?? '';
   const links: Link[] = [];
   for (const key of [tenant.seed.keys.live, tenant.seed.keys.test]) {
@@ -65,7 +66,8 @@ async function buyerWorld(): Promise<BuyerWorld> {
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ offer_code: offer, single_use: false }),
     });
-    if (res.status !== 201 || !isLink(res.json)) throw new Error(`fixture link not created: ${res.status} ${res.text.slice(0, 300)}`);
+    if (res.status !== 201 || !isLink(res.json))
+      throw new Error(`fixture link not created: ${res.status} ${res.text.slice(0, 300)}`);
     links.push(res.json);
   }
   const [live, test] = links as [Link, Link];
@@ -83,11 +85,15 @@ async function buyerWorld(): Promise<BuyerWorld> {
 
 const concrete = (b: BuyerWorld, route: BuyerRoute, override: Record<string, string> = {}): string =>
   b.w.checkoutPath +
-  route.template.replace(/\{([^}]+)\}/g, (_m, name: string) => override[name] ?? encodeURIComponent(b.values[name as keyof BuyerWorld['values']]));
+  route.template.replace(
+    /\{([^}]+)\}/g,
+    (_m, name: string) => override[name] ?? encodeURIComponent(b.values[name as keyof BuyerWorld['values']]),
+  );
 
 const safe = (text: string): string => (isWellFormed(text) ? text : 'x');
 
-const form = (fields: Array<[string, string]>): string => fields.map(([k, v]) => `${encodeURIComponent(safe(k))}=${encodeURIComponent(safe(v))}`).join('&');
+const form = (fields: Array<[string, string]>): string =>
+  fields.map(([k, v]) => `${encodeURIComponent(safe(k))}=${encodeURIComponent(safe(v))}`).join('&');
 
 type Expect = { statuses: number[]; why: string };
 
@@ -100,44 +106,65 @@ interface Case {
 
 const anyPage: Expect = { statuses: PAGE_STATUSES, why: 'a page for bad input, never a 5xx' };
 const badEncoding: Expect = { statuses: [400], why: 'decisions.md: bad percent-encoding is 400' };
-const tooLarge: Expect = { statuses: [413], why: 'decisions.md: more than 1,000 form fields or a body over the limit is 413' };
+const tooLarge: Expect = {
+  statuses: [413],
+  why: 'decisions.md: more than 1,000 form fields or a body over the limit is 413',
+};
 
 function cases(): fc.Arbitrary<Case> {
   const route = fc.constantFrom(...BUYER_ROUTES);
   const postRoute = fc.constantFrom(...BUYER_ROUTES.filter((r) => r.body === 'form'));
   const paramRoute = fc.constantFrom(...BUYER_ROUTES.filter((r) => r.template.includes('{')));
-  const value = fc.oneof(fc.constantFrom(...INJECTIONS.filter((t) => t.length < 20_000)), fc.string({ maxLength: 40 }));
-  const fields = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...FORM_FIELDS), fc.string({ maxLength: 12 })), value), { maxLength: 8 });
+  const value = fc.oneof(
+    fc.constantFrom(...INJECTIONS.filter((t) => t.length < 20_000)),
+    fc.string({ maxLength: 40 }),
+  );
+  const fields = fc.array(
+    fc.tuple(fc.oneof(fc.constantFrom(...FORM_FIELDS), fc.string({ maxLength: 12 })), value),
+    { maxLength: 8 },
+  );
   const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
   const paramName = (r: BuyerRoute): string => /\{([^}]+)\}/.exec(r.template)?.[1] ?? '';
 
   return fc.oneof(
-    fc.record({ route: postRoute, fields }).map(
-      ({ route: r, fields: f }): Case => ({
-        kind: 'form with hostile values',
-        route: r,
-        build: (b) => ({ method: 'POST', path: concrete(b, r), headers: formHeaders, body: form([['plink', b.values.plink], ...f]) }),
-        expect: f.some(([, v]) => v.includes('\u0000')) ? { statuses: [400, 404, 413], why: 'U+0000 in a form field is 400' } : anyPage,
+    fc.record({ route: postRoute, fields }).map(({ route: r, fields: f }): Case => ({
+      kind: 'form with hostile values',
+      route: r,
+      build: (b) => ({
+        method: 'POST',
+        path: concrete(b, r),
+        headers: formHeaders,
+        body: form([['plink', b.values.plink], ...f]),
       }),
-    ),
-    postRoute.map(
-      (r): Case => ({
-        kind: 'form with 1,001 fields',
-        route: r,
-        build: (b) => ({ method: 'POST', path: concrete(b, r), headers: formHeaders, body: form(Array.from({ length: 1_001 }, (_v, i): [string, string] => [`f${i}`, 'x'])) }),
-        expect: tooLarge,
+      expect: f.some(([, v]) => v.includes('\u0000'))
+        ? { statuses: [400, 404, 413], why: 'U+0000 in a form field is 400' }
+        : anyPage,
+    })),
+    postRoute.map((r): Case => ({
+      kind: 'form with 1,001 fields',
+      route: r,
+      build: (b) => ({
+        method: 'POST',
+        path: concrete(b, r),
+        headers: formHeaders,
+        body: form(Array.from({ length: 1_001 }, (_v, i): [string, string] => [`f${i}`, 'x'])),
       }),
-    ),
-    postRoute.map(
-      (r): Case => ({
-        kind: 'form body over the limit',
-        route: r,
-        build: (b) => ({ method: 'POST', path: concrete(b, r), headers: formHeaders, body: form([['name', 'x'.repeat(200_000)]]) }),
-        expect: tooLarge,
+      expect: tooLarge,
+    })),
+    postRoute.map((r): Case => ({
+      kind: 'form body over the limit',
+      route: r,
+      build: (b) => ({
+        method: 'POST',
+        path: concrete(b, r),
+        headers: formHeaders,
+        body: form([['name', 'x'.repeat(200_000)]]),
       }),
-    ),
-    fc.record({ route: postRoute, encoding: fc.constantFrom('gzip', 'br', 'deflate', 'x-fuzz') }).map(
-      ({ route: r, encoding }): Case => ({
+      expect: tooLarge,
+    })),
+    fc
+      .record({ route: postRoute, encoding: fc.constantFrom('gzip', 'br', 'deflate', 'x-fuzz') })
+      .map(({ route: r, encoding }): Case => ({
         kind: encoding === 'x-fuzz' ? 'unknown Content-Encoding' : `corrupt ${encoding} form`,
         route: r,
         build: (b) => ({
@@ -146,92 +173,121 @@ function cases(): fc.Arbitrary<Case> {
           headers: { ...formHeaders, 'content-encoding': encoding },
           body: encoding === 'x-fuzz' ? 'name=x' : gzipSync('name=x').subarray(0, 8),
         }),
-        expect: encoding === 'x-fuzz' ? { statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' } : { statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
-      }),
-    ),
-    fc.record({ route: paramRoute, escape: fc.constantFrom('%E0%A4%A', '%', '%zz', '%C0%AF') }).map(
-      ({ route: r, escape }): Case => ({
-        kind: `bad percent-encoding ${escape} in the path`,
+        expect:
+          encoding === 'x-fuzz'
+            ? { statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' }
+            : { statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+      })),
+    fc
+      .record({ route: paramRoute, escape: fc.constantFrom('%E0%A4%A', '%', '%zz', '%C0%AF') })
+      .map(({ route: r, escape }): Case => ({
+        kind: 'bad percent-encoding in the path',
         route: r,
         build: (b) => ({ method: r.method, path: concrete(b, r, { [paramName(r)]: escape }) }),
         expect: badEncoding,
+      })),
+    paramRoute.map((r): Case => ({
+      kind: 'U+0000 in the path',
+      route: r,
+      build: (b) => ({ method: r.method, path: concrete(b, r, { [paramName(r)]: 'a%00b' }) }),
+      expect: { statuses: [404], why: 'U+0000 in a path names nothing' },
+    })),
+    fc.record({ route: paramRoute, text: value }).map(({ route: r, text }): Case => ({
+      kind: 'hostile path segment',
+      route: r,
+      build: (b) => ({
+        method: r.method,
+        path: concrete(b, r, {
+          [paramName(r)]: encodeURIComponent(isWellFormed(text) ? text : 'x').slice(0, 6_000),
+        }),
       }),
-    ),
-    paramRoute.map(
-      (r): Case => ({
-        kind: 'U+0000 in the path',
-        route: r,
-        build: (b) => ({ method: r.method, path: concrete(b, r, { [paramName(r)]: 'a%00b' }) }),
-        expect: { statuses: [404], why: 'U+0000 in a path names nothing' },
-      }),
-    ),
-    fc.record({ route: paramRoute, text: value }).map(
-      ({ route: r, text }): Case => ({
-        kind: 'hostile path segment',
-        route: r,
-        build: (b) => ({ method: r.method, path: concrete(b, r, { [paramName(r)]: encodeURIComponent(isWellFormed(text) ? text : 'x').slice(0, 6_000) }) }),
-        expect: anyPage,
-      }),
-    ),
-    fc.record({ query: fc.constantFrom('plink=%E0%A4%A', 'lang=%zz', '%E0%A4%A=1') }).map(
-      ({ query }): Case => ({
+      expect: anyPage,
+    })),
+    fc
+      .record({ query: fc.constantFrom('plink=%E0%A4%A', 'lang=%zz', '%E0%A4%A=1') })
+      .map(({ query }): Case => ({
         kind: `bad percent-encoding in the query (${query})`,
         route: BUYER_ROUTES[0] as BuyerRoute,
         build: (b) => ({ method: 'GET', path: `${concrete(b, BUYER_ROUTES[0] as BuyerRoute)}?${query}` }),
         expect: badEncoding,
+      })),
+    fc.record({ text: value }).map(({ text }): Case => ({
+      kind: 'hostile plink and lang',
+      route: BUYER_ROUTES[0] as BuyerRoute,
+      build: (b) => ({
+        method: 'GET',
+        path: `${concrete(b, BUYER_ROUTES[0] as BuyerRoute)}?plink=${encodeURIComponent(safe(text).slice(0, 2_000))}&lang=${encodeURIComponent(safe(text).slice(0, 50))}&plink=x`,
       }),
-    ),
-    fc.record({ text: value }).map(
-      ({ text }): Case => ({
-        kind: 'hostile plink and lang',
-        route: BUYER_ROUTES[0] as BuyerRoute,
-        build: (b) => ({ method: 'GET', path: `${concrete(b, BUYER_ROUTES[0] as BuyerRoute)}?plink=${encodeURIComponent(safe(text).slice(0, 2_000))}&lang=${encodeURIComponent(safe(text).slice(0, 50))}&plink=x` }),
-        expect: text.includes('\u0000') ? { statuses: [400, 404], why: 'U+0000 in a query is 400' } : anyPage,
-      }),
-    ),
+      expect: text.includes('\u0000') ? { statuses: [400, 404], why: 'U+0000 in a query is 400' } : anyPage,
+    })),
     fc
       .record({
-        body: fc.oneof(fc.constantFrom('{"order_code":', '[[[[[[[[', '{"__proto__":{"polluted":"yes"}}', ''), value),
+        body: fc.oneof(
+          fc.constantFrom('{"order_code":', '[[[[[[[[', '{"__proto__":{"polluted":"yes"}}', ''),
+          value,
+        ),
         signature: fc.constantFrom(undefined, 'sha256=00', 't=1,v1=00', "' OR 1=1"),
         encoding: fc.constantFrom(undefined, undefined, 'gzip', 'x-fuzz'),
       })
-      .map(
-        ({ body, signature, encoding }): Case => ({
-          kind: `gateway callback with a hostile body, ${signature === undefined ? 'no' : 'a wrong'} signature${encoding ? `, Content-Encoding ${encoding}` : ''}`,
-          route: BUYER_ROUTES[5] as BuyerRoute,
-          build: (b) => ({
-            method: 'POST',
-            path: concrete(b, BUYER_ROUTES[5] as BuyerRoute),
-            headers: {
-              'content-type': 'application/json',
-              ...(signature === undefined ? {} : { 'x-gateway-signature': signature }),
-              ...(encoding === undefined ? {} : { 'content-encoding': encoding }),
-            },
-            body,
-          }),
-          expect: encoding
-            ? { statuses: [400, 401, 415], why: 'decisions.md: corrupt encoding 400, unknown encoding 415 (or 401 for the signature)' }
-            : { statuses: [401, 413], why: 'README: missing or wrong signature is 401' },
+      .map(({ body, signature, encoding }): Case => ({
+        kind: `gateway callback with a hostile body, ${signature === undefined ? 'no' : 'a wrong'} signature${encoding ? `, Content-Encoding ${encoding}` : ''}`,
+        route: BUYER_ROUTES[5] as BuyerRoute,
+        build: (b) => ({
+          method: 'POST',
+          path: concrete(b, BUYER_ROUTES[5] as BuyerRoute),
+          headers: {
+            'content-type': 'application/json',
+            ...(signature === undefined ? {} : { 'x-gateway-signature': signature }),
+            ...(encoding === undefined ? {} : { 'content-encoding': encoding }),
+          },
+          body,
         }),
-      ),
-    route.map(
-      (r): Case => ({
-        kind: 'valid-looking request',
-        route: r,
-        build: (b) => ({ method: r.method, path: concrete(b, r), ...(r.body === 'form' ? { headers: formHeaders, body: form([['plink', b.values.plink], ['outcome', 'failed']]) } : {}) }),
-        expect: { statuses: [...PAGE_STATUSES, 401], why: 'any page' },
+        expect: encoding
+          ? {
+              statuses: [400, 401, 415],
+              why: 'decisions.md: corrupt encoding 400, unknown encoding 415 (or 401 for the signature)',
+            }
+          : { statuses: [401, 413], why: 'README: missing or wrong signature is 401' },
+      })),
+    route.map((r): Case => ({
+      kind: 'valid-looking request',
+      route: r,
+      build: (b) => ({
+        method: r.method,
+        path: concrete(b, r),
+        ...(r.body === 'form'
+          ? {
+              headers: formHeaders,
+              body: form([
+                ['plink', b.values.plink],
+                ['outcome', 'failed'],
+              ]),
+            }
+          : {}),
       }),
-    ),
+      expect: { statuses: [...PAGE_STATUSES, 401], why: 'any page' },
+    })),
   );
 }
 
-async function send(b: BuyerWorld, raw: RawRequest, log: ProblemLog, where: string): Promise<RawResponse | undefined> {
+async function send(
+  b: BuyerWorld,
+  raw: RawRequest,
+  log: ProblemLog,
+  where: string,
+): Promise<RawResponse | undefined> {
   log.requests += 1;
   try {
     return await sendRaw(b.w.baseUrl, raw);
   } catch (err) {
     if (!(err instanceof NoAnswerError)) throw err;
-    log.add({ group: GROUP.noAnswer, where, reason: err.message, request: describeRequest(raw, b.tenant.secrets), response: '-' });
+    log.add({
+      group: GROUP.noAnswer,
+      where,
+      reason: err.message,
+      request: describeRequest(raw, b.tenant.secrets),
+      response: '-',
+    });
     return undefined;
   }
 }
@@ -245,10 +301,21 @@ async function hostilePages(b: BuyerWorld): Promise<ProblemLog> {
     const res = await send(b, raw, log, where);
     if (!res) return;
     const report = (group: string, reason: string): void =>
-      log.add({ group, where, reason: `${c.kind} → ${reason}`, request: describeRequest(raw, b.tenant.secrets), response: describeResponse(res) });
+      log.add({
+        group,
+        where,
+        reason: `${c.kind} → ${reason}`,
+        request: describeRequest(raw, b.tenant.secrets),
+        response: describeResponse(res),
+      });
     if (res.status >= 500) report(GROUP.serverError, `${res.status}`);
-    else if (!c.expect.statuses.includes(res.status)) report(GROUP.wrongStatus, `${res.status}, expected ${c.expect.statuses.join(' or ')} (${c.expect.why})`);
-    if (c.route.body === 'json' && res.status >= 400 && !errorOf(res)) report(GROUP.noEnvelope, `${res.status} answered with ${res.contentType || 'no content type'}`);
+    else if (!c.expect.statuses.includes(res.status))
+      report(
+        GROUP.wrongStatus,
+        `${res.status}, expected ${c.expect.statuses.join(' or ')} (${c.expect.why})`,
+      );
+    if (c.route.body === 'json' && res.status >= 400 && !errorOf(res))
+      report(GROUP.noEnvelope, `${res.status} answered with ${res.contentType || 'no content type'}`);
     if (before && res.status >= 400) {
       const changed = TenantRows.diff(before, await b.w.rows.snapshot([b.tenant.companyId]));
       if (changed.length > 0) report(GROUP.rowsLeft, `${res.status} yet ${changed.join(', ')}`);
@@ -289,7 +356,10 @@ async function methodsAndUnknownPaths(b: BuyerWorld): Promise<ProblemLog> {
       });
     }
   }
-  const unknown = fc.array(fc.webSegment().filter((s) => s.length > 0), { minLength: 2, maxLength: 4 });
+  const unknown = fc.array(
+    fc.webSegment().filter((s) => s.length > 0),
+    { minLength: 2, maxLength: 4 },
+  );
   await runProperty('buyer pages, unknown paths', unknown, fuzzConfig.runs, log, async (segments) => {
     // Two or more segments other than the documented shapes are no page.
     if ((segments[0] === 'r' || segments[0] === 'teste') && segments.length === 2) fc.pre(false);
@@ -325,6 +395,8 @@ describe('Buyer pages fuzz (decisions.md "Security")', function () {
     if (log.size > 0) throw new Error(log.format(title));
   };
 
-  it('answers hostile forms, paths and callbacks with a 4xx page, never a 5xx, leaving no row behind', () => check('buyer pages, hostile', () => hostilePages(b)));
-  it('answers unsupported methods with 405 and Allow, and unknown pages with an HTML 404', () => check('buyer pages, methods and paths', () => methodsAndUnknownPaths(b)));
+  it('answers hostile forms, paths and callbacks with a 4xx page, never a 5xx, leaving no row behind', () =>
+    check('buyer pages, hostile', () => hostilePages(b)));
+  it('answers unsupported methods with 405 and Allow, and unknown pages with an HTML 404', () =>
+    check('buyer pages, methods and paths', () => methodsAndUnknownPaths(b)));
 });

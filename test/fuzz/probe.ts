@@ -17,7 +17,15 @@ export interface ProbeOptions {
  * Sends one request of `op` and applies every check an answer gets: the common JSON API checks, the
  * caller's own judgement, no row changed by a refused write, no polluted prototype.
  */
-export async function probe(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument, op: Operation, raw: RawRequest, log: ProblemLog, options: ProbeOptions): Promise<void> {
+export async function probe(
+  w: FuzzWorld,
+  tenant: FuzzTenant,
+  doc: ApiDocument,
+  op: Operation,
+  raw: RawRequest,
+  log: ProblemLog,
+  options: ProbeOptions,
+): Promise<void> {
   const before = op.method === 'GET' ? undefined : await w.rows.snapshot([tenant.companyId]);
   log.requests += 1;
   let res: RawResponse;
@@ -25,14 +33,21 @@ export async function probe(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument, 
     res = await sendRaw(w.baseUrl, raw);
   } catch (err) {
     if (!(err instanceof NoAnswerError)) throw err;
-    log.add({ group: GROUP.noAnswer, where: op.id, reason: err.message, request: describeRequest(raw, tenant.secrets), response: '-' });
+    log.add({
+      group: GROUP.noAnswer,
+      where: op.id,
+      reason: err.message,
+      request: describeRequest(raw, tenant.secrets),
+      response: '-',
+    });
     return;
   }
   const report: Report = (group, reason) =>
     log.add({
       group,
       where: op.id,
-      reason: options.context ? `${options.context} → ${reason}` : reason,
+      // A body that breaks the document is the same problem whatever hostile change led to it.
+      reason: options.context && group !== GROUP.responseMismatch ? `${options.context} → ${reason}` : reason,
       request: describeRequest(raw, tenant.secrets),
       response: describeResponse(res),
     });

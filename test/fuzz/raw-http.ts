@@ -29,7 +29,11 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
 export const REQUEST_TIMEOUT_MS = 15_000;
 
-export function sendRaw(baseUrl: string, req: RawRequest, timeoutMs = REQUEST_TIMEOUT_MS): Promise<RawResponse> {
+export function sendRaw(
+  baseUrl: string,
+  req: RawRequest,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<RawResponse> {
   const base = new URL(baseUrl);
   const started = Date.now();
   const body = typeof req.body === 'string' ? Buffer.from(req.body, 'utf8') : req.body;

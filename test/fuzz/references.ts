@@ -67,27 +67,47 @@ export const TEMPORARY_REFERENCES: Record<string, Record<string, ReferenceSpec>>
   },
   updateIntegrationProduct: {
     'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'path.product_id': { operationId: 'listIntegrationProducts', property: 'product', parameters: { id: '{id}' } },
+    'path.product_id': {
+      operationId: 'listIntegrationProducts',
+      property: 'product',
+      parameters: { id: '{id}' },
+    },
   },
   unlinkIntegrationProduct: {
     'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'path.product_id': { operationId: 'listIntegrationProducts', property: 'product', parameters: { id: '{id}' } },
+    'path.product_id': {
+      operationId: 'listIntegrationProducts',
+      property: 'product',
+      parameters: { id: '{id}' },
+    },
   },
   revokeApiKey: { 'path.id': { operationId: 'listApiKeys', property: 'id' } },
   updateProduct: { 'path.id': { operationId: 'listProducts', property: 'id' } },
   removeProduct: { 'path.id': { operationId: 'listProducts', property: 'id' } },
-  createOffer: { 'body.product_id': { operationId: 'listProducts', property: 'id', where: { status: 'active' } } },
-  createPlan: { 'body.product_id': { operationId: 'listProducts', property: 'id', where: { status: 'active' } } },
+  createOffer: {
+    'body.product_id': { operationId: 'listProducts', property: 'id', where: { status: 'active' } },
+  },
+  createPlan: {
+    'body.product_id': { operationId: 'listProducts', property: 'id', where: { status: 'active' } },
+  },
   updateOffer: { 'path.code': { operationId: 'listPanelOffers', property: 'code' } },
   updatePlan: { 'path.code': { operationId: 'listPanelPlans', property: 'code' } },
   updateCoupon: { 'path.code': { operationId: 'listCoupons', property: 'code' } },
   listIntegrationDeliveries: {
     'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'query.starting_after': { operationId: 'listIntegrationDeliveries', property: 'id', parameters: { id: '{id}' } },
+    'query.starting_after': {
+      operationId: 'listIntegrationDeliveries',
+      property: 'id',
+      parameters: { id: '{id}' },
+    },
   },
   resendDelivery: {
     'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'path.delivery_id': { operationId: 'listIntegrationDeliveries', property: 'id', parameters: { id: '{id}' } },
+    'path.delivery_id': {
+      operationId: 'listIntegrationDeliveries',
+      property: 'id',
+      parameters: { id: '{id}' },
+    },
   },
 };
 

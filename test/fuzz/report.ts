@@ -28,7 +28,8 @@ const clip = (text: string, max = MAX_TEXT): string =>
 /** Credentials never appear in reports; the reader only needs to know which one was used. */
 export function redact(text: string, secrets: string[]): string {
   let out = text;
-  for (const [index, secret] of secrets.entries()) if (secret) out = out.split(secret).join(`<credential ${index + 1}>`);
+  for (const [index, secret] of secrets.entries())
+    if (secret) out = out.split(secret).join(`<credential ${index + 1}>`);
   return out;
 }
 
@@ -41,15 +42,22 @@ export function describeRequest(req: RawRequest, secrets: string[] = []): string
   if (req.body !== undefined) {
     const text = typeof req.body === 'string' ? req.body : req.body.toString('latin1');
     const bytes = typeof req.body === 'string' ? Buffer.byteLength(req.body) : req.body.length;
-    lines.push(bytes > MAX_TEXT ? `body (${bytes} bytes): ${clip(JSON.stringify(text), 240)}` : `body: ${text}`);
+    lines.push(
+      bytes > MAX_TEXT ? `body (${bytes} bytes): ${clip(JSON.stringify(text), 240)}` : `body: ${text}`,
+    );
   }
   return redact(lines.join('\n      '), secrets);
 }
 
 export function describeResponse(res: RawResponse): string {
   const interesting = ['allow', 'content-type', 'location', 'retry-after'];
-  const headers = interesting.filter((h) => res.headers[h] !== undefined).map((h) => `${h}: ${String(res.headers[h])}`);
-  return [`${res.status}${headers.length ? ` (${headers.join('; ')})` : ''}`, clip(res.text.replace(/\s+/g, ' '), 500)].join(' ');
+  const headers = interesting
+    .filter((h) => res.headers[h] !== undefined)
+    .map((h) => `${h}: ${String(res.headers[h])}`);
+  return [
+    `${res.status}${headers.length ? ` (${headers.join('; ')})` : ''}`,
+    clip(res.text.replace(/\s+/g, ' '), 500),
+  ].join(' ');
 }
 
 /** Problems of one run, each kept once with its smallest request (a readable stand-in for shrinking). */
@@ -89,7 +97,9 @@ export class ProblemLog {
 
   /** The readable failure: every distinct problem with one example request and response. */
   format(title: string): string {
-    const lines = [`${title}: ${this.size} distinct problem(s) in ${this.requests} request(s); ${replayHint()}`];
+    const lines = [
+      `${title}: ${this.size} distinct problem(s) in ${this.requests} request(s); ${replayHint()}`,
+    ];
     const byGroup = new Map<string, Entry[]>();
     for (const entry of this.entries.values()) {
       byGroup.set(entry.problem.group, [...(byGroup.get(entry.problem.group) ?? []), entry]);
@@ -119,5 +129,8 @@ export function remember(suite: string, log: ProblemLog): void {
 
 process.on('exit', () => {
   if (!fuzzConfig.reportFile || everything.length === 0) return;
-  writeFileSync(fuzzConfig.reportFile, JSON.stringify({ seed: fuzzConfig.seed, runs: fuzzConfig.runs, suites: everything }, null, 2));
+  writeFileSync(
+    fuzzConfig.reportFile,
+    JSON.stringify({ seed: fuzzConfig.seed, runs: fuzzConfig.runs, suites: everything }, null, 2),
+  );
 });

@@ -22,7 +22,8 @@ function collectRefs(value: unknown, out: RefValue[]): void {
     return;
   }
   if (Array.isArray(value)) for (const item of value) collectRefs(item, out);
-  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) collectRefs(item, out);
+  else if (value !== null && typeof value === 'object')
+    for (const item of Object.values(value)) collectRefs(item, out);
 }
 
 function replaceRefs(value: unknown, chosen: Map<RefValue, unknown>): unknown {
@@ -38,7 +39,11 @@ function replaceRefs(value: unknown, chosen: Map<RefValue, unknown>): unknown {
  * Puts real values into data-dependent fields: path parameters first, since a reference may
  * depend on another one (a delivery id belongs to the integration in the path).
  */
-export async function resolveRequest(op: Operation, values: GeneratedRequest, pools: ReferencePools): Promise<ResolvedRequest> {
+export async function resolveRequest(
+  op: Operation,
+  values: GeneratedRequest,
+  pools: ReferencePools,
+): Promise<ResolvedRequest> {
   const refs: RefValue[] = [];
   collectRefs(values.path, refs);
   const pathRefs = refs.length;
@@ -46,7 +51,12 @@ export async function resolveRequest(op: Operation, values: GeneratedRequest, po
   const chosen = new Map<RefValue, unknown>();
   const used: UsedReference[] = [];
   const resolvedPath: Record<string, unknown> = {};
-  const order = [...refs.slice(0, pathRefs).sort((a, b) => Number(Boolean(a.ref.spec.parameters)) - Number(Boolean(b.ref.spec.parameters))), ...refs.slice(pathRefs)];
+  const order = [
+    ...refs
+      .slice(0, pathRefs)
+      .sort((a, b) => Number(Boolean(a.ref.spec.parameters)) - Number(Boolean(b.ref.spec.parameters))),
+    ...refs.slice(pathRefs),
+  ];
   for (const [name, v] of Object.entries(values.path)) if (!(v instanceof RefValue)) resolvedPath[name] = v;
   for (const ref of order) {
     const options = await pools.values(ref.ref.spec, resolvedPath);
@@ -66,14 +76,21 @@ export async function resolveRequest(op: Operation, values: GeneratedRequest, po
 }
 
 /** How a parameter value travels in a URL or header: text as is, anything else as JSON text. */
-export const paramText = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));
+export const paramText = (value: unknown): string =>
+  typeof value === 'string' ? value : JSON.stringify(value);
 
-export function buildPath(op: Operation, path: Record<string, unknown>, encode: (text: string) => string = encodeURIComponent): string {
+export function buildPath(
+  op: Operation,
+  path: Record<string, unknown>,
+  encode: (text: string) => string = encodeURIComponent,
+): string {
   return op.fullTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) => encode(paramText(path[name])));
 }
 
 export function buildQuery(query: Record<string, unknown>): string {
-  const parts = Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(paramText(v))}`);
+  const parts = Object.entries(query).map(
+    ([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(paramText(v))}`,
+  );
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
@@ -86,7 +103,11 @@ export function toRawRequest(req: ResolvedRequest, credentials: Credentials): Ra
   const { op, values } = req;
   const headers: Record<string, string> = { ...authHeaders(op, credentials) };
   for (const [name, value] of Object.entries(values.headers)) headers[name] = paramText(value);
-  const raw: RawRequest = { method: op.method, path: buildPath(op, values.path) + buildQuery(values.query), headers };
+  const raw: RawRequest = {
+    method: op.method,
+    path: buildPath(op, values.path) + buildQuery(values.query),
+    headers,
+  };
   if (values.body !== OMIT) {
     headers['content-type'] = 'application/json';
     raw.body = JSON.stringify(values.body);

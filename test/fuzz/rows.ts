@@ -13,7 +13,12 @@ export class TenantRows {
   ) {}
 
   static async open(databaseUrl: string): Promise<TenantRows> {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2, idleTimeoutMillis: 2_000, allowExitOnIdle: true });
+    const pool = new pg.Pool({
+      connectionString: databaseUrl,
+      max: 2,
+      idleTimeoutMillis: 2_000,
+      allowExitOnIdle: true,
+    });
     // The run's PostgreSQL stops in the root afterAll hook, which ends idle connections with an error.
     pool.on('error', () => undefined);
     const tables = (
@@ -49,9 +54,12 @@ export class TenantRows {
     for (const table of tables) {
       let query: string | undefined;
       if (table === 'companies') query = `SELECT count(*) FROM companies WHERE id = ANY($1)`;
-      else if (companyColumn.has(table)) query = `SELECT count(*) FROM ${ident(table)} WHERE company_id = ANY($1)`;
+      else if (companyColumn.has(table))
+        query = `SELECT count(*) FROM ${ident(table)} WHERE company_id = ANY($1)`;
       else {
-        const queue: Array<{ at: string; joins: string[]; alias: string }> = [{ at: table, joins: [], alias: 't0' }];
+        const queue: Array<{ at: string; joins: string[]; alias: string }> = [
+          { at: table, joins: [], alias: 't0' },
+        ];
         const seen = new Set([table]);
         while (queue.length > 0 && !query) {
           const step = queue.shift();
@@ -60,8 +68,12 @@ export class TenantRows {
             if (seen.has(fk.target)) continue;
             seen.add(fk.target);
             const alias = `t${step.joins.length + 1}`;
-            const joins = [...step.joins, `JOIN ${ident(fk.target)} ${alias} ON ${alias}.${ident(fk.target_column)} = ${step.alias}.${ident(fk.column)}`];
-            if (fk.target === 'companies') query = `SELECT count(*) FROM ${ident(table)} t0 ${joins.join(' ')} WHERE ${alias}.id = ANY($1)`;
+            const joins = [
+              ...step.joins,
+              `JOIN ${ident(fk.target)} ${alias} ON ${alias}.${ident(fk.target_column)} = ${step.alias}.${ident(fk.column)}`,
+            ];
+            if (fk.target === 'companies')
+              query = `SELECT count(*) FROM ${ident(table)} t0 ${joins.join(' ')} WHERE ${alias}.id = ANY($1)`;
             else if (companyColumn.has(fk.target)) {
               query = `SELECT count(*) FROM ${ident(table)} t0 ${joins.join(' ')} WHERE ${alias}.company_id = ANY($1)`;
             }
@@ -88,7 +100,10 @@ export class TenantRows {
   static diff(before: Record<string, number>, after: Record<string, number>): string[] {
     return Object.keys(after)
       .filter((t) => after[t] !== before[t])
-      .map((t) => `${t} ${(after[t] ?? 0) - (before[t] ?? 0) > 0 ? '+' : ''}${(after[t] ?? 0) - (before[t] ?? 0)}`);
+      .map(
+        (t) =>
+          `${t} ${(after[t] ?? 0) - (before[t] ?? 0) > 0 ? '+' : ''}${(after[t] ?? 0) - (before[t] ?? 0)}`,
+      );
   }
 
   close(): Promise<void> {

@@ -16,7 +16,12 @@ import { fuzzWorld, giveDeliveries, newTenant, type FuzzTenant, type FuzzWorld }
  * document allows. Each answer must be a listed status with a matching body, never a 5xx, and a
  * refusal only for data the document cannot know (see references.ts).
  */
-async function fuzzValid(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument, op: Operation): Promise<ProblemLog> {
+async function fuzzValid(
+  w: FuzzWorld,
+  tenant: FuzzTenant,
+  doc: ApiDocument,
+  op: Operation,
+): Promise<ProblemLog> {
   const log = new ProblemLog();
   const refs = referencesOf(op);
   await runProperty(`valid ${op.id}`, requestArbitrary(op, refs), fuzzConfig.runs, log, async (generated) => {
@@ -32,7 +37,9 @@ async function fuzzValid(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument, op:
     });
   });
   if (log.skipped > log.requests) {
-    console.log(`      ${op.id}: ${log.skipped} generated requests skipped (not allowed by the document after resolution):`);
+    console.log(
+      `      ${op.id}: ${log.skipped} generated requests skipped (not allowed by the document after resolution):`,
+    );
     for (const [reason, count] of log.skipReasons) console.log(`        ${count}× ${reason}`);
   }
   return log;
@@ -50,9 +57,14 @@ describe('OpenAPI fuzz: requests the documents allow', function () {
     for (const api of ['payments', 'panel'] as const) {
       // Deletions last, so the data the other operations reference is still there when they run.
       const ops = selectedOperations(w.docs[api], fuzzConfig.only);
-      for (const op of [...ops.filter((o) => o.method !== 'DELETE'), ...ops.filter((o) => o.method === 'DELETE')]) {
+      for (const op of [
+        ...ops.filter((o) => o.method !== 'DELETE'),
+        ...ops.filter((o) => o.method === 'DELETE'),
+      ]) {
         operations.push(op);
-        addFuzzTest(this.test?.parent, `${op.id} (${op.method} ${op.fullTemplate})`, 120_000, () => fuzzValid(w, tenants[api], w.docs[api], op));
+        addFuzzTest(this.test?.parent, `${op.id} (${op.method} ${op.fullTemplate})`, 120_000, () =>
+          fuzzValid(w, tenants[api], w.docs[api], op),
+        );
       }
     }
   });
@@ -75,7 +87,8 @@ describe('OpenAPI fuzz: requests the documents allow', function () {
             ? JSON.stringify(op.body?.schema ?? {}).includes(`"${name.split('.')[0] ?? ''}"`)
             : op.parameters.some((p) => p.in === location && p.name === name);
         if (!exists) stale.push(`${opId} ${key}: no such field`);
-        if (spec.operationId && !all.some((o) => o.id === spec.operationId)) stale.push(`${opId} ${key}: no operation ${spec.operationId}`);
+        if (spec.operationId && !all.some((o) => o.id === spec.operationId))
+          stale.push(`${opId} ${key}: no operation ${spec.operationId}`);
       }
     }
     expect(stale, 'temporary reference table out of date').to.deep.equal([]);

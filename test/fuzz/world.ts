@@ -39,7 +39,10 @@ let world: Promise<FuzzWorld> | undefined;
 export function fuzzWorld(): Promise<FuzzWorld> {
   world ??= (async () => {
     const app = await startTestApp({ SIMULATE_WAIT_MS: '100' });
-    const [payments, panel] = await Promise.all([loadDocument(app.url, 'payments'), loadDocument(app.url, 'panel')]);
+    const [payments, panel] = await Promise.all([
+      loadDocument(app.url, 'payments'),
+      loadDocument(app.url, 'panel'),
+    ]);
     const rows = await TenantRows.open(testEnvironment().databaseUrl);
     const probe = await seed();
     const offers = await sendRaw(app.url, {
@@ -48,12 +51,28 @@ export function fuzzWorld(): Promise<FuzzWorld> {
       headers: { authorization: `Bearer ${probe.keys.test}` },
     });
     const list: unknown = offers.json;
-    const items: unknown[] = Array.isArray(list) ? list : typeof list === 'object' && list !== null && 'data' in list && Array.isArray(list.data) ? list.data : [];
+    const items: unknown[] = Array.isArray(list)
+      ? list
+      : typeof list === 'object' && list !== null && 'data' in list && Array.isArray(list.data)
+        ? list.data
+        : [];
     const first = items[0];
-    const url = typeof first === 'object' && first !== null && 'url' in first && typeof first.url === 'string' ? first.url : 'http://x/pay/x';
+    const url =
+      typeof first === 'object' && first !== null && 'url' in first && typeof first.url === 'string'
+        ? first.url
+        : 'http://x/pay/x';
     const checkoutPath = new URL(url).pathname.replace(/\/[^/]*$/, '');
-    console.log(`      fuzz: FUZZ_SEED=${fuzzConfig.seed}${fuzzConfig.seedFromEnv ? ' (from env)' : ''} FUZZ_RUNS=${fuzzConfig.runs} FUZZ_HOSTILE_RUNS=${fuzzConfig.hostileRuns}`);
-    return { app, baseUrl: app.url, docs: { payments, panel }, rows, validator: new RequestValidator(), checkoutPath };
+    console.log(
+      `      fuzz: FUZZ_SEED=${fuzzConfig.seed}${fuzzConfig.seedFromEnv ? ' (from env)' : ''} FUZZ_RUNS=${fuzzConfig.runs} FUZZ_HOSTILE_RUNS=${fuzzConfig.hostileRuns}`,
+    );
+    return {
+      app,
+      baseUrl: app.url,
+      docs: { payments, panel },
+      rows,
+      validator: new RequestValidator(),
+      checkoutPath,
+    };
   })();
   return world;
 }
@@ -96,7 +115,8 @@ export async function giveDeliveries(tenant: FuzzTenant): Promise<void> {
         auth: tenant.seed.keys.test,
         body: { outcome },
       });
-      if (simulated.status !== 200) throw new Error(`fixture simulate failed: ${simulated.status} ${simulated.text}`);
+      if (simulated.status !== 200)
+        throw new Error(`fixture simulate failed: ${simulated.status} ${simulated.text}`);
     }
   } finally {
     await engine.close();
