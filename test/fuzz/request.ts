@@ -60,8 +60,10 @@ export async function resolveRequest(
   for (const [name, v] of Object.entries(values.path)) if (!(v instanceof RefValue)) resolvedPath[name] = v;
   for (const ref of order) {
     const options = await pools.values(ref.ref.spec, resolvedPath);
-    const fromService = options.length > 0;
-    const value = fromService ? options[ref.pick % options.length] : ref.fallback;
+    // One time in eight the schema's own value is sent even when real ones exist: a value that names
+    // nothing must still be a 400 or 404, never a 5xx (an id beyond the database's integer range).
+    const fromService = options.length > 0 && ref.pick % 8 !== 0;
+    const value = fromService ? options[Math.floor(ref.pick / 8) % options.length] : ref.fallback;
     chosen.set(ref, value);
     used.push({ ref: ref.ref, value, fromService });
     if (ref.ref.location === 'path') resolvedPath[ref.ref.field] = value;
