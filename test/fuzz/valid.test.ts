@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { fuzzConfig } from './config.js';
+import { selectedOperations, type ApiDocument, type ApiName, type Operation } from './documents.js';
+import { requestArbitrary } from './generate.js';
+import { judgeValid } from './oracle.js';
+import { probe } from './probe.js';
+import { referencesOf, TEMPORARY_REFERENCES } from './references.js';
+import { ProblemLog } from './report.js';
+import { resolveRequest, toRawRequest } from './request.js';
+import { addFuzzTest, runProperty } from './runner.js';
+import { fuzzWorld, giveDeliveries, newTenant, type FuzzTenant, type FuzzWorld } from './world.js';
+
+/**
+ * Valid mode (issue 10 item 3, issue 8 item 1): for every operation of both documents, requests the
+ * document allows. Each answer must be a listed status with a matching body, never a 5xx, and a
+ * refusal only for data the document cannot know (see references.ts).
+ */
+async function fuzzValid(
+  w: FuzzWorld,
+  tenant: FuzzTenant,
+  doc: ApiDocument,
+  op: Operation,
+): Promise<ProblemLog> {
+  const log = new ProblemLog();
+  const refs = referencesOf(op);
+  await runProperty(`valid ${op.id}`, requestArbitrary(op, refs), fuzzConfig.runs, log, async (generated) => {
+    const resolved = await resolveRequest(op, generated, tenant.pools);
+    const refusal = w.validator.requestRefusal(op, resolved.values);
+    if (refusal) {
+      log.skip(refusal);
+      fc.pre(false);
+    }
+    const raw = toRawRequest(resolved, tenant.credentials);
+    await probe(w, tenant, doc, op, raw, log, {
+      judge: (res, report) => judgeValid(op, resolved.used, resolved.values.path, res, tenant.pools, report),
+    });
+  });
+  if (log.skipped > log.requests) {
+    console.log(
+      `      ${op.id}: ${log.skipped} generated requests skipped (not allowed by the document after resolution):`,
+    );
+    for (const [reason, count] of log.skipReasons) console.log(`        ${count}× ${reason}`);
+  }
+  return log;
+}
+
+describe('OpenAPI fuzz: requests the documents allow', function () {
+  this.timeout(180_000);
+  let w: FuzzWorld;
+  const operations: Operation[] = [];
+
+  before(async function () {
+    w = await fuzzWorld();
+    const tenants: Record<ApiName, FuzzTenant> = { payments: await newTenant(w), panel: await newTenant(w) };
+    await giveDeliveries(tenants.panel);
+    for (const api of ['payments', 'panel'] as const) {
+      // Deletions last, so the data the other operations reference is still there when they run.
+      const ops = selectedOperations(w.docs[api], fuzzConfig.only);
+      for (const op of [
+        ...ops.filter((o) => o.method !== 'DELETE'),
+        ...ops.filter((o) => o.method === 'DELETE'),
+      ]) {
+        operations.push(op);
+        addFuzzTest(this.test?.parent, `${op.id} (${op.method} ${op.fullTemplate})`, 120_000, () =>
+          fuzzValid(w, tenants[api], w.docs[api], op),
+        );
+      }
+    }
+  });
+
+  it('both documents describe operations, and every temporary reference names one of their fields', () => {
+    expect(w.docs.payments.operations.length).to.be.greaterThan(0);
+    expect(w.docs.panel.operations.length).to.be.greaterThan(0);
+    const all = [...w.docs.payments.operations, ...w.docs.panel.operations];
+    const stale: string[] = [];
+    for (const [opId, fields] of Object.entries(TEMPORARY_REFERENCES)) {
+      const op = all.find((o) => o.id === opId);
+      if (!op) {
+        stale.push(`${opId}: no such operation`);
+        continue;
+      }
+      for (const [key, spec] of Object.entries(fields)) {
+        const [location, name] = [key.slice(0, key.indexOf('.')), key.slice(key.indexOf('.') + 1)];
+        const exists =
+          location === 'body'
+            ? JSON.stringify(op.body?.schema ?? {}).includes(`"${name.split('.')[0] ?? ''}"`)
+            : op.parameters.some((p) => p.in === location && p.name === name);
+        if (!exists) stale.push(`${opId} ${key}: no such field`);
+        if (spec.operationId && !all.some((o) => o.id === spec.operationId))
+          stale.push(`${opId} ${key}: no operation ${spec.operationId}`);
+      }
+    }
+    expect(stale, 'temporary reference table out of date').to.deep.equal([]);
+  });
+});
