@@ -1,11 +1,11 @@
-import { Router, type Express } from 'express';
+import type { Express } from 'express';
 import { panelAuth } from '../auth/panel-auth.js';
 import { catalogPanelRoutes } from '../catalog/routes.js';
 import { integrationsOauthRoutes, integrationsRoutes } from '../integrations/routes.js';
 import { keysRoutes } from '../keys/routes.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
-import { mountRoutes } from '../shared/http/operation.js';
+import { caseSensitiveRouter, mountRoutes } from '../shared/http/operation.js';
 import { deliveriesRoutes } from '../webhooks/routes.js';
 import { panelDocumentRoute } from './openapi.js';
 
@@ -20,11 +20,11 @@ export function panelApp(ctx: AppContext): Express {
     ...catalogPanelRoutes(ctx),
   ];
   return jsonApp(ctx, { nulInBody: 'refuse' }, (app) => {
-    const open = Router();
+    const open = caseSensitiveRouter();
     mountRoutes(open, [panelDocumentRoute(ctx.config, [...publicRoutes, ...routes]), ...publicRoutes]);
     app.use(open);
     app.use(panelAuth(ctx));
-    const api = Router();
+    const api = caseSensitiveRouter();
     mountRoutes(api, routes);
     app.use(api);
   });

@@ -4,18 +4,19 @@ import { checkoutRouter } from '../checkout/routes.js';
 import { gatewayCallbackRouter } from '../orders/gateway-routes.js';
 import { shortLinkRouter } from '../checkout/short-link.js';
 import type { AppContext } from '../shared/context.js';
-import { bodyGuard, rejectNul } from '../shared/http/reject-nul.js';
+import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
 
 /** Buyer pages, mounted at `{checkout_url}` (default `/pay`). */
 export function payApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
+  app.set('case sensitive routing', true);
   // The gateway callback is signed over its raw body, so it is routed before any body parser.
   const gatewaySecret = ctx.config.gatewayWebhookSecret;
   if (gatewaySecret !== undefined) app.use(gatewayCallbackRouter(ctx, gatewaySecret));
   else ctx.logger.warn('GATEWAY_WEBHOOK_SECRET is not set: the gateway payment callback is disabled');
   app.use(express.urlencoded({ extended: false, limit: ctx.config.limits.bodyBytes }));
-  app.use(rejectNul, bodyGuard({ nul: true }));
+  app.use(queryGuard, bodyGuard({ nul: true }));
   app.use(shortLinkRouter(ctx));
   app.use(checkoutRouter(ctx));
   app.use(pageErrorHandler(ctx.logger));

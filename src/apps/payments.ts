@@ -1,11 +1,11 @@
-import { Router, type Express } from 'express';
+import type { Express } from 'express';
 import { paymentsAuth } from '../auth/payments-auth.js';
 import { paymentsRateLimits } from '../auth/rate-limit.js';
 import { catalogPaymentsRoutes } from '../catalog/routes.js';
 import { paymentLinksRoutes } from '../payment-links/routes.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
-import { mountRoutes } from '../shared/http/operation.js';
+import { caseSensitiveRouter, mountRoutes } from '../shared/http/operation.js';
 import { simulateRoutes } from '../simulate/routes.js';
 import { paymentsDocumentRoute } from './openapi.js';
 
@@ -18,11 +18,11 @@ export function paymentsApp(ctx: AppContext): Express {
     ...simulateRoutes(ctx),
   ];
   return jsonApp(ctx, { nulInBody: 'left-to-schemas' }, (app) => {
-    const open = Router();
+    const open = caseSensitiveRouter();
     mountRoutes(open, [paymentsDocumentRoute(ctx.config, routes)]);
     app.use(open);
     app.use('/v1', paymentsAuth(ctx), rateLimits.all);
-    const api = Router();
+    const api = caseSensitiveRouter();
     mountRoutes(api, routes);
     app.use(api);
   });

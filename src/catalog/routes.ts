@@ -83,7 +83,7 @@ function itemRoutes(ctx: AppContext, kind: ItemKind): Route[] {
         operationId: `update${title(kind)}`,
         summary: `Rename, reprice, deactivate or reactivate an ${kind}; one not on sale accepts no new links`,
         tags,
-        request: { params: codeParams, body: updateItemBody },
+        request: { params: codeParams(`listPanel${title(kind)}s`), body: updateItemBody },
         responses: { '200': json(ref(name), 'Updated'), ...errors('404') },
       }),
       async ({ params, body }, res) => {
@@ -194,7 +194,7 @@ export function catalogPanelRoutes(ctx: AppContext): Route[] {
         operationId: 'updateCoupon',
         summary: 'Deactivate or reactivate a coupon',
         tags,
-        request: { params: codeParams, body: updateCouponBody },
+        request: { params: codeParams('listCoupons'), body: updateCouponBody },
         responses: { '200': json(ref('Coupon'), 'Updated'), ...errors('404') },
       }),
       async ({ params, body }, res) => {

@@ -1,12 +1,18 @@
 import type { CustomHelpers, ErrorReport } from 'joi';
 import { BILLING_CYCLES } from '../shared/enums/billing-cycles.js';
+import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
 import type { ItemKind } from './repository.js';
 
 const MAX_INT4 = 2_147_483_647;
 const MAX_PRICE = 9_999_999_999.99;
 
-const isCents = (n: number): boolean => Math.abs(Math.round(n * 100) - n * 100) < 1e-6;
+/** At most two decimals, read from the number as JSON wrote it ("284938037.79"), never by float arithmetic. */
+function isCents(n: number): boolean {
+  const text = String(n);
+  if (/e/i.test(text)) return Number.isInteger(n);
+  return (text.split('.')[1] ?? '').length <= 2;
+}
 
 /**
  * A decimal amount sent as a string ("97.00") or a JSON number (97), at most two decimals; always
@@ -16,6 +22,7 @@ const isCents = (n: number): boolean => Math.abs(Math.round(n * 100) - n * 100) 
 function amount(options: { positive: boolean; max: number; pattern: RegExp; describe: string }) {
   const number = v
     .number()
+    .strict()
     .max(options.max)
     .custom((n: number, helpers: CustomHelpers): number | ErrorReport =>
       isCents(n) ? n : helpers.message({ custom: options.describe }),
@@ -45,8 +52,15 @@ const name = () => v.string().trim().min(1).max(200);
 const status = () => v.enum(['active', 'inactive'] as const);
 const id = () => v.integer().min(1).max(MAX_INT4);
 
-export const productParams = v.object({ id: v.required(id()).description('Product id') });
-export const codeParams = v.object({ code: v.required(v.string().max(100)) });
+export const productParams = v.object({
+  id: v
+    .required(id())
+    .description('Product id')
+    .meta(references({ operationId: 'listProducts', property: 'id' })),
+});
+/** The code of an offer, plan or coupon, as listed by `operationId`. */
+export const codeParams = (operationId: string) =>
+  v.object({ code: v.required(v.string().max(100)).meta(references({ operationId, property: 'code' })) });
 
 export const createProductBody = v.required(v.object({ name: v.required(name()), status: status() }));
 export const updateProductBody = v.required(v.object({ name: name(), status: status() }).min(1));
@@ -56,9 +70,9 @@ const createItemBody = (kind: ItemKind) =>
   v.required(
     v.object({
       product_id: v
-        .required(id())
+        .required(v.strictInteger().min(1).max(MAX_INT4))
         .description('An active product of the company')
-        .meta({ 'x-references': 'product' }),
+        .meta(references({ operationId: 'listProducts', property: 'id', where: { status: 'active' } })),
       name: v.required(name()),
       price: v.required(price()),
       status: status(),

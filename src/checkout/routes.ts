@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
+import { allowOnly, caseSensitiveRouter } from '../shared/http/operation.js';
 import type { AppContext } from '../shared/context.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import { OUTCOMES, type Outcome } from '../simulate/outcomes.js';
@@ -29,7 +30,7 @@ const isOutcome = (value: unknown): value is Outcome =>
  * `{checkout_url}/<code>[?plink=<id>]` (the real checkout and its pay step).
  */
 export function checkoutRouter(ctx: AppContext): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
 
   router.get('/teste/:linkId', async (req, res) => {
     sendPage(res, 200, simulationPage(ctx.config, await loadTestLink(ctx, String(req.params.linkId))));
@@ -62,6 +63,11 @@ export function checkoutRouter(ctx: AppContext): Router {
       sendPage(res, 400, checkoutPage(ctx.config, view, values, err.fields));
     }
   });
+
+  allowOnly(router, '/teste/:linkId', ['get']);
+  allowOnly(router, '/teste/:linkId/simulate', ['post']);
+  allowOnly(router, '/:code', ['get']);
+  allowOnly(router, '/:code/pay', ['post']);
 
   // Every other address under the buyer pages gets the same small HTML 404.
   router.use(() => {

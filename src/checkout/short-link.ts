@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import type { Router } from 'express';
+import { allowOnly, caseSensitiveRouter } from '../shared/http/operation.js';
 import type { AppContext } from '../shared/context.js';
 import { NotFoundError } from '../shared/errors.js';
 import { linkUrl } from '../payment-links/mappers.js';
@@ -9,7 +10,7 @@ import { findLinkByShortCode } from '../payment-links/repository.js';
  * the link's url, whatever its status: the checkout is what tells the buyer a link is closed.
  */
 export function shortLinkRouter(ctx: AppContext): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/r/:shortCode', async (req, res) => {
     const shortCode = String(req.params.shortCode);
     const link = /^[0-9A-Za-z]{1,32}$/.test(shortCode)
@@ -19,5 +20,6 @@ export function shortLinkRouter(ctx: AppContext): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(302, linkUrl(ctx.config, link));
   });
+  allowOnly(router, '/r/:shortCode', ['get']);
   return router;
 }

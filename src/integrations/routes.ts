@@ -231,7 +231,11 @@ export function integrationsOauthRoutes(ctx: AppContext): Route[] {
       }),
       ({ query }, res) => {
         if (!ctx.config.devGateway) throw new NotFoundError('No OAuth provider is configured');
-        res.redirect(302, service.oauthCallbackUrl(ctx, query.state, `dev_${randomBase62(24)}`));
+        // No body: the document promises none, and a browser follows the Location header alone.
+        res
+          .status(302)
+          .location(service.oauthCallbackUrl(ctx, query.state, `dev_${randomBase62(24)}`))
+          .end();
       },
     ),
     route(

@@ -1,4 +1,6 @@
 import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
+import { references } from '../shared/validation/references.js';
+import { toJsonSchema } from '../shared/validation/json-schema.js';
 import { v, type Output } from '../shared/validation/typed.js';
 import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES } from './types.js';
 
@@ -25,33 +27,55 @@ const type = () => v.enum(INTEGRATION_TYPES);
 
 /** Config of the webhook-kind types: where to POST and how to sign. */
 export const webhookConfig = v.object({
-  url: v.required(v.string().max(2048)).description('Where events are POSTed'),
+  url: v
+    .required(v.string().max(2048))
+    .description(
+      'Where events are POSTed: an absolute https URL whose host resolves to public addresses only ' +
+        '(http and private addresses too where ALLOW_PRIVATE_WEBHOOK_TARGETS is on); no credentials',
+    )
+    // Whether a URL is accepted depends on DNS and configuration, not on its shape alone.
+    .meta({ format: 'uri', ...references({}) }),
   secret: v.string().max(256).description('Signing secret; generated (`whsec_…`) when absent'),
 });
 
 /** Config of the other types: free-form string values, possibly none. */
 export const managedConfig = v.map(v.string().max(100), v.string().allow('').max(2000)).max(50);
 
-/** What the body says of `config`; what it must contain depends on the type, which the service checks. */
-const config = () =>
+const CONFIG_DESCRIPTION =
+  `Webhook-kind types (${WEBHOOK_KIND_TYPES.map((t) => `\`${t}\``).join(', ')}): \`url\` and optional \`secret\` ` +
+  '(generated as `whsec_…` when absent). Other types: string values, possibly none.';
+
+/** On creation the type is in the body, so the config's shape follows from it. */
+const configForType = () =>
+  v.when('type', WEBHOOK_KIND_TYPES, webhookConfig, managedConfig).description(CONFIG_DESCRIPTION);
+
+/**
+ * On update the type may be the stored one, which no schema knows: the shape is either, and the
+ * service checks it against the integration's type (so a 400 under `config` depends on stored data).
+ */
+const configOfEitherType = () =>
   v
-    .object({})
-    .unknown(true)
-    .description(
-      `Webhook-kind types (${WEBHOOK_KIND_TYPES.map((t) => `\`${t}\``).join(', ')}): \`url\` and optional \`secret\` ` +
-        '(generated as `whsec_…` when absent). Other types: free-form string values, may be empty.',
-    )
-    .meta({ additionalProperties: { type: 'string' } });
+    .produces<Record<string, unknown>>()(v.object({}).unknown(true))
+    .description(CONFIG_DESCRIPTION)
+    .meta({ anyOf: [toJsonSchema(webhookConfig), toJsonSchema(managedConfig)], ...references({}) });
 
 export const integrationParams = v.object({
-  id: v.required(id()).description('Integration id').meta({ 'x-references': 'integration' }),
+  id: v
+    .required(id())
+    .description('Integration id')
+    .meta(references({ operationId: 'listIntegrations', property: 'id' })),
 });
 export const productLinkParams = v.object({
-  id: v.required(id()).description('Integration id').meta({ 'x-references': 'integration' }),
+  id: v
+    .required(id())
+    .description('Integration id')
+    .meta(references({ operationId: 'listIntegrations', property: 'id' })),
   product_id: v
     .required(id())
     .description('Product id (not the link id)')
-    .meta({ 'x-references': 'product' }),
+    .meta(
+      references({ operationId: 'listIntegrationProducts', property: 'product', parameters: { id: '{id}' } }),
+    ),
 });
 
 export const listIntegrationsQuery = v.object({ type: type().description('Only integrations of this type') });
@@ -59,7 +83,7 @@ export const listIntegrationsQuery = v.object({ type: type().description('Only i
 export const createIntegrationBody = v.required(
   v.object({
     type: v.required(type()),
-    config: v.required(config()),
+    config: v.required(configForType()),
     events: v.required(events()),
     is_active: v.strictBoolean().meta({ default: true }),
     send_to_all_products: v.strictBoolean().meta({ default: false }),
@@ -68,7 +92,7 @@ export const createIntegrationBody = v.required(
 export const updateIntegrationBody = v.required(
   v.object({
     type: type(),
-    config: config(),
+    config: configOfEitherType(),
     events: events(),
     is_active: v.strictBoolean(),
     send_to_all_products: v.strictBoolean(),
@@ -77,11 +101,20 @@ export const updateIntegrationBody = v.required(
 export type IntegrationInput = Output<typeof updateIntegrationBody>;
 
 export const linkProductBody = v.required(
-  v.object({ product_id: v.required(id()).meta({ 'x-references': 'product' }) }),
+  v.object({
+    product_id: v
+      .required(v.strictInteger().min(1).max(MAX_INT4))
+      .meta(references({ operationId: 'listProducts', property: 'id' })),
+  }),
 );
 export const updateProductLinkBody = v.required(v.object({ is_active: v.required(v.strictBoolean()) }));
 
-export const oauthAuthorizeQuery = v.object({ state: v.required(v.string().max(200)) }).unknown(true);
+export const oauthAuthorizeQuery = v
+  .object({ state: v.required(v.string().max(200)).meta(references({})) })
+  .unknown(true);
 export const oauthCallbackQuery = v
-  .object({ state: v.required(v.string().max(200)), code: v.required(v.string().max(2000)) })
+  .object({
+    state: v.required(v.string().max(200)).meta(references({})),
+    code: v.required(v.string().max(2000)),
+  })
   .unknown(true);

@@ -3,6 +3,7 @@ import { PermissionError } from '../shared/errors.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
 import { panelPrincipal, type PanelPrincipal } from '../shared/http/principal.js';
 import { arrayOf, errors, json, noContent, ref } from '../shared/openapi/builders.js';
+import { references } from '../shared/validation/references.js';
 import { v } from '../shared/validation/typed.js';
 import type { ApiKeyRow } from './repository.js';
 import { createKey, listKeys, revokeKey } from './service.js';
@@ -44,7 +45,7 @@ const keyParams = v.object({
   id: v
     .required(v.integer().min(1).max(Number.MAX_SAFE_INTEGER))
     .description('Key id')
-    .meta({ 'x-references': 'api_key' }),
+    .meta(references({ operationId: 'listApiKeys', property: 'id' })),
 });
 
 /** Spec 5.4: only the company owner creates or revokes keys. */

@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import { toOrderWire } from '../payment-links/mappers.js';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler } from '../shared/http/errors.js';
+import { allowOnly } from '../shared/http/operation.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { AuthenticationError, ValidationError } from '../shared/errors.js';
 import { fieldErrors } from '../shared/validation/fields.js';
@@ -63,6 +64,7 @@ export function gatewayCallbackRouter(ctx: AppContext, secret: string): Router {
       res.json({ received: true, replayed: !changed, order: toOrderWire(order) });
     },
   );
+  allowOnly(router, GATEWAY_CALLBACK_PATH, ['post']);
   // The gateway is an API client: its errors are JSON envelopes, not buyer pages.
   router.use(GATEWAY_CALLBACK_PATH, errorHandler(ctx.logger));
   return router;

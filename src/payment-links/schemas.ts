@@ -1,5 +1,6 @@
 import type { CustomHelpers, ErrorReport } from 'joi';
 import { LINK_STATUSES } from '../shared/enums/link-statuses.js';
+import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
 import { customerFields, text } from './customer.js';
 
@@ -32,8 +33,12 @@ const code = () => text().trim().min(1).max(LIMITS.code);
 export const createLinkBody = v.required(
   v
     .object({
-      offer_code: code().description('Code of an active offer of your company'),
-      plan_code: code().description('Code of an active plan of your company'),
+      offer_code: code()
+        .description('Code of an active offer of your company')
+        .meta(references({ operationId: 'listOffers', property: 'code', where: { status: 'active' } })),
+      plan_code: code()
+        .description('Code of an active plan of your company')
+        .meta(references({ operationId: 'listPlans', property: 'code', where: { status: 'active' } })),
       customer: v
         .nullable(
           v.object({
@@ -50,7 +55,10 @@ export const createLinkBody = v.required(
         text().allow('').max(LIMITS.metadataValue),
         LIMITS.metadataPairs,
       ),
-      coupon_code: v.nullable(code()).description('An active coupon of your company'),
+      coupon_code: v
+        .nullable(code())
+        .description('An active coupon of your company')
+        .meta(references({ operationId: 'listCoupons', property: 'code', where: { status: 'active' } })),
       // No Joi default: the idempotency hash of a request is taken over what the caller sent.
       single_use: v.strictBoolean().meta({ default: true }),
       expires_at: v
@@ -97,12 +105,23 @@ export const listLinksQuery = v.object({
     .min(1)
     .max(LIMITS.linkId)
     .description('`id` of the last link of the previous page')
-    .meta({ 'x-references': 'payment_link' }),
+    .meta(references({ operationId: 'listPaymentLinks', property: 'id' })),
 });
 
 export type ListLinksQuery = Output<typeof listLinksQuery>;
 
 /** A link id in a path: anything else than a link of the caller is a 404, never a 400. */
 export const linkIdParams = v.object({
-  id: v.required(v.string()).description('Link id').meta({ 'x-references': 'payment_link' }),
+  id: v
+    .required(v.string())
+    .description('Link id')
+    .meta(references({ operationId: 'listPaymentLinks', property: 'id' })),
+});
+
+/** Only an active link can be simulated. */
+export const activeLinkIdParams = v.object({
+  id: v
+    .required(v.string())
+    .description('Id of an active test link')
+    .meta(references({ operationId: 'listPaymentLinks', property: 'id', where: { status: 'active' } })),
 });

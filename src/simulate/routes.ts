@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { toPaymentLinkWire } from '../payment-links/mappers.js';
-import { linkIdParams } from '../payment-links/schemas.js';
+import { activeLinkIdParams } from '../payment-links/schemas.js';
 import type { AppContext } from '../shared/context.js';
 import { PermissionError } from '../shared/errors.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
@@ -29,7 +29,7 @@ export function simulateRoutes(ctx: AppContext): Route[] {
         operationId: 'simulatePaymentLink',
         summary: 'Simulate a paid, failed or expired payment of a test link',
         tags: ['Payment links'],
-        request: { params: linkIdParams, body: simulateBody },
+        request: { params: activeLinkIdParams, body: simulateBody },
         responses: {
           '200': json(
             ref('SimulatedPaymentLink'),

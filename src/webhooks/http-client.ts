@@ -3,7 +3,7 @@ import type { Config } from '../shared/config.js';
 import { checkUrlShape, guardedLookup, UnsafeTargetError } from '../integrations/url-guard.js';
 import { signedHeaders } from './signing.js';
 import { parseRetryAfter } from './retry-delays.js';
-import { stripNul } from '../shared/http/reject-nul.js';
+import { stripNul } from '../shared/http/request-guards.js';
 
 export interface AttemptResult {
   requestedAt: Date;

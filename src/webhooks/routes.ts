@@ -3,6 +3,7 @@ import { DELIVERY_STATUSES } from '../shared/enums/delivery-statuses.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
 import { panelPrincipal } from '../shared/http/principal.js';
 import { errors, json, ref } from '../shared/openapi/builders.js';
+import { references } from '../shared/validation/references.js';
 import { v } from '../shared/validation/typed.js';
 import { listDeliveries, resendDelivery, type DeliveryView } from './deliveries-service.js';
 
@@ -13,17 +14,19 @@ const integrationParams = v.object({
   id: v
     .required(v.integer().min(1).max(MAX_INT4))
     .description('Integration id')
-    .meta({ 'x-references': 'integration' }),
+    .meta(references({ operationId: 'listIntegrations', property: 'id' })),
 });
 const deliveryParams = v.object({
   id: v
     .required(v.integer().min(1).max(MAX_INT4))
     .description('Integration id')
-    .meta({ 'x-references': 'integration' }),
+    .meta(references({ operationId: 'listIntegrations', property: 'id' })),
   delivery_id: v
     .required(v.integer().min(1).max(MAX_ID))
     .description('Delivery id')
-    .meta({ 'x-references': 'delivery' }),
+    .meta(
+      references({ operationId: 'listIntegrationDeliveries', property: 'id', parameters: { id: '{id}' } }),
+    ),
 });
 const listQuery = v.object({
   status: v.enum(DELIVERY_STATUSES),
@@ -33,7 +36,9 @@ const listQuery = v.object({
     .min(1)
     .max(MAX_ID)
     .description('`id` of the last delivery of the previous page')
-    .meta({ 'x-references': 'delivery' }),
+    .meta(
+      references({ operationId: 'listIntegrationDeliveries', property: 'id', parameters: { id: '{id}' } }),
+    ),
 });
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

@@ -97,7 +97,11 @@ function nonNullObjectBranch(schema: Schema): Schema {
   for (const keyword of ['anyOf', 'oneOf']) {
     const branches = schema[keyword];
     if (!Array.isArray(branches)) continue;
-    const object = branches.find((b) => isSchema(b) && (b.type === 'object' || isSchema(b.properties)));
+    const objects = branches.filter((b) => isSchema(b) && (b.type === 'object' || isSchema(b.properties)));
+    // Several object shapes (a config that is one or another): a value wrong for one branch may be
+    // right for the other, so no property of either can be judged on its own.
+    if (objects.length > 1) return {};
+    const [object] = objects;
     if (isSchema(object)) return object;
   }
   return schema;

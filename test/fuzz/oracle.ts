@@ -1,3 +1,4 @@
+import { referencesOf, type FieldReference } from './references.js';
 import type { ApiDocument, Operation, Schema } from './documents.js';
 import type { Expectation } from './hostile.js';
 import { isSchema } from './documents.js';
@@ -180,10 +181,10 @@ export function checkJsonApiResponse(
   }
 }
 
-const fieldMatches = (used: UsedReference, field: string): boolean =>
-  used.ref.location === 'body'
-    ? field === used.ref.field || field.startsWith(`${used.ref.field}.`)
-    : field.toLowerCase() === used.ref.field.toLowerCase();
+const fieldMatches = (ref: FieldReference, field: string): boolean =>
+  ref.location === 'body'
+    ? field === ref.field || field.startsWith(`${ref.field}.`)
+    : field.toLowerCase() === ref.field.toLowerCase();
 
 /** Whether a referenced value sent is still one the service lists as valid. */
 async function stillValid(
@@ -221,9 +222,13 @@ export async function judgeValid(
       );
       return;
     }
+    // A field marked `x-references` without a listing operation depends on stored data (an
+    // integration's current type), whether or not this request sent a value for it.
+    const stored = referencesOf(op).filter((r) => r.spec.operationId === undefined);
     for (const [field, messages] of fields) {
       const message = normalizeMessage(messages.join('; '));
-      const ref = used.find((u) => fieldMatches(u, field));
+      const ref = used.find((u) => fieldMatches(u.ref, field));
+      if (!ref && stored.some((r) => fieldMatches(r, field))) continue;
       if (!ref) {
         report(
           GROUP.docAllowsServerRefuses,

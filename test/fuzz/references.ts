@@ -34,82 +34,7 @@ export interface FieldReference {
   /** Parameter name, or dot path of a body property. */
   field: string;
   spec: ReferenceSpec;
-  origin: 'x-references' | 'temporary table';
 }
-
-/**
- * TEMPORARY: the documents do not carry `x-references` yet. Until the rewrite emits it (from the Joi
- * schemas), these are the data-dependent fields of today's operations. An entry is ignored as soon as
- * the document marks the same field itself; a test checks that every entry still names an existing
- * operation and field, so a renamed operation shows up instead of silently losing its references.
- */
-export const TEMPORARY_REFERENCES: Record<string, Record<string, ReferenceSpec>> = {
-  createPaymentLink: {
-    'body.offer_code': { operationId: 'listOffers', property: 'code', where: { status: 'active' } },
-    'body.plan_code': { operationId: 'listPlans', property: 'code', where: { status: 'active' } },
-    'body.coupon_code': { operationId: 'listCoupons', property: 'code', where: { status: 'active' } },
-  },
-  listPaymentLinks: { 'query.starting_after': { operationId: 'listPaymentLinks', property: 'id' } },
-  getPaymentLink: { 'path.id': { operationId: 'listPaymentLinks', property: 'id' } },
-  cancelPaymentLink: { 'path.id': { operationId: 'listPaymentLinks', property: 'id' } },
-  simulatePaymentLink: {
-    'path.id': { operationId: 'listPaymentLinks', property: 'id', where: { status: 'active' } },
-  },
-  authorizeGatewayOauth: { 'query.state': {} },
-  completeGatewayOauth: { 'query.state': {} },
-  getIntegration: { 'path.id': { operationId: 'listIntegrations', property: 'id' } },
-  updateIntegration: { 'path.id': { operationId: 'listIntegrations', property: 'id' } },
-  deleteIntegration: { 'path.id': { operationId: 'listIntegrations', property: 'id' } },
-  listIntegrationProducts: { 'path.id': { operationId: 'listIntegrations', property: 'id' } },
-  linkIntegrationProduct: {
-    'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'body.product_id': { operationId: 'listProducts', property: 'id' },
-  },
-  updateIntegrationProduct: {
-    'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'path.product_id': {
-      operationId: 'listIntegrationProducts',
-      property: 'product',
-      parameters: { id: '{id}' },
-    },
-  },
-  unlinkIntegrationProduct: {
-    'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'path.product_id': {
-      operationId: 'listIntegrationProducts',
-      property: 'product',
-      parameters: { id: '{id}' },
-    },
-  },
-  revokeApiKey: { 'path.id': { operationId: 'listApiKeys', property: 'id' } },
-  updateProduct: { 'path.id': { operationId: 'listProducts', property: 'id' } },
-  removeProduct: { 'path.id': { operationId: 'listProducts', property: 'id' } },
-  createOffer: {
-    'body.product_id': { operationId: 'listProducts', property: 'id', where: { status: 'active' } },
-  },
-  createPlan: {
-    'body.product_id': { operationId: 'listProducts', property: 'id', where: { status: 'active' } },
-  },
-  updateOffer: { 'path.code': { operationId: 'listPanelOffers', property: 'code' } },
-  updatePlan: { 'path.code': { operationId: 'listPanelPlans', property: 'code' } },
-  updateCoupon: { 'path.code': { operationId: 'listCoupons', property: 'code' } },
-  listIntegrationDeliveries: {
-    'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'query.starting_after': {
-      operationId: 'listIntegrationDeliveries',
-      property: 'id',
-      parameters: { id: '{id}' },
-    },
-  },
-  resendDelivery: {
-    'path.id': { operationId: 'listIntegrations', property: 'id' },
-    'path.delivery_id': {
-      operationId: 'listIntegrationDeliveries',
-      property: 'id',
-      parameters: { id: '{id}' },
-    },
-  },
-};
 
 function specFrom(value: unknown): ReferenceSpec | undefined {
   if (!isSchema(value)) return undefined;
@@ -145,7 +70,7 @@ function bodyReferences(schema: Schema, path: string, out: FieldReference[]): vo
       if (!isSchema(child)) continue;
       const field = path ? `${path}.${name}` : name;
       const spec = referenceOn(child);
-      if (spec) out.push({ location: 'body', field, spec, origin: 'x-references' });
+      if (spec) out.push({ location: 'body', field, spec });
       bodyReferences(child, field, out);
     }
   }
@@ -155,21 +80,14 @@ function bodyReferences(schema: Schema, path: string, out: FieldReference[]): vo
   }
 }
 
-/** Every data-dependent field of an operation: the document's own marks first, then the temporary table. */
+/** Every data-dependent field of an operation, as the document marks it with `x-references`. */
 export function referencesOf(op: Operation): FieldReference[] {
   const found: FieldReference[] = [];
   for (const p of op.parameters) {
     const spec = specFrom(p.raw['x-references']) ?? referenceOn(p.schema);
-    if (spec) found.push({ location: p.in, field: p.name, spec, origin: 'x-references' });
+    if (spec) found.push({ location: p.in, field: p.name, spec });
   }
   if (op.body) bodyReferences(op.body.schema, '', found);
-  for (const [key, spec] of Object.entries(TEMPORARY_REFERENCES[op.id] ?? {})) {
-    const dot = key.indexOf('.');
-    const location = key.slice(0, dot) as FieldReference['location'];
-    const field = key.slice(dot + 1);
-    if (found.some((r) => r.location === location && r.field === field)) continue;
-    found.push({ location, field, spec, origin: 'temporary table' });
-  }
   return found;
 }
 

@@ -1,8 +1,8 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { AppContext } from '../context.js';
-import { UnsupportedMediaTypeError } from '../errors.js';
+import { UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 import { errorHandler, notFoundHandler } from './errors.js';
-import { bodyGuard, rejectNul } from './reject-nul.js';
+import { bodyGuard, queryGuard } from './request-guards.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
@@ -13,13 +13,27 @@ const noStore: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** A body that is not JSON is refused by name (415), rather than read as "no body". */
+/**
+ * A body that is not JSON is refused by name (415), rather than read as "no body"; so is JSON in a
+ * charset other than UTF-8 (RFC 8259). An empty body that says it is JSON is not JSON (400); a
+ * request that sends no body and no Content-Type reads as `{}`.
+ */
 const jsonBodiesOnly: RequestHandler = (req, _res, next) => {
   const hasBody =
     req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
-  if (hasBody && !req.is(JSON_TYPES)) {
+  const declaresJson = req.headers['content-type'] !== undefined && req.is(JSON_TYPES) !== false;
+  if (hasBody && !declaresJson) {
     throw new UnsupportedMediaTypeError(
       `Request body must be JSON: send Content-Type: application/json (got ${req.headers['content-type'] ?? 'none'})`,
+    );
+  }
+  const charset = /;\s*charset=("?)([^";\s]+)\1/i.exec(req.headers['content-type'] ?? '')?.[2];
+  if (declaresJson && charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    throw new UnsupportedMediaTypeError(`JSON bodies are read as UTF-8; got charset ${charset}`);
+  }
+  if (declaresJson && !hasBody && req.headers['content-length'] === '0') {
+    throw new ValidationError(
+      'Request body is empty but says it is JSON; send a JSON object or no Content-Type',
     );
   }
   next();
@@ -38,9 +52,11 @@ export function jsonApp(
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Paths are case-sensitive, as the documents write them: /v1/OPENAPI.JSON names nothing.
+  app.set('case sensitive routing', true);
   app.use(noStore, jsonBodiesOnly);
   app.use(express.json({ limit: ctx.config.limits.bodyBytes, strict: true, type: JSON_TYPES }));
-  app.use(rejectNul, bodyGuard({ nul: options.nulInBody === 'refuse' }));
+  app.use(queryGuard, bodyGuard({ nul: options.nulInBody === 'refuse' }));
   mount(app);
   app.use(notFoundHandler());
   app.use(errorHandler(ctx.logger));

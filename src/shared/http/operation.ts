@@ -5,7 +5,7 @@
  */
 import { celebrate, Modes, Segments, type SchemaOptions } from 'celebrate';
 import type Joi from 'joi';
-import type { Request, RequestHandler, Response, Router } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { MethodNotAllowedError } from '../errors.js';
 import type { JsonSchema } from '../openapi/types.js';
 import type { Output, Typed } from '../validation/typed.js';
@@ -122,17 +122,30 @@ export function mountRoutes(router: Router, routes: Route[]): void {
     const onPath = byPath.get(path) ?? [];
     const express = expressPath(path);
     for (const r of onPath) router[r.operation.method](express, ...r.handlers);
-    const methods = onPath.map((r) => r.operation.method.toUpperCase());
-    const allow = [...new Set([...methods, ...(methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(
-      ', ',
+    allowOnly(
+      router,
+      express,
+      onPath.map((r) => r.operation.method),
     );
-    router.all(express, (req, res) => {
-      res.setHeader('Allow', allow);
-      if (req.method === 'OPTIONS') {
-        res.status(204).end();
-        return;
-      }
-      throw new MethodNotAllowedError(`${req.method} is not supported on this path; allowed: ${allow}`);
-    });
   }
 }
+
+/**
+ * After a path's routes: any other method gets 405 with `Allow` (OPTIONS gets 204 with the same
+ * header). The error goes to the app's error middleware, so each surface answers in its own format.
+ */
+export function allowOnly(router: Router, expressPath: string, methods: string[]): void {
+  const upper = methods.map((m) => m.toUpperCase());
+  const allow = [...new Set([...upper, ...(upper.includes('GET') ? ['HEAD'] : []), 'OPTIONS'])].join(', ');
+  router.all(expressPath, (req, res) => {
+    res.setHeader('Allow', allow);
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    throw new MethodNotAllowedError(`${req.method} is not supported on this path; allowed: ${allow}`);
+  });
+}
+
+/** Routers are case-sensitive, as the documents write paths: /v1/OPENAPI.JSON names nothing. */
+export const caseSensitiveRouter = (): Router => Router({ caseSensitive: true });

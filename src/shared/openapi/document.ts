@@ -35,11 +35,12 @@ function derivedResponses(
   op: Operation,
   authenticated: Record<string, JsonSchema>,
 ): Record<string, JsonSchema> {
-  const { params, query, headers, body } = op.request;
+  const { body } = op.request;
   const out: Record<string, JsonSchema> = {};
-  // A request body is parsed (and may be refused) whether or not the operation reads one.
+  // A request body is parsed (and may be refused) whether or not the operation reads one; any query
+  // is checked for bad percent-encoding and U+0000, so every operation can answer 400.
   const carriesBody = body !== undefined || ['post', 'put', 'patch'].includes(op.method);
-  if (params || query || headers || carriesBody) out['400'] = responseRef('ValidationError');
+  out['400'] = responseRef('ValidationError');
   if (carriesBody) {
     out['413'] = responseRef('PayloadTooLarge');
     out['415'] = responseRef('UnsupportedMediaType');

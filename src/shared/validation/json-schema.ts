@@ -35,6 +35,7 @@ interface Description {
   keys?: Record<string, Description>;
   patterns?: Array<{ schema?: Description; regex?: string; rule: Description }>;
   dependencies?: Array<{ rel: string; peers: string[] }>;
+  whens?: Array<{ ref?: { path?: string[] }; is?: Description; then?: Description; otherwise?: Description }>;
   items?: Description[];
   matches?: Array<{ schema: Description }>;
   preferences?: unknown;
@@ -73,19 +74,23 @@ function stringSchema(d: Description): JsonSchema {
   for (const rule of d.rules ?? []) {
     const limit = rule.args?.limit;
     switch (rule.name) {
+      case 'minChars':
+        schema.minLength = limit;
+        break;
+      case 'maxChars':
+        schema.maxLength = limit;
+        break;
       case 'min':
-        schema.minLength = limit;
-        break;
       case 'max':
-        schema.maxLength = limit;
-        break;
       case 'length':
-        schema.minLength = limit;
-        schema.maxLength = limit;
-        break;
+        // Joi's own length rules count UTF-16 units, which JSON Schema cannot state.
+        throw new Error(
+          `json-schema: string rule "${rule.name}" counts UTF-16 units; build strings with v.string()`,
+        );
       case 'pattern': {
         const pattern = patternOf(rule.args?.regex ?? '');
-        if (rule.args?.options?.invert) add(schema, 'not', { pattern });
+        // `type` inside: for a nullable string, null must not match the refused pattern's negation.
+        if (rule.args?.options?.invert) add(schema, 'not', { type: 'string', pattern });
         else add(schema, 'pattern', pattern);
         break;
       }
@@ -154,7 +159,15 @@ function objectSchema(d: Description): JsonSchema {
   const required: string[] = [];
   for (const [key, child] of Object.entries(d.keys ?? {})) {
     if (child.flags?.presence === 'forbidden') continue;
-    properties[key] = convert(child);
+    const when = child.whens?.[0];
+    if (when) {
+      // `key: Joi.when('sibling', {is: valid(...), then, otherwise})`: the key's schema depends on a
+      // sibling's value, which JSON Schema says with if/then/else on the object.
+      properties[key] = annotations(child);
+      add(schema, 'allOf', conditional(key, when, child.whens?.length ?? 0));
+    } else {
+      properties[key] = convert(child);
+    }
     if (child.flags?.presence === 'required') required.push(key);
   }
   if (d.keys !== undefined) schema.properties = properties;
@@ -202,6 +215,35 @@ function objectSchema(d: Description): JsonSchema {
     }
   }
   return schema;
+}
+
+function conditional(
+  key: string,
+  when: NonNullable<Description['whens']>[number],
+  count: number,
+): JsonSchema[] {
+  const sibling = when.ref?.path;
+  const values = when.is?.allow;
+  if (
+    count !== 1 ||
+    sibling?.length !== 1 ||
+    !when.is?.flags?.only ||
+    !values ||
+    !when.then ||
+    !when.otherwise
+  ) {
+    throw new Error(
+      `json-schema: only Joi.when('sibling', {is: valid(...), then, otherwise}) is mapped (key ${key})`,
+    );
+  }
+  const [name = ''] = sibling;
+  return [
+    {
+      if: { properties: { [name]: { enum: values } }, required: [name] },
+      then: { properties: { [key]: convert(when.then) } },
+      else: { properties: { [key]: convert(when.otherwise) } },
+    },
+  ];
 }
 
 const pairs = (peers: string[]): string[][] => peers.flatMap((a, i) => peers.slice(i + 1).map((b) => [a, b]));

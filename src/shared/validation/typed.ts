@@ -36,12 +36,63 @@ export type ObjectOutput<M> = Simplify<
 const bare = (error: Joi.ValidationError): string =>
   error.details[0]?.message.replace(/^"[^"]*" /, '') ?? error.message;
 
+/**
+ * Strings count characters (code points), as JSON Schema's minLength/maxLength do, not UTF-16 units:
+ * an emoji is one character, and the documents' limits are the server's.
+ */
+const characters = (value: string): number => [...value].length;
+const limitArg = {
+  name: 'limit',
+  assert: (value: unknown) => Number.isSafeInteger(value) && Number(value) >= 0,
+  message: 'must be a non-negative integer',
+};
+const J: Joi.Root = Joi.extend((joi: Joi.Root) => ({
+  type: 'string',
+  base: joi.string(),
+  messages: {
+    'string.maxChars': '{{#label}} must be at most {{#limit}} characters long',
+    'string.minChars': '{{#label}} must be at least {{#limit}} characters long',
+  },
+  rules: {
+    maxChars: {
+      method(limit: number) {
+        return (this as Joi.StringSchema).$_addRule({ name: 'maxChars', args: { limit } });
+      },
+      args: [limitArg],
+      validate: (value: string, helpers: Joi.CustomHelpers, args: Record<string, unknown>) =>
+        characters(value) <= Number(args.limit)
+          ? value
+          : helpers.error('string.maxChars', { limit: args.limit }),
+    },
+    minChars: {
+      method(limit: number) {
+        return (this as Joi.StringSchema).$_addRule({ name: 'minChars', args: { limit } });
+      },
+      args: [limitArg],
+      validate: (value: string, helpers: Joi.CustomHelpers, args: Record<string, unknown>) =>
+        characters(value) >= Number(args.limit)
+          ? value
+          : helpers.error('string.minChars', { limit: args.limit }),
+    },
+  },
+  overrides: {
+    max(this: Joi.StringSchema, limit: number) {
+      return this.$_addRule({ name: 'maxChars', args: { limit } });
+    },
+    min(this: Joi.StringSchema, limit: number) {
+      return this.$_addRule({ name: 'minChars', args: { limit } });
+    },
+  },
+}));
+
 // The one place a plain Joi schema is given its produced type: every builder goes through here.
 const typed = <T, S extends Joi.Schema>(schema: S): Typed<T, S> => schema as Typed<T, S>;
 
 export const v = {
-  string: () => typed<string, Joi.StringSchema>(Joi.string()),
+  string: () => typed<string, Joi.StringSchema>(J.string()),
   integer: () => typed<number, Joi.NumberSchema>(Joi.number().integer()),
+  /** In a JSON body a number is a number: "12" is refused (query and path values are converted). */
+  strictInteger: () => typed<number, Joi.NumberSchema>(Joi.number().integer().strict()),
   number: () => typed<number, Joi.NumberSchema>(Joi.number()),
   /** Query strings carry booleans as text, so conversion is on; bodies use `v.strictBoolean`. */
   boolean: () => typed<boolean, Joi.BooleanSchema>(Joi.boolean()),
@@ -94,6 +145,9 @@ export const v = {
   oneOf: <A, B>(a: Typed<A>, b: Typed<B>) =>
     typed<A | B, Joi.AlternativesSchema>(Joi.alternatives().try(a, b)),
 
+  /** The schema of a key follows a sibling's value: `then` when it is one of `values`, else `otherwise`. */
+  when: <A, B>(sibling: string, values: readonly string[], then: Typed<A>, otherwise: Typed<B>) =>
+    typed<A | B, Joi.AlternativesSchema>(Joi.when(sibling, { is: Joi.valid(...values), then, otherwise })),
   required: <T, S extends Joi.Schema>(schema: Typed<T, S>): Present<T, S> =>
     schema.required() as Present<T, S>,
   defaulted: <T, S extends Joi.Schema>(schema: Typed<T, S>, value: T): Present<T, S> =>

@@ -37,14 +37,39 @@ const refuse = (fields: FieldErrors): void => {
   if (names.length > 0) throw new ValidationError(`Invalid request: ${names.join(', ')}`, fields);
 };
 
+const decodes = (part: string): boolean => {
+  try {
+    decodeURIComponent(part.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /**
- * Refuses U+0000 in the path (no resource can be named with it, so 404) and in the query (400 naming
- * the parameter) before any route sees it, so no handler can turn it into a 500 from PostgreSQL.
+ * Percent-encoding the query parser would silently keep as it is: each such parameter is a 400
+ * naming it (or `query` when its name itself cannot be decoded).
  */
-export function rejectNul(req: Request, _res: Response, next: NextFunction): void {
-  const path = (req.originalUrl ?? req.url).split('?')[0] ?? '';
+function undecodable(rawQuery: string, fields: FieldErrors): void {
+  if (rawQuery === '') return;
+  for (const part of rawQuery.split('&')) {
+    const [name = '', value = ''] = part.split(/=(.*)/s);
+    if (!decodes(name)) (fields.query ??= []).push('has a parameter name with bad percent-encoding');
+    else if (!decodes(value))
+      (fields[decodeURIComponent(name.replace(/\+/g, ' '))] ??= []).push('has bad percent-encoding');
+  }
+}
+
+/**
+ * Refuses U+0000 in the path (no resource can be named with it, so 404), and bad percent-encoding or
+ * U+0000 in the query (400 naming the parameter), before any route sees them: no handler can turn
+ * them into a 500 from PostgreSQL, or read a value other than the one the client meant.
+ */
+export function queryGuard(req: Request, _res: Response, next: NextFunction): void {
+  const [path = '', ...rest] = (req.originalUrl ?? req.url).split('?');
   if (/%00/i.test(path)) throw new NotFoundError('Not found');
   const fields: FieldErrors = {};
+  undecodable(rest.join('?'), fields);
   collect(req.query, fields);
   refuse(fields);
   next();
