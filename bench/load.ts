@@ -9,7 +9,8 @@
  *   npm run load -- --seconds 20       a short run
  *   npm run load -- --minutes 10       the soak the RSS target is defined over
  *   options: --concurrency N (virtual users, 16), --rate N (cap on requests/s), --companies N (8),
- *            --logs DIR (keep the service logs)
+ *            --logs DIR (keep the service logs), --service DIR (run the web, worker and CLI of
+ *            another checkout)
  */
 import { parseArgs } from 'node:util';
 import { cleanup, installCleanupHandlers } from './harness/cleanup.js';
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     rate: { type: 'string' },
     companies: { type: 'string', default: '8' },
     logs: { type: 'string' },
+    service: { type: 'string' },
   },
 });
 const positive = (value: string | undefined, name: string): number | undefined => {
@@ -57,6 +59,7 @@ async function main(): Promise<number> {
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
     },
     ...(values.logs ? { logDir: values.logs } : {}),
+    ...(values.service ? { serviceDir: values.service } : {}),
     log,
   });
   const rss = {

@@ -43,8 +43,11 @@ function condense(line: string): string {
     };
     if (typeof parsed.level !== 'number') return line;
     const time = typeof parsed.time === 'number' ? new Date(parsed.time).toISOString().slice(11, 23) : '';
+    // Query errors carry the whole SQL; the cause is at the end of the message.
+    const message = (parsed.err?.message ?? '').replace(/\s+/g, ' ');
+    const shortMessage = message.length > 200 ? `${message.slice(0, 60)} … ${message.slice(-120)}` : message;
     const err = parsed.err
-      ? ` — ${parsed.err.type ?? 'Error'}${parsed.err.code ? ` ${parsed.err.code}` : ''}: ${parsed.err.message ?? ''}`
+      ? ` — ${parsed.err.type ?? 'Error'}${parsed.err.code ? ` ${parsed.err.code}` : ''}: ${shortMessage}`
       : '';
     return `${time} level ${parsed.level} ${parsed.msg ?? ''}${err}`;
   } catch {
@@ -52,15 +55,38 @@ function condense(line: string): string {
   }
 }
 
-const isEvidence = (line: string): boolean => {
+const pinoLevel = (line: string): number | undefined => {
   try {
     const parsed = JSON.parse(line) as { level?: unknown };
-    return typeof parsed.level === 'number' && parsed.level >= 50;
+    return typeof parsed.level === 'number' ? parsed.level : undefined;
   } catch {
-    // Not pino: Node's own report of an uncaught exception or unhandled rejection, or a stack line.
-    return line.trim() !== '';
+    return undefined;
   }
 };
+
+/**
+ * Node's report of an uncaught exception (the trailing lines that are not pino JSON), kept to its
+ * unindented lines (what was thrown, "Emitted 'error' event on …") and the first stack frame under
+ * each; the inspected properties of the error object are left out.
+ */
+function condenseReport(lines: string[]): string[] {
+  const kept: string[] = [];
+  let frameAllowed = false;
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (trimmed.startsWith('at ')) {
+      if (frameAllowed) kept.push(line);
+      frameAllowed = false;
+      continue;
+    }
+    const indented = /^\s/.test(line);
+    const noise = trimmed === '' || /^[{}^]$/.test(trimmed) || trimmed.startsWith('Node.js v') || trimmed.startsWith('[...');
+    if (noise || (indented && !trimmed.startsWith('throw '))) continue;
+    kept.push(line);
+    frameAllowed = true;
+  }
+  return kept;
+}
 
 /**
  * A web or worker process of the service, started the way the Procfile starts it, with its output in
@@ -122,6 +148,8 @@ export class ServiceProcess {
     this.expectExit = false;
     this.ready = false;
     this.sawReadyLine = false;
+    // Evidence is about this run of the process only.
+    this.tail.length = 0;
     this.log.write(`\n----- ${new Date().toISOString()} harness: starting ${this.role} -----\n`);
     const child = spawn(process.execPath, ['--import', 'tsx', this.options.script], {
       cwd: this.options.cwd,
@@ -140,21 +168,28 @@ export class ServiceProcess {
         for (const listener of this.lineListeners) listener(line);
       });
     }
-    child.once('exit', (code, signal) => {
-      const waiters = this.exitWaiters;
-      this.exitWaiters = [];
-      for (const resolve of waiters) resolve();
-      this.log.write(`----- ${new Date().toISOString()} harness: ${this.role} exited (code ${String(code)}, signal ${String(signal)}) -----\n`);
-      if (!this.expectExit && this.ready && !isShuttingDown()) {
-        const death: Death = { role: this.role, at: Date.now(), code, signal, evidence: this.evidence() };
-        this.deaths.push(death);
-        this.onDeath?.(death);
-      }
+    // 'close', not 'exit': only after the pipes are drained are the dying process's last lines in.
+    const closed = new Promise<void>((resolve) => {
+      child.once('close', (code, signal) => {
+        resolve();
+        const waiters = this.exitWaiters;
+        this.exitWaiters = [];
+        for (const wake of waiters) wake();
+        this.log.write(
+          `----- ${new Date().toISOString()} harness: ${this.role} exited (code ${String(code)}, signal ${String(signal)}) -----\n`,
+        );
+        if (!this.expectExit && this.ready && !isShuttingDown()) {
+          const death: Death = { role: this.role, at: Date.now(), code, signal, evidence: this.evidence() };
+          this.deaths.push(death);
+          this.onDeath?.(death);
+        }
+      });
     });
 
     const deadline = Date.now() + (this.options.readyTimeoutMs ?? 60_000);
     while (Date.now() < deadline) {
       if (child.exitCode !== null || child.signalCode !== null) {
+        await closed;
         throw new Error(
           `${this.role} exited before it was ready (code ${String(child.exitCode)}, signal ${String(child.signalCode)}):\n    ${this.evidence(6).join('\n    ')}`,
         );
@@ -189,14 +224,17 @@ export class ServiceProcess {
     await new Promise<void>((resolve) => this.log.end(resolve));
   }
 
-  /** The error-level lines and non-JSON output (uncaught exceptions) among the last lines, condensed. */
-  evidence(max = 10): string[] {
-    return this.tail
-      .filter(isEvidence)
-      .slice(-max)
-      .map((line) => {
-        const short = condense(line);
-        return short.length > 400 ? `${short.slice(0, 400)}…` : short;
-      });
+  /** The last error-level log lines, then the crash report if the process printed one, condensed. */
+  evidence(max = 14): string[] {
+    const report: string[] = [];
+    for (let i = this.tail.length - 1; i >= 0; i--) {
+      const line = this.tail[i] ?? '';
+      if (pinoLevel(line) !== undefined) break;
+      report.unshift(line);
+    }
+    const errors = this.tail.filter((line) => (pinoLevel(line) ?? 0) >= 50).slice(-3);
+    return [...errors.map(condense), ...condenseReport(report)].slice(-max).map((line) => {
+      return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+    });
   }
 }

@@ -117,6 +117,8 @@ interface Reply {
 export class Traffic {
   readonly stats = new Map<Endpoint, EndpointStats>(ENDPOINTS.map((e) => [e, new EndpointStats()]));
   inFlight = 0;
+  /** Requests under way per endpoint: a fault can wait until the calls it is aimed at are in flight. */
+  readonly inFlightBy = new Map<Endpoint, number>();
   startedAt = 0;
   stoppedAt = 0;
   readonly samples: string[] = [];
@@ -324,6 +326,7 @@ export class Traffic {
     if (!stats) throw new Error(`unknown endpoint ${endpoint}`);
     const started = performance.now();
     this.inFlight += 1;
+    this.inFlightBy.set(endpoint, (this.inFlightBy.get(endpoint) ?? 0) + 1);
     try {
       const response = await this.http.request({ method, path, headers, ...(body !== undefined ? { body } : {}) });
       const text = await response.body.text();
@@ -342,6 +345,7 @@ export class Traffic {
       return undefined;
     } finally {
       this.inFlight -= 1;
+      this.inFlightBy.set(endpoint, (this.inFlightBy.get(endpoint) ?? 1) - 1);
     }
   }
 }

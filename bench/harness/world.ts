@@ -88,6 +88,8 @@ export interface WorldOptions {
   /** Service settings for this run, on top of the harness's (rate limits, retry schedule…). */
   env: Record<string, string>;
   connections: number;
+  /** Checkout whose web, worker and CLI run (default: this one), to try the harness on another branch. */
+  serviceDir?: string;
   /** Keep the service logs here instead of the temp folder (which is removed). */
   logDir?: string;
   log: (line: string) => void;
@@ -112,6 +114,7 @@ export class World {
   readonly redis: PrivateRedis;
   readonly pg: ControlledPostgres;
   webPort = 0;
+  serviceDir = REPO_ROOT;
   private readonly restarting = new Map<ServiceProcess, Promise<void>>();
 
   private constructor(
@@ -136,13 +139,14 @@ export class World {
     const logDir = options.logDir ? path.resolve(options.logDir) : path.join(dir, 'logs');
     mkdirSync(logDir, { recursive: true });
     const world = new World(dir, logDir, await freePort(), options);
+    world.serviceDir = options.serviceDir ? path.resolve(options.serviceDir) : REPO_ROOT;
     await world.boot();
     return world;
   }
 
   private async boot(): Promise<void> {
     const { log } = this.options;
-    log(`temp folder ${this.dir}; service logs in ${this.logDir}`);
+    log(`temp folder ${this.dir}; service logs in ${this.logDir}; service from ${this.serviceDir}`);
     await this.pg.start();
     log(`PostgreSQL (embedded, fast mode) on 127.0.0.1:${this.pg.port}`);
     registerCleanup({
@@ -184,7 +188,7 @@ export class World {
     };
     this.web = new ServiceProcess({
       role: 'web',
-      cwd: REPO_ROOT,
+      cwd: this.serviceDir,
       script: 'src/web.ts',
       env: { ...env, LOG_LEVEL: process.env.BENCH_WEB_LOG_LEVEL ?? env.LOG_LEVEL },
       logFile: path.join(this.logDir, 'web.log'),
@@ -192,7 +196,7 @@ export class World {
     });
     this.worker = new ServiceProcess({
       role: 'worker',
-      cwd: REPO_ROOT,
+      cwd: this.serviceDir,
       script: 'workers/main.ts',
       // Info is quiet in the worker (no per-job lines) and shows the sweep's recoveries.
       env: { ...env, LOG_LEVEL: process.env.BENCH_WORKER_LOG_LEVEL ?? 'info' },
@@ -240,7 +244,7 @@ export class World {
     const runOne = (i: number): Promise<SeedOutput> =>
       new Promise((resolve, reject) => {
         const child = spawn('npm', ['run', '--silent', 'cli', '--', 'seed', '--json', '--name', `${this.options.label} company ${i + 1}`], {
-          cwd: REPO_ROOT,
+          cwd: this.serviceDir,
           env: { ...process.env, DATABASE_URL: this.pg.url, LOG_LEVEL: 'warn' },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
@@ -346,7 +350,11 @@ export class World {
             this.options.log(`${proc.role} could not be restarted: ${(err as Error).message}`);
             throw err;
           }
-          this.options.log(`${proc.role} restart attempt ${n} failed; retrying in 2 s (${(err as Error).message.split('\n')[0] ?? ''})`);
+          const lines = (err as Error).message.split('\n').map((l) => l.trim());
+          const thrown = lines.find((l) => /^\w*Error\b|^error:/.test(l));
+          this.options.log(
+            `${proc.role} restart attempt ${n} failed; retrying in 2 s: ${lines[0] ?? ''}${thrown ? ` ${thrown}` : ''}`,
+          );
           await sleep(2000);
         }
       }
