@@ -78,8 +78,9 @@ async function main(): Promise<number> {
   traffic.start();
   let lastRequests = 0;
   let lastAt = Date.now();
+  let printing: Promise<void> | undefined;
   const progress = setInterval(() => {
-    void (async () => {
+    printing = (async () => {
       const t = traffic.totals();
       const now = Date.now();
       const counts = await world.ledger.counts().catch(() => undefined);
@@ -100,6 +101,7 @@ async function main(): Promise<number> {
   clearTimeout(warm);
   await traffic.stop();
   clearInterval(progress);
+  await printing;
   rss.end = { web: world.web.rssKb(), worker: world.worker.rssKb() };
   const cpu1 = { web: world.web.cpuSeconds() ?? 0, worker: world.worker.cpuSeconds() ?? 0, harness: cpuSeconds(process.pid) ?? 0 };
   await world.settled();

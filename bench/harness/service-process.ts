@@ -103,9 +103,6 @@ export class ServiceProcess {
   private readonly tail: string[] = [];
   private readonly log: WriteStream;
   private exitWaiters: Array<() => void> = [];
-  /** Lines seen so far; the worker's readiness looks for its start line in them. */
-  lineCount = 0;
-  private lineListeners: Array<(line: string) => void> = [];
 
   constructor(private readonly options: ServiceProcessOptions) {
     this.role = options.role;
@@ -135,13 +132,6 @@ export class ServiceProcess {
     return cpuSeconds(this.pid);
   }
 
-  onLine(listener: (line: string) => void): () => void {
-    this.lineListeners.push(listener);
-    return () => {
-      this.lineListeners = this.lineListeners.filter((l) => l !== listener);
-    };
-  }
-
   /** Starts the process and waits until it serves; rejects (with its last lines) if it exits first. */
   async start(): Promise<void> {
     if (this.alive) return;
@@ -163,9 +153,7 @@ export class ServiceProcess {
         this.log.write(`${line}\n`);
         this.tail.push(line);
         if (this.tail.length > TAIL_LINES) this.tail.shift();
-        this.lineCount += 1;
         if (this.options.readyLine !== undefined && line.includes(this.options.readyLine)) this.sawReadyLine = true;
-        for (const listener of this.lineListeners) listener(line);
       });
     }
     // 'close', not 'exit': only after the pipes are drained are the dying process's last lines in.
