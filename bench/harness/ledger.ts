@@ -80,8 +80,8 @@ export class Ledger {
   }
 
   /**
-   * Compares the receiver's arrivals with what PostgreSQL committed. `include` limits the check to
-   * some events (a chaos phase); `exclude` leaves out events of earlier phases.
+   * Compares the receiver's arrivals with what PostgreSQL committed; `filter` limits the check to
+   * some events (those of one chaos fault).
    */
   async check(filter: (eventId: string) => boolean = () => true): Promise<Check> {
     const { rows } = await this.db.query<EventRow>(
@@ -157,8 +157,9 @@ export class Ledger {
   }
 
   /**
-   * Waits until every expected pair has arrived, or PostgreSQL has nothing left in flight (no
-   * unrelayed event, no pending delivery) for `settleMs`, or the time is up; then checks.
+   * Waits until every expected pair has arrived and PostgreSQL has nothing in flight (no unrelayed
+   * event, no pending delivery), or nothing has been in flight for `settleMs` while pairs are still
+   * missing, or the time is up; then checks.
    */
   async drain(options: {
     timeoutMs: number;
@@ -178,7 +179,9 @@ export class Ledger {
         options.progress(`drain: PostgreSQL not answering (${(err as Error).message}); retrying`);
       }
       if (check) {
-        if (check.lost === 0 && check.unrelayed === 0) return check;
+        // Everything arrived and nothing is in flight: a delivery still pending after its pair arrived
+        // (a worker killed mid-request) will be sent again, and that duplicate belongs to this check.
+        if (check.lost === 0 && check.unrelayed === 0 && check.pendingDeliveries === 0) return check;
         const idle = check.unrelayed === 0 && check.pendingDeliveries === 0;
         idleSince = idle ? (idleSince ?? Date.now()) : undefined;
         if (idleSince !== undefined && Date.now() - idleSince >= settleMs) return check;
