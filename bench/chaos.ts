@@ -92,14 +92,18 @@ const FAULTS: Fault[] = [
     inject: async (world) => {
       // Slow answers keep deliveries open at the receiver, so the kill lands mid-request.
       world.receiver.delayMs = 1000;
-      await waitUntil('a delivery in flight', () => world.receiver.inFlight > 0, 20_000);
-      await sleep(300);
-      const inFlight = world.receiver.inFlight;
-      await world.worker.kill('SIGKILL');
-      world.receiver.delayMs = 0;
+      let inFlight: number;
+      try {
+        await waitUntil('a delivery in flight', () => world.receiver.inFlight > 0, 20_000);
+        await sleep(300);
+        inFlight = world.receiver.inFlight;
+        await world.worker.kill('SIGKILL');
+      } finally {
+        world.receiver.delayMs = 0;
+      }
       log(`worker killed with ${inFlight} deliveries in flight at the receiver; restarting it in 2 s`);
       await sleep(2000);
-      await world.worker.start();
+      await world.restart(world.worker);
       return `SIGKILL with ${inFlight} deliveries in flight; restarted (pid ${world.worker.pid})`;
     },
   },
@@ -112,7 +116,7 @@ const FAULTS: Fault[] = [
       await world.web.kill('SIGKILL');
       log(`web killed with ${inFlight} requests in flight; restarting it in 1 s`);
       await sleep(1000);
-      await world.web.start();
+      await world.restart(world.web);
       return `SIGKILL with ${inFlight} requests in flight; restarted (pid ${world.web.pid})`;
     },
   },
@@ -125,10 +129,13 @@ const FAULTS: Fault[] = [
       await waitUntil('simulate calls in flight', () => (traffic.inFlightBy.get('POST /v1/payment-links/{id}/simulate') ?? 0) > 0, 20_000);
       const simulating = traffic.inFlightBy.get('POST /v1/payment-links/{id}/simulate') ?? 0;
       const before = await redisKeys(world.redis.port);
-      await world.redis.stop();
-      log(`redis-server stopped (${before} keys); starting it again, empty, in 3 s`);
-      await sleep(3000);
-      await world.redis.start();
+      try {
+        await world.redis.stop();
+        log(`redis-server stopped (${before} keys); starting it again, empty, in 3 s`);
+        await sleep(3000);
+      } finally {
+        await world.redis.start();
+      }
       const after = await redisKeys(world.redis.port);
       log(`redis-server back with ${after} keys`);
       return `stopped with ${simulating} simulate calls in flight, down 3 s; ${before} keys before, ${after} after the restart`;
@@ -141,10 +148,13 @@ const FAULTS: Fault[] = [
     inject: async (world, traffic) => {
       await waitUntil('requests in flight', () => traffic.inFlight > 1, 20_000);
       const inFlight = traffic.inFlight;
-      await world.pg.stop();
-      log('PostgreSQL stopped (fast shutdown); starting it again in 10 s');
-      await sleep(10_000);
-      await world.pg.start();
+      try {
+        await world.pg.stop();
+        log('PostgreSQL stopped (fast shutdown); starting it again in 10 s');
+        await sleep(10_000);
+      } finally {
+        await world.pg.start();
+      }
       log('PostgreSQL back');
       return `fast shutdown with ${inFlight} requests in flight, down 10 s`;
     },
@@ -153,10 +163,13 @@ const FAULTS: Fault[] = [
     name: 'receiver-refuse',
     title: 'receiver refusing connections 20 s',
     inject: async (world) => {
-      await world.receiver.refuse();
-      log('receiver refusing connections for 20 s');
-      await sleep(20_000);
-      await world.receiver.accept();
+      try {
+        await world.receiver.refuse();
+        log('receiver refusing connections for 20 s');
+        await sleep(20_000);
+      } finally {
+        await world.receiver.accept();
+      }
       log('receiver accepting again');
       return 'listener closed and open connections cut for 20 s';
     },

@@ -62,18 +62,19 @@ async function main(): Promise<number> {
     ...(values.service ? { serviceDir: values.service } : {}),
     log,
   });
-  const rss = {
-    boot: { web: world.web.rssKb(), worker: world.worker.rssKb() },
-    warm: { web: undefined as number | undefined, worker: undefined as number | undefined },
-    end: { web: undefined as number | undefined, worker: undefined as number | undefined },
-  };
+  const boot = { web: world.web.rssKb(), worker: world.worker.rssKb() };
+  // RSS saws up and down with garbage collection, so single readings are a poor basis for a growth
+  // figure: it is sampled every 2 s and the medians of a window after warm-up and of the last window
+  // of the run are compared.
+  const samples: Array<{ t: number; web: number | undefined; worker: number | undefined }> = [];
   const cpu0 = { web: world.web.cpuSeconds() ?? 0, worker: world.worker.cpuSeconds() ?? 0, harness: cpuSeconds(process.pid) ?? 0 };
   const warmAtS = Math.min(60, Math.max(5, durationS * 0.1));
+  const windowS = Math.min(60, Math.max(6, (durationS - warmAtS) / 3));
 
   const traffic = new Traffic(world.http, world.tenants, { concurrency, ...(rate ? { ratePerSecond: rate } : {}) });
   log(
     `traffic: ${durationS} s, ${concurrency} virtual users${rate ? `, at most ${rate} req/s` : ''}; ` +
-      `RSS baseline after ${warmAtS.toFixed(0)} s of warm-up`,
+      `RSS growth: median of ${warmAtS.toFixed(0)}–${(warmAtS + windowS).toFixed(0)} s against the last ${windowS.toFixed(0)} s`,
   );
   traffic.start();
   let lastRequests = 0;
@@ -94,15 +95,16 @@ async function main(): Promise<number> {
       lastAt = now;
     })();
   }, 5000);
-  const warm = setTimeout(() => {
-    rss.warm = { web: world.web.rssKb(), worker: world.worker.rssKb() };
-  }, warmAtS * 1000);
+  const trafficStart = Date.now();
+  const sampler = setInterval(() => {
+    samples.push({ t: (Date.now() - trafficStart) / 1000, web: world.web.rssKb(), worker: world.worker.rssKb() });
+  }, 2000);
   await sleep(durationS * 1000);
-  clearTimeout(warm);
+  clearInterval(sampler);
   await traffic.stop();
   clearInterval(progress);
   await printing;
-  rss.end = { web: world.web.rssKb(), worker: world.worker.rssKb() };
+  const end = { web: world.web.rssKb(), worker: world.worker.rssKb() };
   const cpu1 = { web: world.web.cpuSeconds() ?? 0, worker: world.worker.cpuSeconds() ?? 0, harness: cpuSeconds(process.pid) ?? 0 };
   await world.settled();
 
@@ -168,20 +170,42 @@ async function main(): Promise<number> {
   for (const sample of check.lostSamples) console.log(`  lost: ${sample}`);
   for (const sample of world.receiver.badSamples) console.log(`  bad signature: ${sample}`);
 
+  const median = (role: 'web' | 'worker', from: number, to: number): number | undefined => {
+    const values = samples
+      .filter((x) => x.t >= from && x.t <= to)
+      .map((x) => x[role])
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
+    return values.length > 0 ? percentile(values, 50) : undefined;
+  };
+  const peak = (role: 'web' | 'worker'): number | undefined => {
+    const values = samples.map((x) => x[role]).filter((v): v is number => v !== undefined);
+    return values.length > 0 ? Math.max(...values) : undefined;
+  };
   const growth = (from: number | undefined, to: number | undefined): number =>
     from && to ? to / from - 1 : Number.NaN;
-  const webGrowth = growth(rss.warm.web, rss.end.web);
-  const workerGrowth = growth(rss.warm.worker, rss.end.worker);
+  const warmWeb = median('web', warmAtS, warmAtS + windowS);
+  const warmWorker = median('worker', warmAtS, warmAtS + windowS);
+  const lastWeb = median('web', durationS - windowS, durationS);
+  const lastWorker = median('worker', durationS - windowS, durationS);
+  const webGrowth = growth(warmWeb, lastWeb);
+  const workerGrowth = growth(warmWorker, lastWorker);
   const pct = (g: number): string => (Number.isNaN(g) ? '–' : `${g >= 0 ? '+' : ''}${(g * 100).toFixed(1)} %`);
   const cpuShare = (a: number, b: number): string => `${(((b - a) / seconds) * 100).toFixed(0)} %`;
-  console.log('\nProcesses (RSS from /proc/<pid>/status VmRSS; growth is end against after warm-up)\n');
+  const w0 = warmAtS.toFixed(0);
+  const w1 = (warmAtS + windowS).toFixed(0);
+  const e0 = (durationS - windowS).toFixed(0);
+  const e1 = durationS.toFixed(0);
+  console.log(
+    `\nProcesses (RSS from /proc/<pid>/status VmRSS, sampled every 2 s; growth compares the median of ${w0}–${w1} s with the median of ${e0}–${e1} s)\n`,
+  );
   console.log(
     table(
-      ['process', 'RSS at boot', `after ${warmAtS.toFixed(0)} s`, 'end of traffic', 'growth', 'CPU (of one core)'],
+      ['process', 'RSS at boot', `median ${w0}–${w1} s`, `median ${e0}–${e1} s`, 'peak', 'at the end', 'growth', 'CPU (of one core)'],
       [
-        ['web', mb(rss.boot.web), mb(rss.warm.web), mb(rss.end.web), pct(webGrowth), cpuShare(cpu0.web, cpu1.web)],
-        ['worker', mb(rss.boot.worker), mb(rss.warm.worker), mb(rss.end.worker), pct(workerGrowth), cpuShare(cpu0.worker, cpu1.worker)],
-        ['harness (load + receiver)', mb(rssKb(process.pid)), '', '', '', cpuShare(cpu0.harness, cpu1.harness)],
+        ['web', mb(boot.web), mb(warmWeb), mb(lastWeb), mb(peak('web')), mb(end.web), pct(webGrowth), cpuShare(cpu0.web, cpu1.web)],
+        ['worker', mb(boot.worker), mb(warmWorker), mb(lastWorker), mb(peak('worker')), mb(end.worker), pct(workerGrowth), cpuShare(cpu0.worker, cpu1.worker)],
+        ['harness (load + receiver)', '', '', '', '', mb(rssKb(process.pid)), '', cpuShare(cpu0.harness, cpu1.harness)],
       ],
     ),
   );
