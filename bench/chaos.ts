@@ -13,8 +13,7 @@
  *            N times, 2)
  */
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { parseArgs } from 'node:util';
+import { parseArgs, promisify } from 'node:util';
 import { cleanup, installCleanupHandlers } from './harness/cleanup.js';
 import type { Check } from './harness/ledger.js';
 import type { Death } from './harness/service-process.js';
@@ -35,6 +34,9 @@ const { values } = parseArgs({
 // The crashes these faults look for depend on timing (a request caught mid-transaction, a Redis round
 // trip cut at the wrong moment), so each fault runs more than once by default.
 const ROUNDS = Math.max(1, Math.floor(Number(values.rounds)));
+for (const name of ['rate', 'store-rate', 'rounds'] as const) {
+  if (!(Number(values[name]) > 0)) throw new Error(`--${name} must be a positive number`);
+}
 const SMALL = { rate: Number(values.rate), users: 4 };
 // The two store faults run under more load: the crashes they are known for need requests in the
 // middle of a transaction or a Redis round trip at the moment the store goes away.
