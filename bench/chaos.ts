@@ -128,7 +128,11 @@ const FAULTS: Fault[] = [
     mix: SIMULATE_HEAVY,
     load: STORE,
     inject: async (world, traffic) => {
-      await waitUntil('simulate calls in flight', () => (traffic.inFlightBy.get('POST /v1/payment-links/{id}/simulate') ?? 0) > 0, 20_000);
+      await waitUntil(
+        'simulate calls in flight',
+        () => (traffic.inFlightBy.get('POST /v1/payment-links/{id}/simulate') ?? 0) > 0,
+        20_000,
+      );
       const simulating = traffic.inFlightBy.get('POST /v1/payment-links/{id}/simulate') ?? 0;
       const before = await redisKeys(world.redis.port);
       try {
@@ -192,7 +196,9 @@ interface Row {
 }
 
 async function runFault(world: World, fault: Fault, round: number, seen: Set<string>): Promise<Row> {
-  log(`── ${fault.title}${ROUNDS > 1 ? `, round ${round}` : ''} (load ${(fault.load ?? SMALL).rate} req/s) ──`);
+  log(
+    `── ${fault.title}${ROUNDS > 1 ? `, round ${round}` : ''} (load ${(fault.load ?? SMALL).rate} req/s) ──`,
+  );
   const deathsBefore = world.deaths.length;
   const load = fault.load ?? SMALL;
   const traffic = new Traffic(world.http, world.tenants, {
@@ -216,7 +222,8 @@ async function runFault(world: World, fault: Fault, round: number, seen: Set<str
   const totals = traffic.totals();
   const statuses = new Map<number, number>();
   for (const s of traffic.stats.values())
-    for (const [status, n] of s.statuses) if (status >= 500) statuses.set(status, (statuses.get(status) ?? 0) + n);
+    for (const [status, n] of s.statuses)
+      if (status >= 500) statuses.set(status, (statuses.get(status) ?? 0) + n);
   log(
     `load stopped: ${totals.requests} requests, 5xx ${totals.serverErrors}, network errors ${totals.networkErrors}; draining`,
   );
@@ -315,7 +322,18 @@ async function main(): Promise<number> {
   );
   console.log(
     table(
-      ['fault', 'events committed', 'delivered', 'duplicates', 'lost', 'max lag', '5xx', 'network errors', 'web alive', 'worker alive'],
+      [
+        'fault',
+        'events committed',
+        'delivered',
+        'duplicates',
+        'lost',
+        'max lag',
+        '5xx',
+        'network errors',
+        'web alive',
+        'worker alive',
+      ],
       [
         ...rows.map((r) => [
           `${r.fault.title}${ROUNDS > 1 && r.fault.name !== 'control' ? ` (${r.round})` : ''}`,
@@ -338,7 +356,9 @@ async function main(): Promise<number> {
   );
   console.log('');
   for (const r of rows) {
-    console.log(`${r.fault.title}${ROUNDS > 1 && r.fault.name !== 'control' ? ` (${r.round})` : ''}: ${r.note}`);
+    console.log(
+      `${r.fault.title}${ROUNDS > 1 && r.fault.name !== 'control' ? ` (${r.round})` : ''}: ${r.note}`,
+    );
     for (const s of r.samples) console.log(`    5xx: ${s}`);
     for (const d of r.deaths) {
       console.log(
@@ -355,7 +375,8 @@ async function main(): Promise<number> {
   if (unchecked > 0) failures.push(`${unchecked} check(s) could not run`);
   if (world.deaths.length > 0)
     failures.push(`${world.deaths.length} process death(s): ${world.deaths.map((d) => d.role).join(', ')}`);
-  if (rows.length < planned.length) failures.push(`${planned.length - rows.length} fault(s) not run within the time budget`);
+  if (rows.length < planned.length)
+    failures.push(`${planned.length - rows.length} fault(s) not run within the time budget`);
   if (world.receiver.badSignatures > 0) failures.push(`${world.receiver.badSignatures} bad signatures`);
   console.log('');
   if (failures.length > 0) {

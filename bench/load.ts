@@ -38,8 +38,7 @@ const positive = (value: string | undefined, name: string): number | undefined =
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
   return n;
 };
-const durationS =
-  positive(values.seconds, 'seconds') ?? (positive(values.minutes, 'minutes') ?? 1) * 60;
+const durationS = positive(values.seconds, 'seconds') ?? (positive(values.minutes, 'minutes') ?? 1) * 60;
 const concurrency = positive(values.concurrency, 'concurrency') ?? 16;
 const rate = positive(values.rate, 'rate');
 const companies = positive(values.companies, 'companies') ?? 8;
@@ -67,11 +66,18 @@ async function main(): Promise<number> {
   // figure: it is sampled every 2 s and the medians of a window after warm-up and of the last window
   // of the run are compared.
   const samples: Array<{ t: number; web: number | undefined; worker: number | undefined }> = [];
-  const cpu0 = { web: world.web.cpuSeconds() ?? 0, worker: world.worker.cpuSeconds() ?? 0, harness: cpuSeconds(process.pid) ?? 0 };
+  const cpu0 = {
+    web: world.web.cpuSeconds() ?? 0,
+    worker: world.worker.cpuSeconds() ?? 0,
+    harness: cpuSeconds(process.pid) ?? 0,
+  };
   const warmAtS = Math.min(60, Math.max(5, durationS * 0.1));
   const windowS = Math.min(60, Math.max(6, (durationS - warmAtS) / 3));
 
-  const traffic = new Traffic(world.http, world.tenants, { concurrency, ...(rate ? { ratePerSecond: rate } : {}) });
+  const traffic = new Traffic(world.http, world.tenants, {
+    concurrency,
+    ...(rate ? { ratePerSecond: rate } : {}),
+  });
   log(
     `traffic: ${durationS} s, ${concurrency} virtual users${rate ? `, at most ${rate} req/s` : ''}; ` +
       `RSS growth: median of ${warmAtS.toFixed(0)}–${(warmAtS + windowS).toFixed(0)} s against the last ${windowS.toFixed(0)} s`,
@@ -97,7 +103,11 @@ async function main(): Promise<number> {
   }, 5000);
   const trafficStart = Date.now();
   const sampler = setInterval(() => {
-    samples.push({ t: (Date.now() - trafficStart) / 1000, web: world.web.rssKb(), worker: world.worker.rssKb() });
+    samples.push({
+      t: (Date.now() - trafficStart) / 1000,
+      web: world.web.rssKb(),
+      worker: world.worker.rssKb(),
+    });
   }, 2000);
   await sleep(durationS * 1000);
   clearInterval(sampler);
@@ -105,7 +115,11 @@ async function main(): Promise<number> {
   clearInterval(progress);
   await printing;
   const end = { web: world.web.rssKb(), worker: world.worker.rssKb() };
-  const cpu1 = { web: world.web.cpuSeconds() ?? 0, worker: world.worker.cpuSeconds() ?? 0, harness: cpuSeconds(process.pid) ?? 0 };
+  const cpu1 = {
+    web: world.web.cpuSeconds() ?? 0,
+    worker: world.worker.cpuSeconds() ?? 0,
+    harness: cpuSeconds(process.pid) ?? 0,
+  };
   await world.settled();
 
   log('traffic stopped; draining: waiting for every committed event to reach the receiver');
@@ -140,20 +154,34 @@ async function main(): Promise<number> {
     String(totals.unexpected),
     String(totals.networkErrors),
   ]);
-  console.log(`\nRequests (${seconds.toFixed(0)} s, ${concurrency} virtual users, ${world.tenants.length} companies; latency in ms)\n`);
-  console.log(table(['endpoint', 'requests', 'req/s', 'p50', 'p99', '5xx', 'other unexpected', 'network errors'], rows));
+  console.log(
+    `\nRequests (${seconds.toFixed(0)} s, ${concurrency} virtual users, ${world.tenants.length} companies; latency in ms)\n`,
+  );
+  console.log(
+    table(['endpoint', 'requests', 'req/s', 'p50', 'p99', '5xx', 'other unexpected', 'network errors'], rows),
+  );
   if (traffic.samples.length > 0) {
     console.log('\nUnexpected answers (first ones):');
     for (const sample of traffic.samples.slice(0, 15)) console.log(`  ${sample}`);
   }
   const errorKinds = [...traffic.stats.entries()].filter(([, s]) => s.networkErrors > 0);
   for (const [endpoint, s] of errorKinds)
-    console.log(`  network errors on ${endpoint}: ${[...s.errorKinds].map(([k, n]) => `${k} × ${n}`).join(', ')}`);
+    console.log(
+      `  network errors on ${endpoint}: ${[...s.errorKinds].map(([k, n]) => `${k} × ${n}`).join(', ')}`,
+    );
 
   console.log('\nWebhooks (every event committed in PostgreSQL against the receiver, after the drain)\n');
   console.log(
     table(
-      ['events committed', 'deliveries expected', 'delivered', 'duplicates', 'lost', 'bad signatures', 'lag p50 / p99 / max (ms)'],
+      [
+        'events committed',
+        'deliveries expected',
+        'delivered',
+        'duplicates',
+        'lost',
+        'bad signatures',
+        'lag p50 / p99 / max (ms)',
+      ],
       [
         [
           String(check.events),
@@ -190,7 +218,8 @@ async function main(): Promise<number> {
   const lastWorker = median('worker', durationS - windowS, durationS);
   const webGrowth = growth(warmWeb, lastWeb);
   const workerGrowth = growth(warmWorker, lastWorker);
-  const pct = (g: number): string => (Number.isNaN(g) ? '–' : `${g >= 0 ? '+' : ''}${(g * 100).toFixed(1)} %`);
+  const pct = (g: number): string =>
+    Number.isNaN(g) ? '–' : `${g >= 0 ? '+' : ''}${(g * 100).toFixed(1)} %`;
   const cpuShare = (a: number, b: number): string => `${(((b - a) / seconds) * 100).toFixed(0)} %`;
   const w0 = warmAtS.toFixed(0);
   const w1 = (warmAtS + windowS).toFixed(0);
@@ -201,11 +230,47 @@ async function main(): Promise<number> {
   );
   console.log(
     table(
-      ['process', 'RSS at boot', `median ${w0}–${w1} s`, `median ${e0}–${e1} s`, 'peak', 'at the end', 'growth', 'CPU (of one core)'],
       [
-        ['web', mb(boot.web), mb(warmWeb), mb(lastWeb), mb(peak('web')), mb(end.web), pct(webGrowth), cpuShare(cpu0.web, cpu1.web)],
-        ['worker', mb(boot.worker), mb(warmWorker), mb(lastWorker), mb(peak('worker')), mb(end.worker), pct(workerGrowth), cpuShare(cpu0.worker, cpu1.worker)],
-        ['harness (load + receiver)', '', '', '', '', mb(rssKb(process.pid)), '', cpuShare(cpu0.harness, cpu1.harness)],
+        'process',
+        'RSS at boot',
+        `median ${w0}–${w1} s`,
+        `median ${e0}–${e1} s`,
+        'peak',
+        'at the end',
+        'growth',
+        'CPU (of one core)',
+      ],
+      [
+        [
+          'web',
+          mb(boot.web),
+          mb(warmWeb),
+          mb(lastWeb),
+          mb(peak('web')),
+          mb(end.web),
+          pct(webGrowth),
+          cpuShare(cpu0.web, cpu1.web),
+        ],
+        [
+          'worker',
+          mb(boot.worker),
+          mb(warmWorker),
+          mb(lastWorker),
+          mb(peak('worker')),
+          mb(end.worker),
+          pct(workerGrowth),
+          cpuShare(cpu0.worker, cpu1.worker),
+        ],
+        [
+          'harness (load + receiver)',
+          '',
+          '',
+          '',
+          '',
+          mb(rssKb(process.pid)),
+          '',
+          cpuShare(cpu0.harness, cpu1.harness),
+        ],
       ],
     ),
   );
@@ -215,10 +280,16 @@ async function main(): Promise<number> {
   if (totals.serverErrors > 0) failures.push(`${totals.serverErrors} × 5xx (target 0)`);
   if (check.lost > 0) failures.push(`${check.lost} lost deliveries (target 0)`);
   if (totals.networkErrors > 0) failures.push(`${totals.networkErrors} network errors`);
-  if (world.receiver.badSignatures > 0) failures.push(`${world.receiver.badSignatures} deliveries with a bad signature`);
-  if (world.deaths.length > 0) failures.push(`${world.deaths.length} process death(s): ${world.deaths.map((d) => d.role).join(', ')}`);
-  for (const [role, g] of [['web', webGrowth], ['worker', workerGrowth]] as const) {
-    if (gated && !(g < RSS_TARGET)) failures.push(`${role} RSS grew ${pct(g)} (target < 20 % over 10 minutes)`);
+  if (world.receiver.badSignatures > 0)
+    failures.push(`${world.receiver.badSignatures} deliveries with a bad signature`);
+  if (world.deaths.length > 0)
+    failures.push(`${world.deaths.length} process death(s): ${world.deaths.map((d) => d.role).join(', ')}`);
+  for (const [role, g] of [
+    ['web', webGrowth],
+    ['worker', workerGrowth],
+  ] as const) {
+    if (gated && !(g < RSS_TARGET))
+      failures.push(`${role} RSS grew ${pct(g)} (target < 20 % over 10 minutes)`);
   }
   console.log('');
   console.log(
@@ -226,7 +297,10 @@ async function main(): Promise<number> {
       ? 'RSS target checked (run ≥ 10 minutes).'
       : `RSS growth shown, not gated: the < 20 % target is defined over 10 minutes (--minutes 10).`,
   );
-  if (totals.unexpected > 0) console.log(`note: ${totals.unexpected} answers had a status other than the expected one (listed above).`);
+  if (totals.unexpected > 0)
+    console.log(
+      `note: ${totals.unexpected} answers had a status other than the expected one (listed above).`,
+    );
   if (failures.length > 0) {
     console.log(`TARGETS MISSED: ${failures.join('; ')}`);
     return 1;

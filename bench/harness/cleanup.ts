@@ -78,7 +78,9 @@ export function installCleanupHandlers(prefix: string): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (shuttingDown) return;
-      console.log(`\n[${prefix}] ${signal}: stopping every process and removing every folder this run started`);
+      console.log(
+        `\n[${prefix}] ${signal}: stopping every process and removing every folder this run started`,
+      );
       void cleanup().finally(() => process.exit(130));
     });
   }

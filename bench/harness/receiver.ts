@@ -129,7 +129,9 @@ export class WebhookReceiver {
       } catch (err) {
         this.badSignatures += 1;
         if (this.badSamples.length < 5)
-          this.badSamples.push(`integration ${hook.integrationId}, ${headers['webhook-id']}: ${(err as Error).message}`);
+          this.badSamples.push(
+            `integration ${hook.integrationId}, ${headers['webhook-id']}: ${(err as Error).message}`,
+          );
         res.writeHead(400).end('bad signature');
         return;
       }

@@ -80,7 +80,11 @@ function condenseReport(lines: string[]): string[] {
       continue;
     }
     const indented = /^\s/.test(line);
-    const noise = trimmed === '' || /^[{}^]$/.test(trimmed) || trimmed.startsWith('Node.js v') || trimmed.startsWith('[...');
+    const noise =
+      trimmed === '' ||
+      /^[{}^]$/.test(trimmed) ||
+      trimmed.startsWith('Node.js v') ||
+      trimmed.startsWith('[...');
     if (noise || (indented && !trimmed.startsWith('throw '))) continue;
     kept.push(line);
     frameAllowed = true;
@@ -153,7 +157,8 @@ export class ServiceProcess {
         this.log.write(`${line}\n`);
         this.tail.push(line);
         if (this.tail.length > TAIL_LINES) this.tail.shift();
-        if (this.options.readyLine !== undefined && line.includes(this.options.readyLine)) this.sawReadyLine = true;
+        if (this.options.readyLine !== undefined && line.includes(this.options.readyLine))
+          this.sawReadyLine = true;
       });
     }
     // 'close', not 'exit': only after the pipes are drained are the dying process's last lines in.

@@ -207,18 +207,37 @@ export class Traffic {
       case 'GET /v1/payment-links/{id}': {
         const link = t.recent.length > 0 ? pick(t.recent) : undefined;
         if (!link) return this.create(t, Math.random() < 0.5);
-        return (await this.call(endpoint, 'GET', `/v1/payment-links/${link.id}`, this.keyHeaders(t, link.test), 200)) !== undefined;
+        return (
+          (await this.call(
+            endpoint,
+            'GET',
+            `/v1/payment-links/${link.id}`,
+            this.keyHeaders(t, link.test),
+            200,
+          )) !== undefined
+        );
       }
       case 'GET /v1/payment-links': {
         const test = Math.random() < 0.5;
         const query = Math.random() < 0.3 ? '?limit=20&status=active' : '?limit=20';
-        return (await this.call(endpoint, 'GET', `/v1/payment-links${query}`, this.keyHeaders(t, test), 200)) !== undefined;
+        return (
+          (await this.call(endpoint, 'GET', `/v1/payment-links${query}`, this.keyHeaders(t, test), 200)) !==
+          undefined
+        );
       }
       case 'POST /v1/payment-links/{id}/cancel': {
         const test = Math.random() < 0.5;
         const link = takeRandom(test ? t.activeTest : t.activeLive);
         if (!link) return this.create(t, test);
-        return (await this.call(endpoint, 'POST', `/v1/payment-links/${link.id}/cancel`, this.keyHeaders(t, test), 200)) !== undefined;
+        return (
+          (await this.call(
+            endpoint,
+            'POST',
+            `/v1/payment-links/${link.id}/cancel`,
+            this.keyHeaders(t, test),
+            200,
+          )) !== undefined
+        );
       }
       case 'POST /v1/payment-links/{id}/simulate': {
         const link = takeRandom(t.activeTest);
@@ -238,12 +257,17 @@ export class Traffic {
         return reply !== undefined;
       }
       case 'GET /v1/offers':
-        return (await this.call(endpoint, 'GET', '/v1/offers', this.keyHeaders(t, Math.random() < 0.5), 200)) !== undefined;
+        return (
+          (await this.call(endpoint, 'GET', '/v1/offers', this.keyHeaders(t, Math.random() < 0.5), 200)) !==
+          undefined
+        );
       case 'GET /pay/{code}?plink=': {
         const live = t.recent.filter((l) => !l.test);
         const link = live.length > 0 ? pick(live) : undefined;
         if (!link) return this.create(t, false);
-        return (await this.call(endpoint, 'GET', `/pay/${link.code}?plink=${link.id}`, {}, 200)) !== undefined;
+        return (
+          (await this.call(endpoint, 'GET', `/pay/${link.code}?plink=${link.id}`, {}, 200)) !== undefined
+        );
       }
       case 'POST /pay/{code}/pay': {
         const link = takeRandom(t.activeLive);
@@ -270,7 +294,15 @@ export class Traffic {
       case 'GET /panel/v1/integrations/': {
         // Owners and read-only keys both read the panel.
         const auth = Math.random() < 0.5 ? t.panelToken : t.readOnlyKey;
-        return (await this.call(endpoint, 'GET', '/panel/v1/integrations/', { authorization: `Bearer ${auth}` }, 200)) !== undefined;
+        return (
+          (await this.call(
+            endpoint,
+            'GET',
+            '/panel/v1/integrations/',
+            { authorization: `Bearer ${auth}` },
+            200,
+          )) !== undefined
+        );
       }
       case 'GET /panel/v1/integrations/{id}/deliveries': {
         const id = pick(t.integrationIds);
@@ -302,7 +334,10 @@ export class Traffic {
       metadata: { source: 'bench' },
       customer: { name: `Customer ${n}`, email: `customer${n}@example.com` },
     };
-    const headers: Record<string, string> = { ...this.keyHeaders(t, test), 'content-type': 'application/json' };
+    const headers: Record<string, string> = {
+      ...this.keyHeaders(t, test),
+      'content-type': 'application/json',
+    };
     if (Math.random() < 0.2) headers['idempotency-key'] = randomUUID();
     const reply = await this.call(endpoint, 'POST', '/v1/payment-links', headers, 201, JSON.stringify(body));
     if (reply?.status === 201) {
@@ -328,7 +363,12 @@ export class Traffic {
     this.inFlight += 1;
     this.inFlightBy.set(endpoint, (this.inFlightBy.get(endpoint) ?? 0) + 1);
     try {
-      const response = await this.http.request({ method, path, headers, ...(body !== undefined ? { body } : {}) });
+      const response = await this.http.request({
+        method,
+        path,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      });
       const text = await response.body.text();
       stats.record(performance.now() - started, response.statusCode, expected);
       if (response.statusCode !== expected && this.samples.length < 40) {

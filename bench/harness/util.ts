@@ -12,7 +12,8 @@ export function percentile(sorted: readonly number[], p: number): number {
 export const ms = (value: number): string =>
   Number.isNaN(value) ? '–' : value >= 100 ? value.toFixed(0) : value.toFixed(1);
 
-export const mb = (kb: number | undefined): string => (kb === undefined ? '–' : `${(kb / 1024).toFixed(0)} MB`);
+export const mb = (kb: number | undefined): string =>
+  kb === undefined ? '–' : `${(kb / 1024).toFixed(0)} MB`;
 
 export function clock(startedAt: number): string {
   const s = Math.floor((Date.now() - startedAt) / 1000);

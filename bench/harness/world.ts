@@ -1,6 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -153,7 +161,10 @@ export class World {
       name: 'redis-server',
       run: () => this.redis.stop(),
       force: () => {
-        if (this.redis.port) execFileSync('redis-cli', ['-p', String(this.redis.port), 'shutdown', 'nosave'], { stdio: 'ignore' });
+        if (this.redis.port)
+          execFileSync('redis-cli', ['-p', String(this.redis.port), 'shutdown', 'nosave'], {
+            stdio: 'ignore',
+          });
       },
     });
     await this.redis.start();
@@ -233,7 +244,9 @@ export class World {
 
   private async healthy(): Promise<boolean> {
     try {
-      const response = await fetch(`http://127.0.0.1:${this.webPort}/healthz`, { signal: AbortSignal.timeout(1000) });
+      const response = await fetch(`http://127.0.0.1:${this.webPort}/healthz`, {
+        signal: AbortSignal.timeout(1000),
+      });
       return response.status === 200;
     } catch {
       return false;
@@ -243,11 +256,24 @@ export class World {
   private async seed(count: number): Promise<SeedOutput[]> {
     const runOne = (i: number): Promise<SeedOutput> =>
       new Promise((resolve, reject) => {
-        const child = spawn('npm', ['run', '--silent', 'cli', '--', 'seed', '--json', '--name', `${this.options.label} company ${i + 1}`], {
-          cwd: this.serviceDir,
-          env: { ...process.env, DATABASE_URL: this.pg.url, LOG_LEVEL: 'warn' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
+        const child = spawn(
+          'npm',
+          [
+            'run',
+            '--silent',
+            'cli',
+            '--',
+            'seed',
+            '--json',
+            '--name',
+            `${this.options.label} company ${i + 1}`,
+          ],
+          {
+            cwd: this.serviceDir,
+            env: { ...process.env, DATABASE_URL: this.pg.url, LOG_LEVEL: 'warn' },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
         let out = '';
         let err = '';
         child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -267,7 +293,9 @@ export class World {
     const results: SeedOutput[] = [];
     // A few at a time: each is a Node process with tsx, on a 2-core machine.
     for (let i = 0; i < count; i += 4) {
-      results.push(...(await Promise.all(Array.from({ length: Math.min(4, count - i) }, (_, j) => runOne(i + j)))));
+      results.push(
+        ...(await Promise.all(Array.from({ length: Math.min(4, count - i) }, (_, j) => runOne(i + j)))),
+      );
     }
     return results;
   }
@@ -280,7 +308,8 @@ export class World {
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.body.text();
-    if (response.statusCode >= 300) throw new Error(`${method} /panel/v1${urlPath} → ${response.statusCode}: ${text.slice(0, 300)}`);
+    if (response.statusCode >= 300)
+      throw new Error(`${method} /panel/v1${urlPath} → ${response.statusCode}: ${text.slice(0, 300)}`);
     return JSON.parse(text) as T;
   }
 
@@ -311,12 +340,15 @@ export class World {
           (test ? tenant.testKeys : tenant.liveKeys).push(created.key);
         }
       }
-      const panelKinds = (await this.panel<Array<{ value: string }>>(token, 'GET', '/integrations/events')).map((k) => k.value);
+      const panelKinds = (
+        await this.panel<Array<{ value: string }>>(token, 'GET', '/integrations/events')
+      ).map((k) => k.value);
       const plans: Array<{ type: string; events: string[] }> = [
         { type: 'webhook', events: [...panelKinds, 'order.payment_declined'] },
       ];
       // Every other company gets a second, narrower receiver, so routing is more than "all to one".
-      if (index % 2 === 0) plans.push({ type: 'automation_webhook', events: ['order.paid', 'order.failed', 'lead.created'] });
+      if (index % 2 === 0)
+        plans.push({ type: 'automation_webhook', events: ['order.paid', 'order.failed', 'lead.created'] });
       for (const [n, plan] of plans.entries()) {
         const hookToken = `c${tenant.companyId}-${n}`;
         const secret = `whsec_${randomBytes(32).toString('base64')}`;
