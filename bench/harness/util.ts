@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Nearest-rank percentile of an ascending array (NaN when empty). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] ?? Number.NaN;
+}
+
+export const ms = (value: number): string =>
+  Number.isNaN(value) ? '–' : value >= 100 ? value.toFixed(0) : value.toFixed(1);
+
+export const mb = (kb: number | undefined): string =>
+  kb === undefined ? '–' : `${(kb / 1024).toFixed(0)} MB`;
+
+export function clock(startedAt: number): string {
+  const s = Math.floor((Date.now() - startedAt) / 1000);
+  return `${String(Math.floor(s / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+/** Resident set size in kB from /proc (undefined once the process is gone). */
+export function rssKb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match?.[1] === undefined ? undefined : Number(match[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** User + system CPU time of a process in seconds, from /proc/<pid>/stat (clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may contain spaces; the numeric fields follow its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const utime = Number(fields[11]);
+    const stime = Number(fields[12]);
+    return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Renders rows as a Markdown table (pasteable into the README as it is). */
+export function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
+}
+
+export const pick = <T>(items: readonly T[]): T => {
+  const item = items[Math.floor(Math.random() * items.length)];
+  if (item === undefined) throw new Error('pick from an empty list');
+  return item;
+};
