@@ -1,5 +1,6 @@
+import { closeTestApps, sharedApp } from './helpers/app.js';
 import { hasTestEnvironment, startTestEnvironment, testEnvironment } from './helpers/environment.js';
-import { closeTestApps } from './helpers/app.js';
+import { leakedIntoLogs } from './helpers/log-check.js';
 
 /** Mocha root hooks: one environment for the whole run, torn down at the end. */
 export const mochaHooks = {
@@ -9,7 +10,23 @@ export const mochaHooks = {
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
-    await closeTestApps();
-    if (hasTestEnvironment()) await testEnvironment().stop();
+    try {
+      // The log test (issue "Trust"): run over the whole suite's traffic, so it lives here, after
+      // every test, and fails the run like a test would.
+      if (hasTestEnvironment()) {
+        const { searched, lines, leaks } = await leakedIntoLogs((await sharedApp()).ctx.db);
+        process.stdout.write(
+          `  log check: ${searched} secrets and buyer data searched in ${lines} log lines\n`,
+        );
+        if (leaks.length > 0) {
+          throw new Error(
+            `${leaks.length} secret(s) or buyer data in the service logs: ${leaks.map((l) => `${l.slice(0, 6)}…`).join(', ')}`,
+          );
+        }
+      }
+    } finally {
+      await closeTestApps();
+      if (hasTestEnvironment()) await testEnvironment().stop();
+    }
   },
 };

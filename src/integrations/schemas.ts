@@ -1,6 +1,5 @@
 import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
 import { references } from '../shared/validation/references.js';
-import { toJsonSchema } from '../shared/validation/json-schema.js';
 import { v, type Output } from '../shared/validation/typed.js';
 import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES } from './types.js';
 
@@ -50,14 +49,19 @@ const configForType = () =>
   v.when('type', WEBHOOK_KIND_TYPES, webhookConfig, managedConfig).description(CONFIG_DESCRIPTION);
 
 /**
- * On update the type may be the stored one, which no schema knows: the shape is either, and the
- * service checks it against the integration's type (so a 400 under `config` depends on stored data).
+ * On update the type may be the stored one, which no schema knows: the config must have one of the
+ * two shapes, and the service checks it against the integration's type (so a 400 under `config` can
+ * depend on stored data).
  */
 const configOfEitherType = () =>
   v
-    .produces<Record<string, unknown>>()(v.object({}).unknown(true))
+    .oneOf(webhookConfig, managedConfig)
+    .messages({
+      'alternatives.match':
+        'must have a url (and an optional secret) for a webhook-kind type, or string values for the other types',
+    })
     .description(CONFIG_DESCRIPTION)
-    .meta({ anyOf: [toJsonSchema(webhookConfig), toJsonSchema(managedConfig)], ...references({}) });
+    .meta(references({}));
 
 export const integrationParams = v.object({
   id: v

@@ -12,6 +12,12 @@ export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * An empty `fields` map without a prototype: field names come from requests, and one named
+ * "__proto__" must become a key, not replace the object's prototype.
+ */
+export const noFields = (): FieldErrors => Object.create(null) as FieldErrors;
+
 /** Base of the one error family; the error middleware maps every AppError to the envelope. */
 export abstract class AppError extends Error {
   abstract readonly status: number;

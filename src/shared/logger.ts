@@ -71,10 +71,20 @@ const prettyLoggers = new WeakSet<Logger>();
 /** Whether this logger writes for a person (so a multi-line banner reads well) rather than for a machine. */
 export const writesForPeople = (logger: Logger): boolean => prettyLoggers.has(logger);
 
-export function createLogger(level: string, name = 'payment-links', fd: 1 | 2 = 1): Logger {
-  const format = logFormat(fd);
+/**
+ * The service's logger. `to` sends the JSON lines somewhere else than stdout/stderr (the test suite
+ * captures every line to check that no secret or buyer data reaches a log).
+ */
+export function createLogger(
+  level: string,
+  name = 'payment-links',
+  fd: 1 | 2 = 1,
+  to?: DestinationStream,
+): Logger {
+  const format = to ? 'json' : logFormat(fd);
   const destination: DestinationStream =
-    format === 'pretty'
+    to ??
+    (format === 'pretty'
       ? pretty({
           destination: fd,
           sync: true,
@@ -83,7 +93,7 @@ export function createLogger(level: string, name = 'payment-links', fd: 1 | 2 = 
           ignore: 'pid,hostname',
           singleLine: true,
         })
-      : pino.destination({ fd, sync: fd === 2 });
+      : pino.destination({ fd, sync: fd === 2 }));
   const logger = pino(
     {
       name,

@@ -122,6 +122,20 @@ describe('requests that cannot be decoded (decisions, "Security")', () => {
     expect([v1.status, envelopeType(v1)]).to.deep.equal([400, 'validation_error']);
   });
 
+  it('refuses a "__proto__" key anywhere in a JSON body with 400 naming it, and creates nothing', async () => {
+    const res = await raw(
+      app,
+      'POST',
+      '/v1/payment-links',
+      { 'content-type': 'application/json', ...bearer(tenant.keys.test) },
+      `{"offer_code":"${tenant.offers[0]?.code ?? ''}","customer":{"__proto__":{"polluted":"yes"}}}`,
+    );
+    expect(res.status).to.equal(400);
+    const body = JSON.parse(res.text) as { error: { fields: Record<string, string[]> } };
+    expect(Object.keys(body.error.fields)).to.deep.equal(['customer.__proto__']);
+    expect(({} as Record<string, unknown>).polluted).to.equal(undefined);
+  });
+
   it('answers a buyer form with more than 1,000 fields with 413', async () => {
     const form = Array.from({ length: 1100 }, (_, i) => `f${i}=x`).join('&');
     const res = await raw(

@@ -214,7 +214,9 @@ function stringArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<unknown> {
     if (formatted) return formatted;
   }
   const inUrl = ctx.location === 'path' || ctx.location === 'query';
-  return plainString(min, max ?? (inUrl ? UNBOUNDED_LONG_IN_URL : undefined));
+  const plain = plainString(min, max ?? (inUrl ? UNBOUNDED_LONG_IN_URL : undefined));
+  // "." and ".." are dot segments: every URL parser removes them, so no path parameter can be one.
+  return ctx.location === 'path' ? plain.filter((s) => s !== '.' && s !== '..') : plain;
 }
 
 function numberArbitrary(schema: Schema, integer: boolean): fc.Arbitrary<number> {

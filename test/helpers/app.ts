@@ -1,6 +1,7 @@
 import type { AppContext } from '../../src/shared/context.js';
 import { createContext } from '../../src/shared/bootstrap.js';
-import { createLogger } from '../../src/shared/logger.js';
+import { testLogger } from './captured-logs.js';
+import { noteSecret } from './secrets.js';
 import { startWebServer, type WebServer } from '../../src/apps/server.js';
 import { seedCompany, type SeedOptions, type SeedResult } from '../../src/cli/seed.js';
 import { testEnvironment } from './environment.js';
@@ -23,7 +24,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
   const config = testEnvironment().config(env);
   const owned = createContext(
     config,
-    createLogger(config.logLevel),
+    testLogger(config),
     { databaseUrl: config.databaseUrl ?? '', redisUrl: config.redisUrl ?? '' },
     10,
   );
@@ -58,5 +59,7 @@ export async function closeTestApps(): Promise<void> {
 /** A new tenant with keys, token and catalog (see `cli seed`). */
 export async function seed(options: SeedOptions = {}): Promise<SeedResult> {
   const app = await sharedApp();
-  return seedCompany(app.ctx.db, options);
+  const seeded = await seedCompany(app.ctx.db, options);
+  for (const value of [seeded.panel_token, ...Object.values(seeded.keys)]) noteSecret(value);
+  return seeded;
 }

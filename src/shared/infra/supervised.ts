@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What the supervisor program (`supervisor.ts`) runs and how it stops it. */
 export interface SupervisorSpec {
@@ -39,14 +40,22 @@ export interface SupervisedProcess {
 
 const self = fileURLToPath(import.meta.url);
 const program = path.join(path.dirname(self), `supervisor${path.extname(self)}`);
-// Under tsx (npm start, tests) the program is TypeScript like this file; built code runs it with plain node.
-const loader = path.extname(self) === '.ts' ? ['--import', import.meta.resolve('tsx')] : [];
+/**
+ * Under tsx (npm start, tests) the program is TypeScript like this file; built code runs it with plain
+ * node. tsx is found through its package.json (its "." export is the loader): that works whether this
+ * module was loaded as ESM or through require(), where tsx gives `import.meta` no `resolve`.
+ */
+function loader(): string[] {
+  if (path.extname(self) !== '.ts') return [];
+  const tsx = path.dirname(createRequire(self).resolve('tsx/package.json'));
+  return ['--import', pathToFileURL(path.join(tsx, 'dist', 'loader.mjs')).href];
+}
 
 export function startSupervised(
   spec: SupervisorSpec,
   env: NodeJS.ProcessEnv = process.env,
 ): SupervisedProcess {
-  const supervisor = spawn(process.execPath, [...loader, program, JSON.stringify(spec)], {
+  const supervisor = spawn(process.execPath, [...loader(), program, JSON.stringify(spec)], {
     stdio: ['pipe', 'pipe', 'pipe'],
     // A session of its own: Ctrl-C in a terminal reaches the service alone, which then stops its
     // children in order (after finishing in-flight work) instead of losing them all at once.

@@ -1,5 +1,5 @@
 import type Joi from 'joi';
-import type { FieldErrors } from '../errors.js';
+import { noFields, type FieldErrors } from '../errors.js';
 
 export interface FieldNaming {
   /** Prepended to every path (a nested value validated on its own, e.g. `config`). */
@@ -15,7 +15,7 @@ export interface FieldNaming {
  * Joi's quoted label (the field name is already the key).
  */
 export function fieldErrors(error: Joi.ValidationError, naming: FieldNaming = {}): FieldErrors {
-  const fields: FieldErrors = {};
+  const fields = noFields();
   const add = (key: string, message: string): void => {
     // Own-property check: a field named like an Object.prototype member ("constructor") is still a field.
     if (Object.hasOwn(fields, key)) fields[key]?.push(message);

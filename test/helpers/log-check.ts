@@ -1,0 +1,35 @@
+import { readFile } from 'node:fs/promises';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../src/shared/db/index.js';
+import { capturedLogFile } from './captured-logs.js';
+import { secretsSeen } from './secrets.js';
+
+/** Buyer data and secrets the run left in PostgreSQL: every one of them must be absent from the logs. */
+async function storedSensitiveValues(db: Db): Promise<string[]> {
+  const result = await db.execute<{ value: string | null }>(sql`
+    SELECT config->>'secret' AS value FROM integrations
+    UNION SELECT oauth_state FROM integrations
+    UNION SELECT customer_email FROM payment_links
+    UNION SELECT customer_document FROM payment_links
+    UNION SELECT customer->>'email' FROM orders
+    UNION SELECT customer->>'document' FROM orders`);
+  return result.rows.map((r) => r.value).filter((v): v is string => typeof v === 'string' && v.length >= 8);
+}
+
+/**
+ * After the whole suite: every API key, panel token, webhook secret, OAuth state and buyer e-mail or
+ * document the run used is searched for in the captured service logs. Returns what leaked.
+ */
+export async function leakedIntoLogs(db: Db): Promise<{ searched: number; lines: number; leaks: string[] }> {
+  const file = capturedLogFile();
+  if (!file) return { searched: 0, lines: 0, leaks: [] };
+  const logs = await readFile(file, 'utf8').catch(() => '');
+  // A value of few distinct characters ("aaaa…", which the fuzz suite sends everywhere, URLs included)
+  // would be found in the logs without any secret leaking: only distinctive values are searched.
+  const distinctive = (value: string): boolean => new Set(value).size >= 6;
+  const values = [...new Set([...secretsSeen(), ...(await storedSensitiveValues(db))])].filter(distinctive);
+  const leaks = values.filter(
+    (value) => logs.includes(value) || logs.includes(JSON.stringify(value).slice(1, -1)),
+  );
+  return { searched: values.length, lines: logs.split('\n').length - 1, leaks };
+}
