@@ -1,7 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { toAppError } from '../shared/http/errors.js';
-import { safeError } from '../shared/logger.js';
+import { errorHandler } from '../shared/http/errors.js';
 
 /** Markup that is already safe to send: produced by `html`, never by string concatenation. */
 export class SafeHtml {
@@ -107,36 +106,14 @@ const TITLES: Record<number, string> = {
 };
 
 /**
- * Buyer pages answer in HTML, errors included: every error the one mapping knows (`toAppError`)
- * becomes a page with its status and message; anything else is logged and shown as a 500 page
- * naming the request id.
+ * Buyer pages answer in HTML, errors included: the one error middleware, rendering a page with the
+ * error's status and message.
  */
-export function pageErrorHandler(logger: Logger): ErrorRequestHandler {
-  return (err: unknown, _req, res, next) => {
-    if (res.headersSent) {
-      next(err);
-      return;
-    }
-    const known = toAppError(err);
-    if (known) {
-      res.locals.errorType = known.type;
-      if ('retryAfterSeconds' in known && typeof known.retryAfterSeconds === 'number') {
-        res.setHeader('Retry-After', String(known.retryAfterSeconds));
-      }
-      sendPage(
-        res,
-        known.status,
-        errorPage(known.status, TITLES[known.status] ?? 'Something went wrong', known.message),
-      );
-      return;
-    }
-    const requestId = String(res.locals.requestId ?? '');
-    logger.error({ err: safeError(err), requestId }, 'buyer page failed');
-    res.locals.errorType = 'api_error';
+export const pageErrorHandler = (logger: Logger): ErrorRequestHandler =>
+  errorHandler(logger, (res, err) =>
     sendPage(
       res,
-      500,
-      errorPage(500, 'Something went wrong', `Please try again later (request ${requestId}).`),
-    );
-  };
-}
+      err.status,
+      errorPage(err.status, TITLES[err.status] ?? 'Something went wrong', err.message),
+    ),
+  );

@@ -245,29 +245,49 @@ async function requireLink(
   return link;
 }
 
-export async function setProductLinkActive(
+/**
+ * A change to an existing product link, under the company's integration lock, with the product_ids
+ * cache refreshed in the same transaction; 404 when the product is not linked.
+ */
+function changeProductLink<T>(
+  db: Db,
+  companyId: number,
+  id: number,
+  productId: number,
+  change: (tx: Executor) => Promise<boolean>,
+  result: (tx: Executor) => Promise<T>,
+): Promise<T> {
+  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
+    await requireIntegration(tx, companyId, id);
+    if (!(await change(tx)))
+      throw new NotFoundError(`Product ${productId} is not linked to integration ${id}`);
+    await refreshProductIds(tx, companyId, id);
+    return result(tx);
+  });
+}
+
+export const setProductLinkActive = (
   db: Db,
   companyId: number,
   id: number,
   productId: number,
   isActive: boolean,
-): Promise<repo.IntegrationProductView> {
-  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
-    await requireIntegration(tx, companyId, id);
-    if (!(await repo.setLinkActive(tx, id, productId, isActive))) {
-      throw new NotFoundError(`Product ${productId} is not linked to integration ${id}`);
-    }
-    await refreshProductIds(tx, companyId, id);
-    return requireLink(tx, id, productId);
-  });
-}
+): Promise<repo.IntegrationProductView> =>
+  changeProductLink(
+    db,
+    companyId,
+    id,
+    productId,
+    (tx) => repo.setLinkActive(tx, id, productId, isActive),
+    (tx) => requireLink(tx, id, productId),
+  );
 
-export async function unlinkProduct(db: Db, companyId: number, id: number, productId: number): Promise<void> {
-  await withCompanyIntegrationsLock(db, companyId, async (tx) => {
-    await requireIntegration(tx, companyId, id);
-    if (!(await repo.deleteLink(tx, id, productId))) {
-      throw new NotFoundError(`Product ${productId} is not linked to integration ${id}`);
-    }
-    await refreshProductIds(tx, companyId, id);
-  });
-}
+export const unlinkProduct = (db: Db, companyId: number, id: number, productId: number): Promise<void> =>
+  changeProductLink(
+    db,
+    companyId,
+    id,
+    productId,
+    (tx) => repo.deleteLink(tx, id, productId),
+    async () => undefined,
+  );

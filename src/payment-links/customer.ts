@@ -87,6 +87,16 @@ const normalized =
     return result.ok ? result.value : helpers.message({ custom: result.message });
   };
 
+/** A typed value with separators: its shape states the digit count, its normalizer the canonical form. */
+const normalizedField = (shape: RegExp, normalize: (input: string) => Normalized, shapeMessage: string) =>
+  v
+    .string()
+    .trim()
+    .max(40)
+    .pattern(shape)
+    .custom(normalized(normalize))
+    .messages({ 'string.pattern.base': shapeMessage });
+
 /** PostgreSQL text cannot hold U+0000, so free text refuses it, as a 400 naming the field. */
 export const text = () =>
   v
@@ -101,26 +111,21 @@ export const customerFields = {
   name: () => text().trim().min(1).max(CUSTOMER_LIMITS.name),
   email: () => v.string().trim().max(CUSTOMER_LIMITS.email).email({ tlds: false }).custom(normalizeEmail),
   phone: () =>
-    v
-      .string()
-      .trim()
-      .max(40)
-      .pattern(PHONE_SHAPE)
-      .custom(normalized(normalizePhone))
-      .messages({ 'string.pattern.base': 'must have 10 to 15 digits: country code, area code and number' })
+    normalizedField(
+      PHONE_SHAPE,
+      normalizePhone,
+      'must have 10 to 15 digits: country code, area code and number',
+    )
       .description(
         'Country code + area code + number, 10–15 digits; separators allowed; returned as `+digits`',
       )
       .example('+55 (11) 98765-4321'),
   document: () =>
-    v
-      .string()
-      .trim()
-      .max(40)
-      .pattern(DOCUMENT_SHAPE)
-      .custom(normalized(normalizeDocument))
-      .messages({ 'string.pattern.base': 'must be a CPF (11 digits) or a CNPJ (14 digits)' })
-      .description(
-        'CPF (11 digits) or CNPJ (14 digits) with valid check digits; separators allowed; returned as digits only',
-      ),
+    normalizedField(
+      DOCUMENT_SHAPE,
+      normalizeDocument,
+      'must be a CPF (11 digits) or a CNPJ (14 digits)',
+    ).description(
+      'CPF (11 digits) or CNPJ (14 digits) with valid check digits; separators allowed; returned as digits only',
+    ),
 };

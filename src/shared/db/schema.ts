@@ -75,7 +75,8 @@ export const products = pgTable('products', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
-export const offers = pgTable('offers', {
+/** What offers and plans both are: something a company sells, for one of its products, at a price. */
+const itemColumns = () => ({
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   companyId: id64('company_id').notNull(),
   productId: integer('product_id').notNull(),
@@ -89,19 +90,11 @@ export const offers = pgTable('offers', {
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
+export const offers = pgTable('offers', itemColumns());
+
 export const plans = pgTable('plans', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  companyId: id64('company_id').notNull(),
-  productId: integer('product_id').notNull(),
-  code: text('code').notNull(),
-  name: text('name').notNull(),
-  price: numeric('price', { precision: 12, scale: 2 }).notNull(),
-  status: text('status', { enum: ['active', 'inactive'] })
-    .notNull()
-    .default('active'),
+  ...itemColumns(),
   billingCycle: text('billing_cycle', { enum: BILLING_CYCLES }).notNull(),
-  createdAt: ts('created_at').notNull().defaultNow(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
 });
 
 export const coupons = pgTable('coupons', {

@@ -99,37 +99,42 @@ export function notFoundHandler(): RequestHandler {
   return (req, _res, next) => next(new NotFoundError(`No route for ${req.method} ${req.path}`));
 }
 
-/** The envelope of an error of the family, with Retry-After where the error says when to retry. */
-export function sendError(res: Response, err: AppError): void {
+/** How a surface answers an error of the family (the JSON envelope, or a buyer page). */
+export type ErrorRenderer = (res: Response, err: AppError) => void;
+
+/** The JSON APIs' answer: the envelope, with `retry_after_seconds` where the error has one. */
+export const sendEnvelope: ErrorRenderer = (res, err) => {
   const body: ErrorEnvelope['error'] = { type: err.type, message: err.message };
   if ('fields' in err && err.fields) body.fields = err.fields as FieldErrors;
   if ('retryAfterSeconds' in err && typeof err.retryAfterSeconds === 'number') {
     body.retry_after_seconds = err.retryAfterSeconds;
-    res.setHeader('Retry-After', String(err.retryAfterSeconds));
   }
-  res.locals.errorType = err.type;
   res.status(err.status).json({ error: body } satisfies ErrorEnvelope);
-}
+};
 
 /**
- * The one error middleware of the JSON APIs: every error becomes the envelope (see `toAppError`);
- * anything else is a 500 `api_error` naming the request id and nothing internal. Logs carry the
- * error, never the request body.
+ * The one error middleware: every error becomes a member of the family (see `toAppError`) and is
+ * answered by the surface's renderer; anything else is a 500 `api_error` naming the request id and
+ * nothing internal. Logs carry the error, never the request body. `Retry-After` is set here for
+ * every surface.
  */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
+export function errorHandler(logger: Logger, render: ErrorRenderer = sendEnvelope): ErrorRequestHandler {
   return (err: unknown, _req, res, next) => {
     if (res.headersSent) {
       next(err);
       return;
     }
-    const known = toAppError(err);
-    if (known) {
-      if (known instanceof ServiceUnavailableError) logger.warn({ err: safeError(err) }, 'store unavailable');
-      sendError(res, known);
-      return;
+    let known = toAppError(err);
+    if (known instanceof ServiceUnavailableError) logger.warn({ err: safeError(err) }, 'store unavailable');
+    if (!known) {
+      const requestId = String(res.locals.requestId ?? '');
+      logger.error({ err: safeError(err), requestId }, 'unhandled error');
+      known = new InternalError(`Internal error; quote request id ${requestId} when asking for help`);
     }
-    const requestId = String(res.locals.requestId ?? '');
-    logger.error({ err: safeError(err), requestId }, 'unhandled error');
-    sendError(res, new InternalError(`Internal error; quote request id ${requestId} when asking for help`));
+    if ('retryAfterSeconds' in known && typeof known.retryAfterSeconds === 'number') {
+      res.setHeader('Retry-After', String(known.retryAfterSeconds));
+    }
+    res.locals.errorType = known.type;
+    render(res, known);
   };
 }
