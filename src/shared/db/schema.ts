@@ -24,6 +24,15 @@ import { PAYMENT_METHODS } from '../enums/payment-methods.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const id64 = (name: string) => bigint(name, { mode: 'number' });
+/** created_at and updated_at from the statement's own clock (rows written in one transaction still order). */
+const clockStamps = () => ({
+  createdAt: ts('created_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+  updatedAt: ts('updated_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+});
 
 export const companies = pgTable('companies', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -135,12 +144,7 @@ export const paymentLinks = pgTable('payment_links', {
   latestOrderId: id64('latest_order_id'),
   idempotencyKey: text('idempotency_key'),
   requestHash: text('request_hash'),
-  createdAt: ts('created_at')
-    .notNull()
-    .default(sql`clock_timestamp()`),
-  updatedAt: ts('updated_at')
-    .notNull()
-    .default(sql`clock_timestamp()`),
+  ...clockStamps(),
 });
 
 export const subscriptions = pgTable('subscriptions', {
@@ -238,12 +242,7 @@ export const deliveries = pgTable('deliveries', {
   nextAttemptAt: ts('next_attempt_at'),
   lastStatusCode: integer('last_status_code'),
   lastError: text('last_error'),
-  createdAt: ts('created_at')
-    .notNull()
-    .default(sql`clock_timestamp()`),
-  updatedAt: ts('updated_at')
-    .notNull()
-    .default(sql`clock_timestamp()`),
+  ...clockStamps(),
 });
 
 export const deliveryAttempts = pgTable('delivery_attempts', {
