@@ -14,8 +14,8 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
-/** The body every receiver gets (decisions, "Envelope"). */
-export interface EventEnvelope {
+/** The body every receiver gets (decisions, "Envelope"); a type alias, so the payload column takes it as it is. */
+export type EventEnvelope = {
   id: string;
   type: string;
   created_at: string;
@@ -23,7 +23,7 @@ export interface EventEnvelope {
   test: boolean;
   sandbox: boolean;
   data: Record<string, unknown>;
-}
+};
 
 export interface RecordedEvent {
   id: string;
@@ -53,7 +53,7 @@ export async function recordEvent(tx: Executor, event: NewEvent): Promise<Record
     livemode: event.livemode,
     test: event.test,
     productId: event.productId,
-    payload: envelope as unknown as Record<string, unknown>,
+    payload: envelope,
     createdAt,
   });
   return { id, envelope };
