@@ -16,12 +16,14 @@ export async function startWebServer(
   port = ctx.config.port,
   host = ctx.config.host,
 ): Promise<WebServer> {
-  const server = http.createServer(createApp(ctx));
-  // A request whose headers and body have not arrived within 30 s is answered 408 (decisions,
-  // "Security"): a slow client cannot hold a connection open. Idle keep-alive is shorter than a
-  // typical load balancer's 60 s, so the proxy, not this server, closes idle connections first.
-  server.requestTimeout = 30_000;
-  server.headersTimeout = 30_000;
+  const timeout = ctx.config.limits.requestTimeoutMs;
+  // Node checks for timed-out requests every connectionsCheckingInterval (30 s by default, which would
+  // let a 30 s timeout run to a minute): check every second.
+  const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, timeout) }, createApp(ctx));
+  // A request whose headers and body have not arrived in time (30 s) is answered 408 (decisions,
+  // "Security"): a slow client cannot hold a connection open.
+  server.requestTimeout = timeout;
+  server.headersTimeout = timeout;
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

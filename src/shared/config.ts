@@ -24,6 +24,8 @@ export interface Config {
     checkout: string;
   };
   limits: {
+    /** A request whose headers and body have not arrived by then is answered 408. */
+    requestTimeoutMs: number;
     bodyBytes: number;
     requestsPerMinute: number;
     writesPerMinute: number;
@@ -72,6 +74,7 @@ const schema = Joi.object({
   PUBLIC_BASE_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   PANEL_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
   CHECKOUT_URL: Joi.string().uri({ scheme: ['http', 'https'] }),
+  REQUEST_TIMEOUT_MS: Joi.number().integer().min(100).default(30_000),
   BODY_LIMIT_BYTES: Joi.number()
     .integer()
     .min(1024)
@@ -120,6 +123,7 @@ interface RawEnv {
   PUBLIC_BASE_URL?: string;
   PANEL_API_URL?: string;
   CHECKOUT_URL?: string;
+  REQUEST_TIMEOUT_MS: number;
   BODY_LIMIT_BYTES: number;
   RATE_LIMIT_PER_MINUTE: number;
   RATE_LIMIT_WRITES_PER_MINUTE: number;
@@ -173,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       checkout: trimSlash(raw.CHECKOUT_URL ?? `${base}/pay`),
     },
     limits: {
+      requestTimeoutMs: raw.REQUEST_TIMEOUT_MS,
       bodyBytes: raw.BODY_LIMIT_BYTES,
       requestsPerMinute: raw.RATE_LIMIT_PER_MINUTE,
       writesPerMinute: raw.RATE_LIMIT_WRITES_PER_MINUTE,

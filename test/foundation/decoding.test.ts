@@ -1,8 +1,9 @@
 import http from 'node:http';
+import net from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
-import { seed, sharedApp, type TestApp } from '../helpers/app.js';
+import { seed, sharedApp, startTestApp, type TestApp } from '../helpers/app.js';
 
 interface RawResponse {
   status: number;
@@ -168,5 +169,31 @@ describe('requests that cannot be decoded (decisions, "Security")', () => {
     expect(patchAlerts.status).to.equal(405);
     const unknown = await raw(app, 'GET', '/v1/nothing-here', bearer(tenant.keys.test));
     expect(unknown.status).to.equal(404);
+  });
+});
+
+describe('slow requests (decisions, "Security")', () => {
+  it('answers 408 (or closes) when headers and body have not arrived within the request timeout', async () => {
+    const app = await startTestApp({ REQUEST_TIMEOUT_MS: '500' });
+    try {
+      const url = new URL(app.url);
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve) => {
+        const socket = net.connect({ host: url.hostname, port: Number(url.port) }, () => {
+          // Headers promise 100 bytes of body; one arrives, the rest never does.
+          socket.write(
+            'POST /v1/payment-links HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+          );
+        });
+        let received = '';
+        socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+        socket.on('close', () => resolve(received));
+        socket.on('error', () => resolve(received));
+      });
+      expect(Date.now() - started).to.be.lessThan(5000);
+      if (answer !== '') expect(answer).to.match(/^HTTP\/1\.1 408/);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import {
   assertSafeWebhookUrl,
+  checkUrlShape,
   isPrivateAddress,
   type HostResolver,
 } from '../../src/integrations/url-guard.js';
@@ -10,6 +11,11 @@ const resolvesTo =
   (...addresses: string[]): HostResolver =>
   async () =>
     addresses.map((address) => ({ address }));
+
+/** A resolver that must not be asked: the rule refuses before any DNS lookup. */
+const unasked: HostResolver = async () => {
+  throw new Error('no lookup expected');
+};
 
 async function refusal(promise: Promise<void>): Promise<ValidationError> {
   try {
@@ -91,6 +97,18 @@ describe('webhook URL guard', () => {
       }
     });
 
+    it('flags addresses that tunnel or translate to another network: NAT64, 6to4, Teredo', () => {
+      for (const ip of [
+        '64:ff9b::a00:1',
+        '64:ff9b::7f00:1',
+        '64:ff9b:1::1',
+        '2002:a00:1::1',
+        '2001:0:4136:e378::1',
+      ]) {
+        expect(isPrivateAddress(ip), ip).to.equal(true);
+      }
+    });
+
     it('treats something that is not an address as unsafe', () => {
       for (const ip of ['', 'localhost', '1.2.3', '1.2.3.256', '1::2::3', 'gggg::1']) {
         expect(isPrivateAddress(ip), ip).to.equal(true);
@@ -150,6 +168,25 @@ describe('webhook URL guard', () => {
     it('refuses what is not an http(s) URL even when private targets are allowed', async () => {
       await refusal(assertSafeWebhookUrl('ftp://example.com/x', true));
       await refusal(assertSafeWebhookUrl('not a url', true));
+    });
+
+    it('refuses credentials in the URL at save, as the delivery does, whatever the configuration', async () => {
+      for (const allowPrivate of [true, false]) {
+        const err = await refusal(
+          assertSafeWebhookUrl('https://user:pw@hooks.example.com/x', allowPrivate, unasked),
+        );
+        expect(err.fields?.['config.url']?.[0]).to.match(/without credentials/);
+        expect(() => checkUrlShape('https://user:pw@hooks.example.com/x', allowPrivate)).to.throw(
+          /without credentials/,
+        );
+      }
+    });
+
+    it('says in its message what this configuration accepts', async () => {
+      const strict = await refusal(assertSafeWebhookUrl('http://hooks.example.com/x', false, unasked));
+      expect(strict.message).to.match(/https URL .* public addresses/);
+      const lax = await refusal(assertSafeWebhookUrl('ftp://hooks.example.com/x', true));
+      expect(lax.message).to.match(/http or https URL/);
     });
   });
 });
