@@ -1,3 +1,4 @@
+import { mkdtemp, rm } from 'node:fs/promises';
 import { expect } from 'chai';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,7 +22,8 @@ describe('health and readiness', () => {
 
   it('GET /readyz answers 503 naming Redis when Redis is down, and 200 once it is back', async function () {
     this.timeout(30_000);
-    const redis = new PrivateRedis({ dir: path.join(os.tmpdir(), `plinks-ready-${process.pid}`) });
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-ready-'));
+    const redis = new PrivateRedis({ dir });
     await redis.start();
     const app = await startTestApp({ REDIS_URL: redis.url });
     try {
@@ -42,6 +44,7 @@ describe('health and readiness', () => {
     } finally {
       await app.close();
       await redis.stop();
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
