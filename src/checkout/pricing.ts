@@ -1,6 +1,11 @@
 import type { CouponRow } from '../catalog/repository.js';
 
+/** The catalog's one currency: offer and plan prices are Brazilian reais. */
+export const CATALOG_CURRENCY = 'BRL';
+
 export interface Price {
+  /** ISO 4217 code of every amount below. */
+  currency: string;
   /** The offer or plan price, two decimals. */
   list: string;
   /** What the buyer pays: list price minus the coupon discount, never below zero. */
@@ -24,5 +29,10 @@ export function priceWithCoupon(listPrice: string, coupon: CouponRow | undefined
     else if (coupon.amountOff !== null) discount = toCents(coupon.amountOff);
   }
   discount = Math.min(discount, list);
-  return { list: fromCents(list), amount: fromCents(list - discount), discount: fromCents(discount) };
+  return {
+    currency: CATALOG_CURRENCY,
+    list: fromCents(list),
+    amount: fromCents(list - discount),
+    discount: fromCents(discount),
+  };
 }

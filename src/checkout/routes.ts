@@ -1,9 +1,10 @@
 import type { Request, Router } from 'express';
 import { allowOnly, caseSensitiveRouter } from '../shared/http/operation.js';
 import type { AppContext } from '../shared/context.js';
-import { NotFoundError, ValidationError } from '../shared/errors.js';
 import { OUTCOMES, type Outcome } from '../simulate/outcomes.js';
 import { sendPage } from './html.js';
+import { pageLocale } from './locale.js';
+import { invalidField, notFound, PayFormError } from './page-errors.js';
 import {
   loadCheckout,
   loadTestLink,
@@ -33,34 +34,37 @@ export function checkoutRouter(ctx: AppContext): Router {
   const router = caseSensitiveRouter();
 
   router.get('/teste/:linkId', async (req, res) => {
-    sendPage(res, 200, simulationPage(ctx.config, await loadTestLink(ctx, String(req.params.linkId))));
+    const page = pageLocale(req);
+    sendPage(res, 200, page, simulationPage(page, await loadTestLink(ctx, String(req.params.linkId))));
   });
 
   router.post('/teste/:linkId/simulate', async (req, res) => {
+    const page = pageLocale(req);
     const { outcome } = formValues(req);
-    if (!isOutcome(outcome)) throw ValidationError.field('outcome', `must be one of ${OUTCOMES.join(', ')}`);
+    if (!isOutcome(outcome)) throw invalidField('outcome', 'unknown_outcome');
     const simulation = await simulateFromPage(ctx, String(req.params.linkId), outcome);
-    sendPage(res, 200, simulationResultPage(ctx.config, simulation));
+    sendPage(res, 200, page, simulationResultPage(page, simulation));
   });
 
   router.get('/:code', async (req, res) => {
+    const page = pageLocale(req);
     const plink = typeof req.query.plink === 'string' ? req.query.plink : undefined;
-    if (req.query.plink !== undefined && plink === undefined)
-      throw ValidationError.field('plink', 'must be one link id');
-    sendPage(res, 200, checkoutPage(ctx.config, await loadCheckout(ctx, String(req.params.code), plink)));
+    if (req.query.plink !== undefined && plink === undefined) throw notFound('link_not_found');
+    sendPage(res, 200, page, checkoutPage(page, await loadCheckout(ctx, String(req.params.code), plink)));
   });
 
   router.post('/:code/pay', async (req, res) => {
+    const page = pageLocale(req);
     const code = String(req.params.code);
     const values = formValues(req);
     try {
       const payment = await payAtCheckout(ctx, code, values);
-      sendPage(res, payment.paid ? 200 : 202, orderPage(payment.order, payment.view));
+      sendPage(res, payment.paid ? 200 : 202, page, orderPage(page, payment.order, payment.view));
     } catch (err) {
       // Form mistakes show the form again with the buyer's entries and the messages.
-      if (!(err instanceof ValidationError) || !err.fields || 'plink' in err.fields) throw err;
+      if (!(err instanceof PayFormError) || 'plink' in err.problems) throw err;
       const view = await loadCheckout(ctx, code, values.plink || undefined);
-      sendPage(res, 400, checkoutPage(ctx.config, view, values, err.fields));
+      sendPage(res, 400, page, checkoutPage(page, view, values, err.problems));
     }
   });
 
@@ -71,7 +75,7 @@ export function checkoutRouter(ctx: AppContext): Router {
 
   // Every other address under the buyer pages gets the same small HTML 404.
   router.use(() => {
-    throw new NotFoundError('This page does not exist. Check the address you received.');
+    throw notFound('page_not_found');
   });
   return router;
 }

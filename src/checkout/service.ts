@@ -17,10 +17,10 @@ import type { Outcome } from '../simulate/outcomes.js';
 import type { AppContext } from '../shared/context.js';
 import type { OrderCustomer } from '../shared/db/schema.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../shared/enums/payment-methods.js';
-import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { newUuid } from '../shared/ids.js';
-import { fieldErrors } from '../shared/validation/fields.js';
 import { v } from '../shared/validation/typed.js';
+import type { NoticeKey } from './messages.js';
+import { conflict, invalidField, notFound, PayFormError } from './page-errors.js';
 import { priceWithCoupon, type Price } from './pricing.js';
 
 const LINK_ID = /^plink_[0-9A-Za-z]{24}$/;
@@ -32,7 +32,7 @@ export interface LinkView {
   item: CatalogItem;
   price: Price;
   /** Why the link cannot be paid (or simulated) now; null when it can. */
-  notice: string | null;
+  notice: NoticeKey | null;
 }
 
 export interface CheckoutView {
@@ -40,31 +40,31 @@ export interface CheckoutView {
   /** Null for a checkout opened without `plink`. */
   link: LinkRow | null;
   price: Price;
-  notice: string | null;
+  notice: NoticeKey | null;
   prefill: OrderCustomer;
 }
 
 const EMPTY_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
 
-const UNPAYABLE: Record<'canceled' | 'expired' | 'paid', string> = {
-  canceled: 'This payment link was canceled by the seller. Ask them for a new one.',
-  expired: 'This payment link has expired.',
-  paid: 'This payment link has already been paid.',
+const UNPAYABLE: Record<'canceled' | 'expired' | 'paid', NoticeKey> = {
+  canceled: 'link_canceled',
+  expired: 'link_expired',
+  paid: 'link_paid',
 };
 
 /** Why the checkout cannot take a payment for this link now; null when it can. */
-function checkoutNotice(link: LinkRow, item: CatalogItem, now: Date): string | null {
+function checkoutNotice(link: LinkRow, item: CatalogItem, now: Date): NoticeKey | null {
   const reason = unpayableReason(link, now);
   if (reason) return UNPAYABLE[reason];
-  if (!item.onSale) return `This ${item.kind} is no longer available.`;
+  if (!item.onSale) return `${item.kind}_unavailable`;
   return null;
 }
 
 /** The simulate rule, so the page offers exactly what the API accepts. */
-function simulationNotice(link: LinkRow, now: Date): string | null {
+function simulationNotice(link: LinkRow, now: Date): NoticeKey | null {
   if (isSimulatable(link, now)) return null;
   const status = link.status === 'active' ? 'expired' : link.status;
-  return `This test link is ${status}: only an active link can be simulated.`;
+  return `test_link_${status}`;
 }
 
 /** The offer or plan a link sells. */
@@ -75,15 +75,14 @@ const itemOfLink = (ctx: AppContext, link: LinkRow): Promise<CatalogItem | undef
 async function loadLink(ctx: AppContext, linkId: string, livemode: boolean, now: Date): Promise<LinkView> {
   const found = LINK_ID.test(linkId) ? await findLinkById(ctx.db, linkId) : undefined;
   // A link of the other mode does not exist here: test links never reach the real checkout.
-  if (!found || found.link.livemode !== livemode)
-    throw new NotFoundError('This payment link does not exist.');
+  if (!found || found.link.livemode !== livemode) throw notFound('link_not_found');
   const { link, order } = await getPaymentLink(
     ctx.db,
     { companyId: found.link.companyId, livemode, linkId },
     now,
   );
   const item = await itemOfLink(ctx, link);
-  if (!item) throw new NotFoundError('This payment link does not exist.');
+  if (!item) throw notFound('link_not_found');
   const coupon =
     link.couponCode === null ? undefined : await findCoupon(ctx.db, link.companyId, link.couponCode);
   return {
@@ -109,15 +108,11 @@ export async function simulateFromPage(
   linkId: string,
   outcome: Outcome,
 ): Promise<Simulation> {
-  const found = LINK_ID.test(linkId) ? await findLinkById(ctx.db, linkId) : undefined;
-  if (!found || found.link.livemode) throw new NotFoundError('This payment link does not exist.');
+  // The page's own rule first, so a link that cannot be simulated gets the page's words for why.
+  const { link, notice } = await loadTestLink(ctx, linkId);
+  if (notice) throw conflict(notice);
   // No API key is involved; simulateOutcome only reads the company and the mode.
-  return simulateOutcome(
-    ctx,
-    { companyId: found.link.companyId, keyId: 0, livemode: false },
-    linkId,
-    outcome,
-  );
+  return simulateOutcome(ctx, { companyId: link.companyId, keyId: 0, livemode: false }, linkId, outcome);
 }
 
 /**
@@ -134,7 +129,7 @@ export async function loadCheckout(
     // Codes are unique across offers and plans, so the code alone names the item.
     const item =
       (await findItemByCode(ctx.db, 'offer', code)) ?? (await findItemByCode(ctx.db, 'plan', code));
-    if (!item || !item.onSale) throw new NotFoundError('This offer is not available.');
+    if (!item || !item.onSale) throw notFound('offer_not_found');
     return {
       item,
       link: null,
@@ -145,7 +140,7 @@ export async function loadCheckout(
   }
   const view = await loadLink(ctx, plink, true, now);
   if ((view.link.offerCode ?? view.link.planCode) !== code) {
-    throw ValidationError.field('plink', 'This payment link belongs to another offer or plan.');
+    throw invalidField('plink', 'link_of_other_item');
   }
   const { link } = view;
   return {
@@ -189,8 +184,7 @@ function parsePayForm(values: PayFormValues): { customer: OrderCustomer; payment
     Object.entries(values).map(([k, value]) => [k, blankToUndefined(value)]),
   );
   const { value, error } = payForm.validate(cleaned, { abortEarly: false });
-  if (error)
-    throw new ValidationError('Please check the highlighted fields.', fieldErrors(error, { root: 'form' }));
+  if (error) throw new PayFormError(error);
   return {
     customer: {
       name: value.name,
@@ -216,19 +210,18 @@ export async function payAtCheckout(
 ): Promise<Payment> {
   const plink = values.plink === undefined || values.plink === '' ? undefined : values.plink;
   const view = await loadCheckout(ctx, code, plink, now);
-  if (view.notice) throw new ConflictError(view.notice);
+  if (view.notice) throw conflict(view.notice);
   const { customer, paymentMethod } = parsePayForm(values);
   const { item, link } = view;
 
   const created = await ctx.db.transaction(async (tx) => {
     if (link) {
       const state = await lockLink(tx, link.id);
-      if (!state || !isPayable(state, state.now))
-        throw new ConflictError('This payment link can no longer be paid.');
+      if (!state || !isPayable(state, state.now)) throw conflict('link_not_payable');
       // One payment at a time on a single-use link (a double submit must not charge twice); an
       // abandoned attempt stops blocking the link after PENDING_HOLD_MINUTES.
       if (state.singleUse && (await hasPaymentInFlight(tx, link.id, PENDING_HOLD_MINUTES))) {
-        throw new ConflictError('A payment for this link is already in progress.');
+        throw conflict('payment_in_progress');
       }
     }
     return createPendingOrder(

@@ -1,160 +1,363 @@
-import type { Config } from '../shared/config.js';
+import type { CatalogItem } from '../catalog/repository.js';
 import type { OrderRow } from '../orders/repository.js';
 import type { Simulation } from '../simulate/service.js';
-import { formatMoney } from '../shared/money.js';
+import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { html, layout, type SafeHtml } from './html.js';
-import type { CheckoutView, LinkView } from './service.js';
-import type { CatalogItem } from '../catalog/repository.js';
+import type { PageLocale } from './locale.js';
+import type { FormProblems } from './page-errors.js';
 import type { Price } from './pricing.js';
+import type { CheckoutView, LinkView } from './service.js';
 
-const CYCLE_LABEL: Record<string, string> = {
-  weekly: 'per week',
-  monthly: 'per month',
-  quarterly: 'every 3 months',
-  semiannual: 'every 6 months',
-  yearly: 'per year',
-};
-
-function itemBlock(item: CatalogItem, price: Price, couponCode: string | null): SafeHtml {
-  const cycle = item.billingCycle ? ` ${CYCLE_LABEL[item.billingCycle] ?? item.billingCycle}` : '';
+/**
+ * What the buyer is buying and for how much: with a coupon, the list price struck through, the
+ * discount and what is paid now (for a plan, the first payment, then the plan's price).
+ */
+function itemBlock(page: PageLocale, item: CatalogItem, price: Price, couponCode: string | null): SafeHtml {
+  const { t } = page;
+  const money = (amount: string): string => page.money(amount, price.currency);
+  const cycle = item.billingCycle ? t.cycles[item.billingCycle] : null;
   const discounted = price.discount !== '0.00';
-  return html`<p>${item.productName}</p>
+  return html`<p class="product">${item.productName}</p>
     <h1>${item.name}</h1>
-    ${discounted ? html`<p class="old">${price.list}</p>` : ''}
-    <p class="price">${price.amount}${cycle}</p>
-    ${discounted && couponCode ? html`<p>Coupon ${couponCode} applied: ${price.discount} off${item.kind === 'plan' ? ' the first payment' : ''}.</p>` : ''}`;
+    <dl class="prices">
+      ${
+        discounted
+          ? html`<div>
+                <dt>${t.price.listPrice}</dt>
+                <dd class="old"><s id="list-price">${money(price.list)}</s></dd>
+              </div>
+              <div>
+                <dt>${t.price.discount(couponCode ?? '')}</dt>
+                <dd id="discount">${money(`-${price.discount}`)}</dd>
+              </div>`
+          : ''
+      }
+      <div class="total">
+        <dt>${discounted && cycle ? t.price.firstPayment : t.price.total}</dt>
+        <dd>
+          <span class="price" id="price">${money(price.amount)}</span>${
+            cycle && !discounted ? html` <span class="cycle">${cycle}</span>` : ''
+          }
+        </dd>
+      </div>
+    </dl>
+    ${discounted && cycle ? html`<p class="note">${t.price.planAfterCoupon(money(price.list), cycle)}</p>` : ''}`;
 }
 
 /** `{checkout_url}/teste/<id>`: the test link, its state, and the three simulated outcomes. */
-export function simulationPage(config: Config, view: LinkView): SafeHtml {
+export function simulationPage(page: PageLocale, view: LinkView): SafeHtml {
+  const { t } = page;
   const { link, item, price, notice } = view;
-  const action = `${config.urls.checkout}/teste/${encodeURIComponent(link.id)}/simulate`;
-  const button = (outcome: string, label: string, css: string) =>
-    html`<form method="post" action="${action}" style="display:inline">
-      <input type="hidden" name="outcome" value="${outcome}" /><button class="${css}" type="submit">
-        ${label}
-      </button>
+  const action = page.href(['teste', link.id, 'simulate']);
+  const button = (outcome: keyof typeof t.simulation.outcomes, css: string) =>
+    html`<form method="post" action="${action}">
+      <input type="hidden" name="outcome" value="${outcome}" />
+      <button class="${css}" type="submit">${t.simulation.outcomes[outcome]}</button>
     </form>`;
   return layout(
-    `Test payment: ${item.name}`,
-    html`<p class="test">
-        Test mode: nothing is charged. The buttons send the same test events as the simulate API.
-      </p>
-      ${itemBlock(item, price, link.couponCode)}
-      <p>Link <code>${link.id}</code>, status <strong id="link-status">${link.status}</strong></p>
+    page,
+    t.simulation.title(item.name),
+    html`<p class="test">${t.simulation.testBanner}</p>
+      ${itemBlock(page, item, price, link.couponCode)}
+      <dl class="facts">
+        <div>
+          <dt>${t.simulation.linkLine}</dt>
+          <dd><code>${link.id}</code></dd>
+        </div>
+        <div>
+          <dt>${t.simulation.statusLabel}</dt>
+          <dd>
+            <strong id="link-status" data-status="${link.status}">${t.linkStatuses[link.status]}</strong>
+          </dd>
+        </div>
+      </dl>
       ${
         notice
-          ? html`<p class="notice">${notice}</p>`
-          : html`<div>
-              ${button('paid', 'Approved payment', 'ok')}${button('failed', 'Declined payment', 'bad')}${button('expired', 'Expired payment', 'neutral')}
-            </div>`
+          ? html`<p class="notice">${t.sentences[notice]}</p>`
+          : html`<h2 id="simulate">${t.simulation.actionsHeading}</h2>
+              <div class="actions" role="group" aria-labelledby="simulate">
+                ${button('paid', 'ok')}${button('failed', 'bad')}${button('expired', 'neutral')}
+              </div>`
       }`,
   );
 }
 
 /** What a simulation button did: the event and each webhook's first attempt. */
-export function simulationResultPage(config: Config, simulation: Simulation): SafeHtml {
+export function simulationResultPage(page: PageLocale, simulation: Simulation): SafeHtml {
+  const { t } = page;
   const { link } = simulation.link;
+  const s = t.simulation;
   const rows = simulation.result.webhooks.map(
     (w) =>
       html`<tr>
         <td>${w.destination}</td>
-        <td>${w.success ? 'yes' : 'no'}</td>
-        <td>${w.status}</td>
+        <td>${w.success ? s.yes : s.no}</td>
+        <td>${w.status === 0 ? s.noResponse : w.status}</td>
       </tr>`,
   );
   return layout(
-    'Test payment sent',
-    html`<p class="test">Test mode: nothing was charged.</p>
-      <h1>Event <code id="event">${simulation.event}</code> sent</h1>
-      <p>Link <code>${link.id}</code> is now <strong id="link-status">${link.status}</strong>.</p>
+    page,
+    s.resultTitle,
+    html`<p class="test">${s.resultBanner}</p>
+      <h1>${s.resultTitle}</h1>
+      <dl class="facts">
+        <div>
+          <dt>${s.eventSent}</dt>
+          <dd><code id="event">${simulation.event}</code></dd>
+        </div>
+        <div>
+          <dt>${s.linkLine}</dt>
+          <dd><code>${link.id}</code></dd>
+        </div>
+        <div>
+          <dt>${s.linkNowIs}</dt>
+          <dd>
+            <strong id="link-status" data-status="${link.status}">${t.linkStatuses[link.status]}</strong>
+          </dd>
+        </div>
+      </dl>
       ${
         rows.length > 0
           ? html`<table>
+              <caption>
+                ${s.deliveriesCaption}
+              </caption>
               <thead>
                 <tr>
-                  <th>Destination</th>
-                  <th>Success</th>
-                  <th>Status</th>
+                  <th scope="col">${s.destination}</th>
+                  <th scope="col">${s.success}</th>
+                  <th scope="col">${s.httpStatus}</th>
                 </tr>
               </thead>
               <tbody>
                 ${rows}
               </tbody>
             </table>`
-          : html`<p>No webhook is subscribed to this event.</p>`
+          : html`<p>${s.noWebhooks}</p>`
       }
-      <p>
-        <a href="${config.urls.checkout}/teste/${encodeURIComponent(link.id)}">Back to the test page</a>
-      </p>`,
+      <p><a href="${page.href(['teste', link.id])}">${s.back}</a></p>`,
   );
 }
 
-export type FormErrors = Record<string, string[]>;
-
-function field(
-  name: string,
-  label: string,
-  value: string | null,
-  errors: FormErrors,
-  type = 'text',
-  required = false,
-): SafeHtml {
-  const messages = errors[name] ?? [];
-  return html`<label for="${name}">${label}${required ? ' *' : ''}</label>
-    <input
-      id="${name}"
-      name="${name}"
-      type="${type}"
-      value="${value ?? ''}"
-      ${required ? html` required` : ''}
-    />
-    ${messages.map((m) => html`<p class="error">${label}: ${m}</p>`)}`;
+interface FieldSpec {
+  name: 'name' | 'email' | 'phone' | 'document';
+  label: string;
+  type: 'text' | 'email' | 'tel';
+  /** WCAG 1.3.5: the purpose of fields about the buyer, for autofill and assistive technology. */
+  autocomplete: string;
+  required?: boolean;
+  hint?: string;
 }
 
-/** The buyer checkout: the item, price, and (when payable) the prefilled pay form, posted, never in a URL. */
+/** A labelled input with its hint and its problem, both tied to it with aria-describedby. */
+function field(page: PageLocale, spec: FieldSpec, value: string | null, problems: FormProblems): SafeHtml {
+  const problem = problems[spec.name];
+  const hintId = spec.hint ? `${spec.name}-hint` : undefined;
+  const errorId = problem ? `${spec.name}-error` : undefined;
+  const describedBy = [hintId, errorId].filter((id) => id !== undefined).join(' ');
+  return html`<label for="${spec.name}"
+      >${spec.label}${spec.required ? html` <span aria-hidden="true">*</span>` : ''}</label
+    >
+    ${spec.hint ? html`<p class="hint" id="${hintId}">${spec.hint}</p>` : ''}
+    ${problem ? html`<p class="error" id="${errorId}">${page.t.problems[problem]}</p>` : ''}
+    <input
+      id="${spec.name}"
+      name="${spec.name}"
+      type="${spec.type}"
+      value="${value ?? ''}"
+      autocomplete="${spec.autocomplete}"
+      ${spec.required ? html` required` : ''}${
+        describedBy ? html` aria-describedby="${describedBy}"` : ''
+      }${problem ? html` aria-invalid="true"` : ''}
+    />`;
+}
+
+/** The fields a problem can name, each with the element the summary's link jumps to. */
+const FIELD_TARGETS = {
+  name: 'name',
+  email: 'email',
+  phone: 'phone',
+  document: 'document',
+  payment_method: 'payment_method-credit_card',
+} as const;
+
+function problemSummary(page: PageLocale, problems: FormProblems): SafeHtml {
+  const { t } = page;
+  const entries = Object.entries(problems);
+  if (entries.length === 0) return html``;
+  const labels: Record<keyof typeof FIELD_TARGETS, string> = {
+    name: t.checkout.name,
+    email: t.checkout.email,
+    phone: t.checkout.phone,
+    document: t.checkout.document,
+    payment_method: t.checkout.paymentMethod,
+  };
+  const isKnown = (name: string): name is keyof typeof FIELD_TARGETS => Object.hasOwn(FIELD_TARGETS, name);
+  return html`<div class="summary" aria-labelledby="problems">
+    <p id="problems">${t.checkout.errorSummary}</p>
+    <ul>
+      ${entries.map(([name, problem]) =>
+        problem === undefined
+          ? ''
+          : isKnown(name)
+            ? html`<li><a href="#${FIELD_TARGETS[name]}">${labels[name]}: ${t.problems[problem]}</a></li>`
+            : html`<li>${t.problems[problem]}</li>`,
+      )}
+    </ul>
+  </div>`;
+}
+
+/**
+ * The buyer checkout: the item, price, and (when payable) the prefilled pay form, posted to a
+ * relative address (never in a URL, and under whatever host the page was opened).
+ */
 export function checkoutPage(
-  config: Config,
+  page: PageLocale,
   view: CheckoutView,
   values: Record<string, string | null> = {},
-  errors: FormErrors = {},
+  problems: FormProblems = {},
 ): SafeHtml {
+  const { t } = page;
   const { item, link, price, notice } = view;
-  const action = `${config.urls.checkout}/${encodeURIComponent(item.code)}/pay`;
   const value = (name: keyof CheckoutView['prefill']): string | null => values[name] ?? view.prefill[name];
   const method = values.payment_method ?? 'credit_card';
-  const option = (v: string, label: string) =>
-    html`<option value="${v}" ${method === v ? html` selected` : ''}>${label}</option>`;
-  const form = html`<form method="post" action="${action}">
+  const methodProblem = problems.payment_method;
+  const options = PAYMENT_METHODS.map(
+    (m) =>
+      html`<label class="choice"
+        ><input
+          type="radio"
+          id="payment_method-${m}"
+          name="payment_method"
+          value="${m}"
+          ${method === m ? html` checked` : ''}
+        />${t.paymentMethods[m]}</label
+      >`,
+  );
+  const form = html`<form method="post" action="${page.href([item.code, 'pay'])}" novalidate>
+    <h2>${t.checkout.detailsHeading}</h2>
+    <p class="note">${t.checkout.requiredNote}</p>
+    ${problemSummary(page, problems)}
     ${link ? html`<input type="hidden" name="plink" value="${link.id}" />` : ''}
-    ${field('name', 'Name', value('name'), errors, 'text', true)}
-    ${field('email', 'Email', value('email'), errors, 'email', true)}
-    ${field('phone', 'Phone', value('phone'), errors, 'tel')}
-    ${field('document', 'CPF or CNPJ', value('document'), errors)}
-    <label for="payment_method">Payment method</label>
-    <select id="payment_method" name="payment_method">
-      ${option('credit_card', 'Credit card')}${option('pix', 'Pix')}${option('boleto', 'Boleto')}
-    </select>
-    ${(errors.payment_method ?? []).map((m) => html`<p class="error">Payment method: ${m}</p>`)}
-    <button class="ok" type="submit">Pay ${price.amount}</button>
+    ${field(
+      page,
+      { name: 'name', label: t.checkout.name, type: 'text', autocomplete: 'name', required: true },
+      value('name'),
+      problems,
+    )}
+    ${field(
+      page,
+      { name: 'email', label: t.checkout.email, type: 'email', autocomplete: 'email', required: true },
+      value('email'),
+      problems,
+    )}
+    ${field(
+      page,
+      {
+        name: 'phone',
+        label: t.checkout.phone,
+        type: 'tel',
+        autocomplete: 'tel',
+        hint: t.checkout.phoneHint,
+      },
+      value('phone'),
+      problems,
+    )}
+    ${field(
+      page,
+      {
+        name: 'document',
+        label: t.checkout.document,
+        type: 'text',
+        autocomplete: 'off',
+        hint: t.checkout.documentHint,
+      },
+      value('document'),
+      problems,
+    )}
+    <fieldset${methodProblem ? html` aria-describedby="payment_method-error"` : ''}>
+      <legend>${t.checkout.paymentMethod}</legend>
+      ${
+        methodProblem ? html`<p class="error" id="payment_method-error">${t.problems[methodProblem]}</p>` : ''
+      }
+      ${options}
+    </fieldset>
+    <button class="ok" type="submit">${t.checkout.pay(page.money(price.amount, price.currency))}</button>
+    <p class="note">${t.checkout.privacyNote}</p>
   </form>`;
   return layout(
-    item.name,
-    html`${itemBlock(item, price, link?.couponCode ?? null)}${notice ? html`<p class="notice">${notice}</p>` : form}`,
+    page,
+    `${item.name} · ${t.checkout.titleSuffix}`,
+    html`${itemBlock(page, item, price, link?.couponCode ?? null)}${
+      notice ? html`<p class="notice">${t.sentences[notice]}</p>` : form
+    }`,
   );
 }
 
-/** After the pay step: paid (dev gateway) or waiting for the gateway's confirmation. */
-export function orderPage(order: OrderRow, view: CheckoutView): SafeHtml {
+/**
+ * After the pay step: paid (the dev gateway confirmed it) or waiting for the gateway, and in both
+ * cases what happens next and what the buyer should do (or need not do).
+ */
+export function orderPage(page: PageLocale, order: OrderRow, view: CheckoutView): SafeHtml {
+  const { t } = page;
+  const { item, price } = view;
+  const money = (amount: string): string => page.money(amount, price.currency);
   const paid = order.status === 'paid';
+  const method = order.paymentMethod;
+  const email = order.customer?.email ?? null;
+  const cycle = item.billingCycle ? t.cycles[item.billingCycle] : null;
+  const next: string[] = paid
+    ? [
+        ...(email ? [t.thanks.paidEmail(email, item.productName)] : []),
+        ...(cycle ? [t.thanks.paidSubscription(money(item.price), cycle)] : []),
+        t.thanks.keepCode,
+        t.thanks.spamHint,
+      ]
+    : [
+        ...(method ? [t.thanks.pendingByMethod[method]] : []),
+        ...(email ? [t.thanks.pendingEmail(email)] : []),
+        t.thanks.noNeedToPayAgain,
+        t.thanks.keepCode,
+      ];
   return layout(
-    paid ? 'Thank you' : 'Payment in progress',
-    html`<h1>${paid ? 'Thank you for your purchase' : 'Payment in progress'}</h1>
-      <p>${view.item.name}: <strong>${formatMoney(order.amount)}</strong></p>
-      <p>
-        Order <code id="order-code">${order.code}</code> is
-        <strong id="order-status">${order.status}</strong>.
-      </p>
-      ${paid ? '' : html`<p>We will confirm your order as soon as the payment gateway does.</p>`}`,
+    page,
+    paid ? t.thanks.paidTitle : t.thanks.pendingTitle,
+    html`<h1>${paid ? t.thanks.paidHeading : t.thanks.pendingHeading}</h1>
+      <p class="${paid ? 'done' : 'notice'}">${paid ? t.thanks.paidLead : t.thanks.pendingLead}</p>
+      <h2>${t.thanks.orderSummary}</h2>
+      <dl class="facts">
+        <div>
+          <dt>${t.thanks.item}</dt>
+          <dd>${item.name}</dd>
+        </div>
+        <div>
+          <dt>${t.thanks.amount}</dt>
+          <dd id="order-amount">${money(order.amount)}</dd>
+        </div>
+        ${
+          method
+            ? html`<div>
+                <dt>${t.thanks.paymentMethod}</dt>
+                <dd>${t.paymentMethods[method]}</dd>
+              </div>`
+            : ''
+        }
+        <div>
+          <dt>${t.thanks.orderCode}</dt>
+          <dd><code id="order-code">${order.code}</code></dd>
+        </div>
+        <div>
+          <dt>${t.thanks.status}</dt>
+          <dd>
+            <strong id="order-status" data-status="${order.status}"
+              >${paid ? t.thanks.statusPaid : t.thanks.statusPending}</strong
+            >
+          </dd>
+        </div>
+      </dl>
+      <h2>${t.thanks.nextHeading}</h2>
+      <ul>
+        ${next.map((line) => html`<li>${line}</li>`)}
+      </ul>`,
   );
 }

@@ -20,6 +20,8 @@ const CUSTOMER = {
   document: '529.982.247-25',
 };
 const BUYER_VALUES = ['Maria', 'maria.buyer', '98765', '5511987654321', '52998224725', 'example.com'];
+const brl = (locale: string, amount: string): string =>
+  new Intl.NumberFormat(locale, { style: 'currency', currency: 'BRL' }).format(Number(amount));
 
 describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
   let app: TestApp;
@@ -33,7 +35,10 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
   const liveLink = (body: Record<string, unknown> = {}): Promise<WireLink> =>
     createLink(app, tenant.keys.live, { offer_code: activeOffer(tenant).code, customer: CUSTOMER, ...body });
 
-  const open = (link: WireLink) => app.http.get<string>(pathOf(app, link.url));
+  /** A link's page as an English-speaking browser asks for it. */
+  const open = (link: WireLink, language = 'en') =>
+    app.http.get<string>(pathOf(app, link.url), { headers: { 'accept-language': language } });
+  const payIn = (code: string, language = 'en') => payPath(app, `/${code}/pay?lang=${language}`);
 
   it('shows product, offer, the coupon price and the prefilled buyer fields, fetched by the link id', async () => {
     const offer = activeOffer(tenant);
@@ -44,14 +49,22 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
 
     expect(res.status).to.equal(200);
     expect(res.body).to.include(offer.name).and.include('Online course');
-    // 10 % off 297.00.
+    // 10 % off 297.00, in reais as Intl writes them for each language.
     expect(offer.price).to.equal('297.00');
-    expect(res.body).to.include('class="price">267.30<').and.include('class="old">297.00<');
-    expect(res.body).to.include(`Coupon ${coupon} applied: 29.70 off`);
+    expect(res.body).to.include('id="price">R$267.30<').and.include('id="list-price">R$297.00<');
+    expect(res.body).to.include(`Discount (coupon ${coupon})`).and.include('id="discount">-R$29.70<');
+    expect(res.body).to.include('Pay R$267.30');
+    const pt = await open(link, 'pt-BR,pt;q=0.9');
+    expect(pt.body)
+      .to.include(`id="price">${brl('pt-BR', '267.30')}<`)
+      .and.include('R$\u00a0267,30');
+    expect(pt.body).to.include(`id="list-price">${brl('pt-BR', '297.00')}<`);
+    expect(pt.body).to.include(`Desconto (cupom ${coupon})`).and.include('Pagar R$\u00a0267,30');
     expect(res.body).to.include('value="Maria Buyer"').and.include('value="maria.buyer@example.com"');
     expect(res.body).to.include('value="+5511987654321"').and.include('value="52998224725"');
     expect(res.body).to.include(`name="plink" value="${link.id}"`);
-    expect(formActions(res.body)).to.deep.equal([`${app.ctx.config.urls.checkout}/${offer.code}/pay`]);
+    // Relative, so the form posts back to whatever host the page was opened under.
+    expect(formActions(res.body)).to.deep.equal([`./${offer.code}/pay`]);
   });
 
   it('never puts buyer data in any address it renders or redirects to', async () => {
@@ -59,7 +72,7 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
     for (const url of [link.url, link.short_url]) for (const v of BUYER_VALUES) expect(url).not.to.include(v);
 
     const page = await open(link);
-    const thanks = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), {
+    const thanks = await postForm(app, payIn(activeOffer(tenant).code), {
       plink: link.id,
       ...CUSTOMER,
     });
@@ -75,7 +88,12 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
     const link = await createLink(app, tenant.keys.live, { plan_code: plan.code });
     const res = await open(link);
     expect(res.status).to.equal(200);
-    expect(res.body).to.include(plan.name).and.include(`${plan.price} per month`);
+    expect(res.body)
+      .to.include(plan.name)
+      .and.include(`${brl('en', plan.price)}</span> <span class="cycle">per month`);
+    expect((await open(link, 'pt-BR')).body).to.include(
+      `${brl('pt-BR', plan.price)}</span> <span class="cycle">por mês`,
+    );
   });
 
   it('refuses a test link, an unknown link and a code that is not the link’s', async () => {
@@ -84,17 +102,19 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
     const code = activeOffer(tenant).code;
     const other = tenant.offers.filter((o) => o.status === 'active')[1]?.code ?? '';
 
-    const testRes = await app.http.get<string>(payPath(app, `/${code}?plink=${test.id}`));
+    const testRes = await app.http.get<string>(payPath(app, `/${code}?plink=${test.id}&lang=en`));
     expect(testRes.status).to.equal(404);
-    expect(testRes.body).to.include('<h1>Not found</h1>');
+    expect(testRes.body)
+      .to.include('<h1>Page not found</h1>')
+      .and.include('This payment link does not exist');
     expect(
       (await app.http.get<string>(payPath(app, `/${code}?plink=plink_000000000000000000000000`))).status,
     ).to.equal(404);
     const mismatch = await app.http.get<string>(payPath(app, `/${other}?plink=${live.id}`));
     expect(mismatch.status).to.equal(400);
-    expect(mismatch.body).to.include('another offer or plan');
+    expect(mismatch.body).to.include('outra oferta ou plano');
     // Paying a test link through the real checkout is refused as well.
-    const pay = await postForm(app, payPath(app, `/${code}/pay`), { plink: test.id, ...CUSTOMER });
+    const pay = await postForm(app, payIn(code), { plink: test.id, ...CUSTOMER });
     expect(pay.status).to.equal(404);
   });
 
@@ -107,7 +127,7 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
       [expired.id],
     );
     const paid = await liveLink();
-    const first = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), {
+    const first = await postForm(app, payIn(activeOffer(tenant).code), {
       plink: paid.id,
       ...CUSTOMER,
     });
@@ -122,7 +142,7 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
       expect(res.status, words).to.equal(200);
       expect(res.body).to.include('class="notice"').and.include(words);
       expect(formActions(res.body), words).to.have.length(0);
-      const again = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), {
+      const again = await postForm(app, payIn(activeOffer(tenant).code), {
         plink: link.id,
         ...CUSTOMER,
       });
@@ -145,17 +165,54 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
 
   it('shows the form again with the entries and a message under a field that is wrong', async () => {
     const link = await liveLink();
-    const res = await postForm(app, payPath(app, `/${activeOffer(tenant).code}/pay`), {
-      plink: link.id,
-      name: 'Maria Buyer',
-      email: 'not-an-email',
-      document: '111.111.111-11',
-    });
+    const wrong = { plink: link.id, name: 'Maria Buyer', email: 'not-an-email', document: '111.111.111-11' };
+    const res = await postForm(app, payIn(activeOffer(tenant).code), wrong);
     expect(res.status).to.equal(400);
-    expect(res.body).to.include('value="not-an-email"').and.include('Email: must be a valid email');
-    expect(res.body).to.include('CPF or CNPJ:');
+    expect(res.body).to.include('value="not-an-email"');
+    // Each message is in the buyer's words, next to its field and tied to it for assistive technology.
+    expect(res.body).to.include('<p class="error" id="email-error">Enter a valid email address');
+    expect(res.body).to.include(
+      '<p class="error" id="document-error">This CPF is not valid. Check the digits.',
+    );
+    expect(res.body).to.match(/id="email"[^>]*aria-describedby="email-error"[^>]*aria-invalid="true"/);
+    expect(res.body).to.match(/id="document"[^>]*aria-describedby="document-hint document-error"/);
+    expect(res.body).to.include('href="#email">Email: Enter a valid email address');
+    expect(res.body).not.to.include('must be a valid email');
+    const pt = await postForm(app, payIn(activeOffer(tenant).code, 'pt-BR'), { ...wrong, name: '' });
+    expect(pt.body).to.include('Informe seu nome.').and.include('Informe um e-mail válido');
+    expect(pt.body).to.include('Este CPF não é válido.');
     const read = await app.http.get<WireLink>(`/v1/payment-links/${link.id}`, { auth: tenant.keys.live });
     expect(read.body).to.include({ status: 'active', order: null });
+  });
+
+  it('says what is wrong with each field in the buyer’s words, never in the validator’s', async () => {
+    const link = await liveLink();
+    const res = await postForm(app, payIn(activeOffer(tenant).code), {
+      plink: link.id,
+      name: 'x'.repeat(201),
+      email: '',
+      phone: 'call me',
+      document: '11.111.111/1111-11',
+      payment_method: 'cash',
+    });
+    expect(res.status).to.equal(400);
+    for (const [field, message] of [
+      ['name', 'Use at most 200 characters.'],
+      ['email', 'Enter your email address.'],
+      ['phone', 'Enter the phone number with country and area code, like +55 11 98765-4321.'],
+      ['document', 'This CNPJ is not valid. Check the digits.'],
+      ['payment_method', 'Choose credit card, Pix or boleto.'],
+    ])
+      expect(res.body, field).to.include(`id="${field}-error">${message}<`);
+    expect(res.body).to.match(/<fieldset aria-describedby="payment_method-error">/);
+    const shape = await postForm(app, payIn(activeOffer(tenant).code, 'pt-BR'), {
+      plink: link.id,
+      ...CUSTOMER,
+      document: '123',
+    });
+    expect(shape.body).to.include(
+      'id="document-error">Informe um CPF (11 dígitos) ou um CNPJ (14 dígitos).<',
+    );
   });
 
   it('charges a single-use link once when its pay form is submitted twice at the same time', async () => {
@@ -182,7 +239,7 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
       await app.ctx.pool.query(stop, [other.company.id]);
       const res = await open(link);
       expect(res.status, stop).to.equal(200);
-      expect(res.body, stop).to.include('class="notice"').and.include('no longer available');
+      expect(res.body, stop).to.include('class="notice"').and.include('This offer is no longer available.');
       expect(formActions(res.body), stop).to.have.length(0);
       expect((await app.http.get<string>(payPath(app, `/${activeOffer(other).code}`))).status, stop).to.equal(
         404,

@@ -62,7 +62,7 @@ describe('Orders: pay step and signed gateway callback', function () {
       payment_method: 'pix',
     });
     expect(res.status, res.body).to.equal(202);
-    expect(res.body).to.include('id="order-status">pending<');
+    expect(res.body).to.include('id="order-status" data-status="pending"');
     const code = /id="order-code">([0-9a-f-]{36})</.exec(res.body)?.[1];
     if (!code) throw new Error('no order code on the page');
     return code;
@@ -187,7 +187,7 @@ describe('Orders: pay step and signed gateway callback', function () {
     expect(read.body).to.include({ status: 'active', order: null });
     expect(await eventsOf('order.paid', orderCode)).to.have.length(0);
     // The pending order holds the single-use link: a second attempt is refused while it is in flight.
-    const second = await postForm(engine.app, payPath(engine.app, `/${activeOffer(tenant).code}/pay`), {
+    const second = await postForm(engine.app, payPath(engine.app, `/${activeOffer(tenant).code}/pay?lang=en`), {
       plink: link.id,
       ...CUSTOMER,
     });

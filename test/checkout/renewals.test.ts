@@ -55,7 +55,7 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
       payment_method: 'credit_card',
     });
     expect(paidPage.status).to.equal(200);
-    expect(paidPage.body).to.include('id="order-status">paid<');
+    expect(paidPage.body).to.include('id="order-status" data-status="paid"');
     const read = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
       auth: tenant.keys.live,
     });

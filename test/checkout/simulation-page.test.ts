@@ -68,12 +68,12 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.match(/^text\/html/);
     expect(res.headers.get('cache-control')).to.equal('no-store');
-    expect(res.body).to.include(activeOffer(tenant).name).and.include(activeOffer(tenant).price);
-    expect(res.body).to.match(/id="link-status">active</);
+    expect(res.body).to.include(activeOffer(tenant).name).and.include('R$\u00a0297,00');
+    expect(res.body).to.match(/id="link-status" data-status="active">ativo</);
     const actions = formActions(res.body);
     expect(actions).to.have.length(3);
-    for (const action of actions)
-      expect(action).to.equal(`${engine.app.ctx.config.urls.checkout}/teste/${link.id}/simulate`);
+    // Relative to the page, so the buttons work under whatever host it was opened.
+    for (const action of actions) expect(action).to.equal(`../teste/${link.id}/simulate`);
     expect([...res.body.matchAll(/name="outcome" value="(\w+)"/g)].map((m) => m[1])).to.deep.equal([
       'paid',
       'failed',
@@ -100,15 +100,18 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
       await receiver.waitFor(start + 1);
       const page = await postForm(
         engine.app,
-        actionPath(engine.app, `${engine.app.ctx.config.urls.checkout}/teste/${viaPage.id}/simulate`),
+        actionPath(engine.app, `${engine.app.ctx.config.urls.checkout}/teste/${viaPage.id}/simulate?lang=en`),
         { outcome },
       );
       await receiver.waitFor(start + 2);
 
       expect(page.status).to.equal(200);
-      expect(page.body).to.include(`id="event">${event}<`).and.include(`id="link-status">${status}<`);
+      expect(page.body)
+        .to.include(`id="event">${event}<`)
+        .and.include(`id="link-status" data-status="${status}">${status}<`);
       expect(page.body).to.include(receiver.url);
       expect(page.body).to.match(/<td>yes<\/td>\s*<td>200<\/td>/);
+      expect(page.body).to.include(`href="../../teste/${viaPage.id}?lang=en"`);
       const [fromApi, fromPage] = receiver.requests.slice(start, start + 2);
       if (!fromApi || !fromPage) throw new Error('missing deliveries');
       expect(comparable(fromPage.body, viaPage.id)).to.deep.equal(comparable(fromApi.body, viaApi.id));
@@ -139,7 +142,7 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
     for (const id of [live.id, 'plink_000000000000000000000000', 'nope']) {
       const page = await engine.app.http.get<string>(payPath(engine.app, `/teste/${id}`));
       expect(page.status, id).to.equal(404);
-      expect(page.body).to.include('<h1>Not found</h1>');
+      expect(page.body).to.include('<h1>Página não encontrada</h1>');
       const post = await postForm(engine.app, payPath(engine.app, `/teste/${id}/simulate`), {
         outcome: 'paid',
       });
@@ -162,11 +165,11 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
     expect(page.body).to.include('class="notice"').and.include('canceled');
     expect(formActions(page.body)).to.have.length(0);
 
-    const post = await postForm(engine.app, payPath(engine.app, `/teste/${canceled.id}/simulate`), {
+    const post = await postForm(engine.app, payPath(engine.app, `/teste/${canceled.id}/simulate?lang=en`), {
       outcome: 'paid',
     });
     expect(post.status).to.equal(409);
-    expect(post.body).to.include('Only an active link can be simulated');
+    expect(post.body).to.include('This test link was canceled: only an active link can be simulated.');
     expect(receiver.requests.length).to.equal(start);
   });
 
@@ -177,7 +180,7 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
       outcome: 'refunded',
     });
     expect(post.status).to.equal(400);
-    expect(post.body).to.include('outcome');
+    expect(post.body).to.include('Escolha um dos três resultados da página de teste.');
   });
 
   it('offers the buttons exactly when the simulate API accepts the link', async () => {
@@ -191,8 +194,8 @@ describe('Test simulation page {checkout_url}/teste/:linkId', function () {
       auth: tenant.keys.test,
       body: { outcome: 'paid' },
     });
-    const paidPage = await engine.app.http.get<string>(pathOf(engine.app, reusable.url));
-    expect(paidPage.body).to.include('only an active link can be simulated');
+    const paidPage = await engine.app.http.get<string>(`${pathOf(engine.app, reusable.url)}?lang=en`);
+    expect(paidPage.body).to.include('This test link is already paid: only an active link can be simulated.');
     expect(formActions(paidPage.body)).to.have.length(0);
     // An active link of an offer taken off sale can still be simulated through the API, so the page offers it too.
     const active = await newTestLink(tenant, 'page-offer-off');

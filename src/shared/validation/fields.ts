@@ -8,6 +8,8 @@ export interface FieldNaming {
   root?: string;
   /** Renames a dotted path (headers are reported the way clients write them). */
   rename?: (path: string) => string;
+  /** How a detail reads; by default Joi's message without its quoted label (buyer pages use their own words). */
+  describe?: (detail: Joi.ValidationErrorItem) => string;
 }
 
 /**
@@ -23,7 +25,7 @@ export function fieldErrors(error: Joi.ValidationError, naming: FieldNaming = {}
   };
   for (const detail of error.details) {
     const path = detail.path.map(String).join('.');
-    const message = detail.message.replace(/^"[^"]*" /, '');
+    const message = naming.describe ? naming.describe(detail) : detail.message.replace(/^"[^"]*" /, '');
     // "Exactly one of a, b" and its kin name each field involved, not the object holding them.
     const context = detail.context ?? {};
     const peers: unknown = context.peers ?? context.missing ?? (context.peer === undefined ? undefined : [context.peer]);

@@ -1,0 +1,459 @@
+/**
+ * Every word the buyer pages show, in each language they speak. One typed catalogue: a language
+ * that misses a message, or a message that misses a language, does not compile. Messages are
+ * plain text (the `html` tag escapes them); those that take values are functions.
+ */
+import type { BillingCycle } from '../shared/enums/billing-cycles.js';
+import type { LinkStatus } from '../shared/enums/link-statuses.js';
+import type { PaymentMethod } from '../shared/enums/payment-methods.js';
+
+export const LANGUAGES = ['pt-BR', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: Language = 'pt-BR';
+
+/** Why a link's page shows a notice instead of its form or buttons. */
+export type NoticeKey =
+  | 'link_canceled'
+  | 'link_expired'
+  | 'link_paid'
+  | 'offer_unavailable'
+  | 'plan_unavailable'
+  | `test_link_${Exclude<LinkStatus, 'active'>}`;
+
+/** What an error page of the buyer pages says, beyond its status. */
+export type ErrorKey =
+  | 'link_not_found'
+  | 'offer_not_found'
+  | 'page_not_found'
+  | 'link_of_other_item'
+  | 'link_not_payable'
+  | 'payment_in_progress'
+  | 'unknown_outcome';
+
+export type SentenceKey = NoticeKey | ErrorKey;
+
+/** What is wrong with one field of the pay form, in the buyer's terms. */
+export const FIELD_PROBLEMS = [
+  'name_required',
+  'name_too_long',
+  'name_invalid',
+  'email_required',
+  'email_invalid',
+  'phone_invalid',
+  'document_shape',
+  'cpf_invalid',
+  'cnpj_invalid',
+  'payment_method_invalid',
+  'unexpected_field',
+] as const;
+export type FieldProblem = (typeof FIELD_PROBLEMS)[number];
+
+/** Error pages by HTTP status; any other status reads as `other`. */
+export type StatusKey = 400 | 404 | 405 | 408 | 409 | 413 | 415 | 429 | 500 | 503 | 'other';
+
+export interface Messages {
+  /** BCP 47 tag for `<html lang>`, `Content-Language` and Intl. */
+  locale: string;
+  /** The language's own name, for the switch that offers it. */
+  languageName: string;
+  languageSwitch: string;
+
+  cycles: Record<BillingCycle, string>;
+  paymentMethods: Record<PaymentMethod, string>;
+  linkStatuses: Record<LinkStatus, string>;
+  sentences: Record<SentenceKey, string>;
+  problems: Record<FieldProblem, string>;
+  statusTitles: Record<StatusKey, string>;
+  statusMessages: Record<StatusKey, string>;
+  internalErrorReference: (requestId: string) => string;
+
+  price: {
+    listPrice: string;
+    discount: (couponCode: string) => string;
+    total: string;
+    firstPayment: string;
+    planAfterCoupon: (price: string, cycle: string) => string;
+  };
+
+  checkout: {
+    titleSuffix: string;
+    detailsHeading: string;
+    requiredNote: string;
+    requiredMark: string;
+    name: string;
+    email: string;
+    phone: string;
+    phoneHint: string;
+    document: string;
+    documentHint: string;
+    paymentMethod: string;
+    pay: (amount: string) => string;
+    errorSummary: string;
+    privacyNote: string;
+  };
+
+  thanks: {
+    paidTitle: string;
+    paidHeading: string;
+    pendingTitle: string;
+    pendingHeading: string;
+    paidLead: string;
+    pendingLead: string;
+    orderSummary: string;
+    item: string;
+    amount: string;
+    paymentMethod: string;
+    orderCode: string;
+    status: string;
+    statusPaid: string;
+    statusPending: string;
+    nextHeading: string;
+    paidEmail: (email: string, product: string) => string;
+    paidSubscription: (price: string, cycle: string) => string;
+    pendingByMethod: Record<PaymentMethod, string>;
+    pendingEmail: (email: string) => string;
+    noNeedToPayAgain: string;
+    keepCode: string;
+    spamHint: string;
+  };
+
+  simulation: {
+    title: (item: string) => string;
+    testBanner: string;
+    linkLine: string;
+    statusLabel: string;
+    actionsHeading: string;
+    outcomes: { paid: string; failed: string; expired: string };
+    resultTitle: string;
+    resultBanner: string;
+    eventSent: string;
+    linkNowIs: string;
+    deliveriesCaption: string;
+    destination: string;
+    success: string;
+    httpStatus: string;
+    yes: string;
+    no: string;
+    noResponse: string;
+    noWebhooks: string;
+    back: string;
+  };
+}
+
+const ptBR: Messages = {
+  locale: 'pt-BR',
+  languageName: 'Português (Brasil)',
+  languageSwitch: 'Idioma',
+
+  cycles: {
+    weekly: 'por semana',
+    monthly: 'por mês',
+    quarterly: 'a cada 3 meses',
+    semiannual: 'a cada 6 meses',
+    yearly: 'por ano',
+  },
+  paymentMethods: { credit_card: 'Cartão de crédito', pix: 'Pix', boleto: 'Boleto bancário' },
+  linkStatuses: { active: 'ativo', paid: 'pago', expired: 'expirado', canceled: 'cancelado' },
+  sentences: {
+    link_canceled: 'Este link de pagamento foi cancelado pelo vendedor. Peça um novo link a ele.',
+    link_expired: 'Este link de pagamento expirou. Peça um novo link ao vendedor.',
+    link_paid: 'Este link de pagamento já foi pago.',
+    offer_unavailable: 'Esta oferta não está mais disponível.',
+    plan_unavailable: 'Este plano não está mais disponível.',
+    test_link_paid: 'Este link de teste já está pago: só um link ativo pode ser simulado.',
+    test_link_expired: 'Este link de teste expirou: só um link ativo pode ser simulado.',
+    test_link_canceled: 'Este link de teste foi cancelado: só um link ativo pode ser simulado.',
+    link_not_found: 'Este link de pagamento não existe. Confira o endereço que você recebeu.',
+    offer_not_found: 'Esta oferta não está disponível. Confira o endereço que você recebeu.',
+    page_not_found: 'Esta página não existe. Confira o endereço que você recebeu.',
+    link_of_other_item:
+      'Este link de pagamento é de outra oferta ou plano. Abra o endereço que você recebeu.',
+    link_not_payable: 'Este link de pagamento não pode mais ser pago.',
+    payment_in_progress:
+      'Já existe um pagamento deste link em andamento. Aguarde a confirmação antes de tentar de novo.',
+    unknown_outcome: 'Escolha um dos três resultados da página de teste.',
+  },
+  problems: {
+    name_required: 'Informe seu nome.',
+    name_too_long: 'Use no máximo 200 caracteres.',
+    name_invalid: 'O nome tem um caractere que não é aceito.',
+    email_required: 'Informe seu e-mail.',
+    email_invalid: 'Informe um e-mail válido, como nome@exemplo.com.br.',
+    phone_invalid: 'Informe o celular com código do país e DDD, como +55 11 98765-4321.',
+    document_shape: 'Informe um CPF (11 dígitos) ou um CNPJ (14 dígitos).',
+    cpf_invalid: 'Este CPF não é válido. Confira os números.',
+    cnpj_invalid: 'Este CNPJ não é válido. Confira os números.',
+    payment_method_invalid: 'Escolha cartão de crédito, Pix ou boleto.',
+    unexpected_field: 'O formulário chegou com dados inesperados. Recarregue a página e tente de novo.',
+  },
+  statusTitles: {
+    400: 'Não foi possível continuar',
+    404: 'Página não encontrada',
+    405: 'Ação não permitida',
+    408: 'Tempo esgotado',
+    409: 'Pagamento não permitido',
+    413: 'Dados demais',
+    415: 'Formato não aceito',
+    429: 'Muitas tentativas',
+    500: 'Algo deu errado',
+    503: 'Serviço indisponível no momento',
+    other: 'Não foi possível continuar',
+  },
+  statusMessages: {
+    400: 'Não conseguimos ler o que foi enviado. Volte e tente de novo.',
+    404: 'Esta página não existe. Confira o endereço que você recebeu.',
+    405: 'Esta página não aceita essa ação. Volte e use os botões da página.',
+    408: 'O envio demorou demais. Tente de novo.',
+    409: 'Este pagamento não é possível agora.',
+    413: 'O formulário enviou dados demais. Volte e tente de novo.',
+    415: 'O formulário chegou num formato que não aceitamos. Volte e tente de novo.',
+    429: 'Foram muitas tentativas seguidas. Aguarde um minuto e tente de novo.',
+    500: 'Tente de novo em instantes.',
+    503: 'Estamos com uma instabilidade. Tente de novo em alguns segundos.',
+    other: 'Volte e tente de novo.',
+  },
+  internalErrorReference: (requestId) =>
+    `Se o problema continuar, informe o código ${requestId} ao vendedor.`,
+
+  price: {
+    listPrice: 'Preço',
+    discount: (coupon) => `Desconto (cupom ${coupon})`,
+    total: 'Total',
+    firstPayment: 'Primeiro pagamento',
+    planAfterCoupon: (price, cycle) =>
+      `O desconto vale para o primeiro pagamento; depois, ${price} ${cycle}.`,
+  },
+
+  checkout: {
+    titleSuffix: 'Pagamento',
+    detailsHeading: 'Seus dados',
+    requiredNote: 'Campos marcados com * são obrigatórios.',
+    requiredMark: '(obrigatório)',
+    name: 'Nome completo',
+    email: 'E-mail',
+    phone: 'Celular',
+    phoneHint: 'Com código do país e DDD, por exemplo +55 11 98765-4321.',
+    document: 'CPF ou CNPJ',
+    documentHint: 'Só os números, ou no formato 000.000.000-00.',
+    paymentMethod: 'Forma de pagamento',
+    pay: (amount) => `Pagar ${amount}`,
+    errorSummary: 'Confira os campos abaixo:',
+    privacyNote: 'Seus dados vão só para o vendedor, para confirmar a compra.',
+  },
+
+  thanks: {
+    paidTitle: 'Pagamento confirmado',
+    paidHeading: 'Obrigado pela sua compra!',
+    pendingTitle: 'Pagamento em processamento',
+    pendingHeading: 'Recebemos seu pedido',
+    paidLead: 'Seu pagamento foi aprovado e o pedido está confirmado.',
+    pendingLead: 'Seu pagamento está sendo confirmado. Veja abaixo o que fazer enquanto isso.',
+    orderSummary: 'Resumo do pedido',
+    item: 'Produto',
+    amount: 'Valor',
+    paymentMethod: 'Forma de pagamento',
+    orderCode: 'Código do pedido',
+    status: 'Situação',
+    statusPaid: 'Pago',
+    statusPending: 'Aguardando confirmação do pagamento',
+    nextHeading: 'O que acontece agora',
+    paidEmail: (email, product) =>
+      `O vendedor vai enviar a confirmação da compra para ${email}, com as instruções para receber ${product}.`,
+    paidSubscription: (price, cycle) =>
+      `Sua assinatura está ativa: as próximas cobranças são de ${price} ${cycle}.`,
+    pendingByMethod: {
+      credit_card:
+        'Estamos aguardando a confirmação da operadora do cartão; isso costuma levar poucos minutos.',
+      pix: 'Se ainda não pagou, conclua o Pix no app do seu banco. Pagamentos por Pix costumam ser confirmados em poucos minutos.',
+      boleto:
+        'Se ainda não pagou, pague o boleto até o vencimento. O banco confirma o pagamento em até 3 dias úteis.',
+    },
+    pendingEmail: (email) =>
+      `Quando o pagamento for confirmado, o vendedor vai enviar a confirmação para ${email}.`,
+    noNeedToPayAgain: 'Não é preciso pagar de novo nem enviar este formulário outra vez.',
+    keepCode: 'Guarde o código do pedido: é com ele que o vendedor encontra sua compra.',
+    spamHint: 'Se o e-mail não chegar, confira a caixa de spam e fale com o vendedor.',
+  },
+
+  simulation: {
+    title: (item) => `Pagamento de teste: ${item}`,
+    testBanner:
+      'Modo de teste: nada é cobrado. Os botões enviam os mesmos eventos de teste que a API de simulação.',
+    linkLine: 'Link',
+    statusLabel: 'Situação',
+    actionsHeading: 'Simular um resultado',
+    outcomes: { paid: 'Pagamento aprovado', failed: 'Pagamento recusado', expired: 'Pagamento expirado' },
+    resultTitle: 'Pagamento de teste enviado',
+    resultBanner: 'Modo de teste: nada foi cobrado.',
+    eventSent: 'Evento enviado',
+    linkNowIs: 'Situação do link agora',
+    deliveriesCaption: 'Entregas aos webhooks (primeira tentativa)',
+    destination: 'Destino',
+    success: 'Sucesso',
+    httpStatus: 'Status HTTP',
+    yes: 'sim',
+    no: 'não',
+    noResponse: 'sem resposta',
+    noWebhooks: 'Nenhum webhook assina este evento.',
+    back: 'Voltar à página de teste',
+  },
+};
+
+const en: Messages = {
+  locale: 'en',
+  languageName: 'English',
+  languageSwitch: 'Language',
+
+  cycles: {
+    weekly: 'per week',
+    monthly: 'per month',
+    quarterly: 'every 3 months',
+    semiannual: 'every 6 months',
+    yearly: 'per year',
+  },
+  paymentMethods: { credit_card: 'Credit card', pix: 'Pix', boleto: 'Boleto (bank slip)' },
+  linkStatuses: { active: 'active', paid: 'paid', expired: 'expired', canceled: 'canceled' },
+  sentences: {
+    link_canceled: 'This payment link was canceled by the seller. Ask them for a new one.',
+    link_expired: 'This payment link has expired. Ask the seller for a new one.',
+    link_paid: 'This payment link has already been paid.',
+    offer_unavailable: 'This offer is no longer available.',
+    plan_unavailable: 'This plan is no longer available.',
+    test_link_paid: 'This test link is already paid: only an active link can be simulated.',
+    test_link_expired: 'This test link has expired: only an active link can be simulated.',
+    test_link_canceled: 'This test link was canceled: only an active link can be simulated.',
+    link_not_found: 'This payment link does not exist. Check the address you received.',
+    offer_not_found: 'This offer is not available. Check the address you received.',
+    page_not_found: 'This page does not exist. Check the address you received.',
+    link_of_other_item: 'This payment link belongs to another offer or plan. Open the address you received.',
+    link_not_payable: 'This payment link can no longer be paid.',
+    payment_in_progress:
+      'A payment for this link is already in progress. Wait for its confirmation before trying again.',
+    unknown_outcome: 'Choose one of the three outcomes on the test page.',
+  },
+  problems: {
+    name_required: 'Enter your name.',
+    name_too_long: 'Use at most 200 characters.',
+    name_invalid: 'The name contains a character that is not accepted.',
+    email_required: 'Enter your email address.',
+    email_invalid: 'Enter a valid email address, like name@example.com.',
+    phone_invalid: 'Enter the phone number with country and area code, like +55 11 98765-4321.',
+    document_shape: 'Enter a CPF (11 digits) or a CNPJ (14 digits).',
+    cpf_invalid: 'This CPF is not valid. Check the digits.',
+    cnpj_invalid: 'This CNPJ is not valid. Check the digits.',
+    payment_method_invalid: 'Choose credit card, Pix or boleto.',
+    unexpected_field: 'The form arrived with unexpected data. Reload the page and try again.',
+  },
+  statusTitles: {
+    400: 'We could not go on',
+    404: 'Page not found',
+    405: 'Action not allowed',
+    408: 'Time is up',
+    409: 'Payment not possible',
+    413: 'Too much data',
+    415: 'Format not accepted',
+    429: 'Too many attempts',
+    500: 'Something went wrong',
+    503: 'Temporarily unavailable',
+    other: 'We could not go on',
+  },
+  statusMessages: {
+    400: 'We could not read what was sent. Go back and try again.',
+    404: 'This page does not exist. Check the address you received.',
+    405: 'This page does not take that action. Go back and use the page’s buttons.',
+    408: 'Sending took too long. Try again.',
+    409: 'This payment is not possible now.',
+    413: 'The form sent too much data. Go back and try again.',
+    415: 'The form arrived in a format we do not accept. Go back and try again.',
+    429: 'Too many attempts in a row. Wait a minute and try again.',
+    500: 'Try again in a moment.',
+    503: 'We are having a hiccup. Try again in a few seconds.',
+    other: 'Go back and try again.',
+  },
+  internalErrorReference: (requestId) => `If it keeps happening, give the seller the code ${requestId}.`,
+
+  price: {
+    listPrice: 'Price',
+    discount: (coupon) => `Discount (coupon ${coupon})`,
+    total: 'Total',
+    firstPayment: 'First payment',
+    planAfterCoupon: (price, cycle) => `The discount applies to the first payment; then ${price} ${cycle}.`,
+  },
+
+  checkout: {
+    titleSuffix: 'Checkout',
+    detailsHeading: 'Your details',
+    requiredNote: 'Fields marked * are required.',
+    requiredMark: '(required)',
+    name: 'Full name',
+    email: 'Email',
+    phone: 'Mobile phone',
+    phoneHint: 'With country and area code, for example +55 11 98765-4321.',
+    document: 'CPF or CNPJ (Brazilian tax ID)',
+    documentHint: 'Digits only, or formatted as 000.000.000-00.',
+    paymentMethod: 'Payment method',
+    pay: (amount) => `Pay ${amount}`,
+    errorSummary: 'Please check these fields:',
+    privacyNote: 'Your details go only to the seller, to confirm the purchase.',
+  },
+
+  thanks: {
+    paidTitle: 'Payment confirmed',
+    paidHeading: 'Thank you for your purchase!',
+    pendingTitle: 'Payment in progress',
+    pendingHeading: 'We have received your order',
+    paidLead: 'Your payment was approved and your order is confirmed.',
+    pendingLead: 'Your payment is being confirmed. Here is what to do meanwhile.',
+    orderSummary: 'Order summary',
+    item: 'Item',
+    amount: 'Amount',
+    paymentMethod: 'Payment method',
+    orderCode: 'Order code',
+    status: 'Status',
+    statusPaid: 'Paid',
+    statusPending: 'Waiting for the payment to be confirmed',
+    nextHeading: 'What happens next',
+    paidEmail: (email, product) =>
+      `The seller will send the purchase confirmation to ${email}, with how to receive ${product}.`,
+    paidSubscription: (price, cycle) =>
+      `Your subscription is active: the next charges are ${price} ${cycle}.`,
+    pendingByMethod: {
+      credit_card: 'We are waiting for the card issuer to confirm; this usually takes a few minutes.',
+      pix: 'If you have not paid yet, finish the Pix payment in your bank’s app. Pix payments are usually confirmed within minutes.',
+      boleto:
+        'If you have not paid yet, pay the boleto by its due date. The bank confirms the payment within 3 business days.',
+    },
+    pendingEmail: (email) =>
+      `When the payment is confirmed, the seller will send the confirmation to ${email}.`,
+    noNeedToPayAgain: 'You do not need to pay again or send this form again.',
+    keepCode: 'Keep the order code: the seller finds your purchase with it.',
+    spamHint: 'If the email does not arrive, check your spam folder and contact the seller.',
+  },
+
+  simulation: {
+    title: (item) => `Test payment: ${item}`,
+    testBanner: 'Test mode: nothing is charged. The buttons send the same test events as the simulate API.',
+    linkLine: 'Link',
+    statusLabel: 'Status',
+    actionsHeading: 'Simulate an outcome',
+    outcomes: { paid: 'Approved payment', failed: 'Declined payment', expired: 'Expired payment' },
+    resultTitle: 'Test payment sent',
+    resultBanner: 'Test mode: nothing was charged.',
+    eventSent: 'Event sent',
+    linkNowIs: 'Link status now',
+    deliveriesCaption: 'Webhook deliveries (first attempt)',
+    destination: 'Destination',
+    success: 'Success',
+    httpStatus: 'HTTP status',
+    yes: 'yes',
+    no: 'no',
+    noResponse: 'no response',
+    noWebhooks: 'No webhook is subscribed to this event.',
+    back: 'Back to the test page',
+  },
+};
+
+export const CATALOGUE: Record<Language, Messages> = { 'pt-BR': ptBR, en };
+
+export const isFieldProblem = (value: string): value is FieldProblem =>
+  (FIELD_PROBLEMS as readonly string[]).includes(value);
