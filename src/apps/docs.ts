@@ -34,6 +34,7 @@ const page = (title: string, body: string): string => `<!doctype html>
     <meta name="viewport" content="width=device-width,initial-scale=1" />
     <title>${escape(title)}</title>
     <link rel="stylesheet" href="${DOCS_PATH}/assets/swagger-ui.css" />
+    <link rel="icon" type="image/png" href="${DOCS_PATH}/assets/favicon-32x32.png" />
   </head>
   <body>
     ${body}
