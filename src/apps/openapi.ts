@@ -1,6 +1,7 @@
 import { catalogSchemas } from '../catalog/openapi.js';
 import { integrationSchemas } from '../integrations/openapi.js';
 import { keySchemas } from '../keys/openapi.js';
+import { orderSchemas } from '../orders/openapi.js';
 import { paymentLinkSchemas } from '../payment-links/openapi.js';
 import type { Config } from '../shared/config.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
@@ -17,6 +18,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   ...integrationSchemas,
   ...keySchemas,
   ...deliverySchemas,
+  ...orderSchemas,
 };
 
 const RATE_LIMIT_HEADERS: Record<string, JsonSchema> = {
@@ -81,7 +83,8 @@ export function panelDocumentRoute(config: Config, routes: Route[]): Route {
         title: 'Company panel API',
         version: '1.0.0',
         description:
-          'Manage integrations (webhook receivers and others), their product links, API keys and the catalog. ' +
+          'Manage integrations (webhook receivers and others), their product links, API keys, the catalog, ' +
+          'orders (refunds) and subscriptions. ' +
           'Authenticate with a panel token (`Authorization: Bearer pt_…`) or, for GET requests, a read-only key.',
       },
       servers: [{ url: config.urls.panel }],
