@@ -9,6 +9,7 @@ import { errors, json } from '../shared/openapi/builders.js';
 import { buildDocument } from '../shared/openapi/document.js';
 import type { JsonSchema, OpenApiDocument } from '../shared/openapi/types.js';
 import { simulateSchemas } from '../simulate/openapi.js';
+import { eventSchemas, eventWebhooks } from '../webhooks/event-schemas.js';
 import { deliverySchemas } from '../webhooks/openapi.js';
 
 const SCHEMAS: Record<string, JsonSchema> = {
@@ -19,6 +20,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   ...keySchemas,
   ...deliverySchemas,
   ...orderSchemas,
+  ...eventSchemas,
 };
 
 const RATE_LIMIT_HEADERS: Record<string, JsonSchema> = {
@@ -64,13 +66,15 @@ export function paymentsDocumentRoute(config: Config, routes: Route[]): Route {
         version: '1.0.0',
         description:
           'Create payment links for offers and subscription plans, follow them, and simulate outcomes in test mode. ' +
-          'Authenticate with `Authorization: Bearer vk_test_…` or `vk_live_…`.',
+          'Authenticate with `Authorization: Bearer vk_test_…` or `vk_live_…`. ' +
+          'The events sent to webhook integrations are under `webhooks`, one entry per event kind.',
       },
       servers: [{ url: config.urls.payments }],
       routes: [self, ...routes],
       schemas: SCHEMAS,
       authenticatedResponses: errors('429'),
       successHeaders: RATE_LIMIT_HEADERS,
+      webhooks: eventWebhooks(),
     }),
   );
 }

@@ -32,7 +32,7 @@ describe('panel: integration deliveries', function () {
     const id = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['lead.created'] });
     const emitted: string[] = [];
     for (const kind of ['ok', 'fail', 'ok']) {
-      const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: { kind } });
+      const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, note: kind });
       emitted.push(eventId);
       await eventually(async () => {
         const [d] = await engine.app.ctx.db.select().from(schema.deliveries).where(eq(schema.deliveries.eventId, eventId));
@@ -72,7 +72,7 @@ describe('panel: integration deliveries', function () {
     let fail = true;
     receiver.reply = () => (fail ? { status: 500 } : { status: 200 });
     const id = await createIntegration(engine.app, tenant, { url: receiver.url, events: ['lead.created'] });
-    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    const eventId = await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null });
     const delivery = await eventually(async () => {
       const [d] = await engine.app.ctx.db.select().from(schema.deliveries).where(eq(schema.deliveries.eventId, eventId));
       return d?.status === 'failed' ? d : undefined;
