@@ -73,16 +73,14 @@ export async function orderEventData(
 }
 
 /**
- * `data` of `lead.created`: the buyer as entered at checkout under `lead`, with the product, offer or
- * plan and the link reference of what they were buying (no order, customer or subscription).
+ * `data` of `lead.created`, from the `data` of the order the buyer just submitted: the buyer as
+ * entered at checkout under `lead`, with the product, offer or plan and the link reference of what
+ * they were buying (no order, customer or subscription).
  */
-export async function leadEventData(
-  tx: Executor,
-  purchase: Purchase,
-  link: LinkRow | null,
+export function leadEventData(
+  orderData: Record<string, unknown>,
   lead: OrderCustomer,
-): Promise<{ productId: number; data: Record<string, unknown> }> {
-  const { productId, data } = await purchasePart(tx, purchase, link, null);
-  const sold = purchase.planId !== null ? { plan: data.plan } : { offer: data.offer };
-  return { productId, data: { lead: { ...lead }, product: data.product, ...sold, purchase: data.purchase } };
+): Record<string, unknown> {
+  const sold = 'plan' in orderData ? { plan: orderData.plan } : { offer: orderData.offer };
+  return { lead: { ...lead }, product: orderData.product, ...sold, purchase: orderData.purchase };
 }

@@ -72,22 +72,24 @@ export async function createPendingOrder(
   },
   link: LinkRow | null,
 ): Promise<{ order: OrderRow; eventIds: string[] }> {
+  const order = await insertOrder(tx, { ...values, status: 'pending', paidAt: null, subscriptionId: null });
+  const { productId, data } = await orderEventData(tx, order, link, null);
+  const record = async (type: EventKind, eventData: Record<string, unknown>): Promise<string> =>
+    (
+      await recordEvent(tx, {
+        companyId: order.companyId,
+        type,
+        livemode: order.livemode,
+        test: false,
+        productId,
+        data: eventData,
+      })
+    ).id;
   const eventIds: string[] = [];
   const { email } = values.customer;
-  if (email !== null && (await rememberLead(tx, { ...values, email }))) {
-    const { productId, data } = await leadEventData(tx, values, link, values.customer);
-    const lead = await recordEvent(tx, {
-      companyId: values.companyId,
-      type: 'lead.created',
-      livemode: values.livemode,
-      test: false,
-      productId,
-      data,
-    });
-    eventIds.push(lead.id);
-  }
-  const order = await insertOrder(tx, { ...values, status: 'pending', paidAt: null, subscriptionId: null });
-  eventIds.push(await recordOrderEvent(tx, 'order.created', order, { link, subscription: null }));
+  if (email !== null && (await rememberLead(tx, { ...values, email })))
+    eventIds.push(await record('lead.created', leadEventData(data, values.customer)));
+  eventIds.push(await record('order.created', data));
   return { order, eventIds };
 }
 
