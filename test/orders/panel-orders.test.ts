@@ -92,8 +92,11 @@ describe('Panel: orders (list, get, refund)', () => {
       link_id: null,
     });
     expect(planOrder?.subscription_id).to.be.a('number');
-    const viaReadOnly = await app.http.get<PanelOrder>(`${P}/orders/${card?.code}`, { auth: roles.readOnly });
-    expect(viaReadOnly.body).to.deep.equal(res.body);
+    for (const auth of [roles.owner, roles.readOnly]) {
+      const same = await app.http.get<PanelOrder>(`${P}/orders/${card?.code}`, { auth });
+      expect(same.status).to.equal(200);
+      expect(same.body).to.deep.equal(res.body);
+    }
   });
 
   it('filters by status, link_id and livemode, and pages with starting_after and limit', async () => {
