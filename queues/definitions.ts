@@ -10,6 +10,7 @@ export const QUEUE = {
   linkExpiry: 'link-expiry',
   simulate: 'simulate',
   renewals: 'renewals',
+  orderAbandonment: 'order-abandonment',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -23,6 +24,8 @@ export interface JobPayloads {
   simulate: { eventId: string };
   /** Renew one subscription into `period` (1 is the first purchase, so renewals start at 2). */
   renewals: { subscriptionId: number; period: number };
+  /** Abandon this order if it is still pending at its deadline. */
+  orderAbandonment: { orderCode: string };
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -39,6 +42,7 @@ export interface JobResults {
   linkExpiry: { expired: boolean };
   simulate: SimulateResult;
   renewals: { renewed: boolean };
+  orderAbandonment: { abandoned: boolean };
 }
 
 const DAY = 24 * 3600;
@@ -66,6 +70,7 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
     attempts: 1,
   },
   renewals: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 2000 } },
+  orderAbandonment: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 /** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
@@ -81,6 +86,7 @@ export const jobIds = {
   linkExpiry: (linkId: string, expiresAt: Date): string => `expire-${linkId}-${expiresAt.getTime()}`,
   simulate: (eventId: string): string => `sim-${eventId}`,
   renewals: (subscriptionId: number, period: number): string => `renew-${subscriptionId}-${period}`,
+  orderAbandonment: (orderCode: string): string => `abandon-${orderCode}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

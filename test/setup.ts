@@ -1,12 +1,19 @@
 import { closeTestApps, sharedApp } from './helpers/app.js';
 import { hasTestEnvironment, startTestEnvironment, testEnvironment } from './helpers/environment.js';
 import { leakedIntoLogs } from './helpers/log-check.js';
+import { takeWebhookViolations } from './helpers/webhook-validator.js';
 
 /** Mocha root hooks: one environment for the whole run, torn down at the end. */
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(120_000);
     await startTestEnvironment();
+  },
+  /** A webhook body that broke its documented schema, received by any test receiver, fails the test. */
+  afterEach() {
+    const violations = takeWebhookViolations();
+    if (violations.length > 0)
+      throw new Error(`${violations.length} webhook body(ies) off their schema:\n${violations.join('\n')}`);
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);

@@ -46,6 +46,7 @@ export async function startWorkers(
     simulate: ctx.config.workers.simulateConcurrency,
     // Scheduled, low-volume work like expiry.
     renewals: ctx.config.workers.expiryConcurrency,
+    orderAbandonment: ctx.config.workers.expiryConcurrency,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);

@@ -2,6 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import Joi from 'joi';
 import type { JobOf, JobResults, QueueKey } from '../queues/index.js';
 import { publishAfterCommit } from '../src/events/publish.js';
+import { abandonDueOrder } from '../src/orders/abandonment.js';
 import { renewSubscription } from '../src/orders/renewals.js';
 import { expireDueLink } from '../src/payment-links/expiry.js';
 import type { AppContext } from '../src/shared/context.js';
@@ -30,6 +31,7 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
     subscriptionId: Joi.number().integer().min(1).required(),
     period: Joi.number().integer().min(2).required(),
   }),
+  orderAbandonment: Joi.object({ orderCode: Joi.string().guid().required() }),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -72,6 +74,13 @@ export function buildProcessors(ctx: AppContext): { [Q in QueueKey]: ProcessorOf
       // early is harmless, while "not due yet" would leave the renewal to the sweep.
       const asOf = new Date(Date.now() + RENEWAL_CLOCK_TOLERANCE_MS);
       return { renewed: (await renewSubscription(ctx, subscriptionId, period, asOf)) !== undefined };
+    },
+    orderAbandonment: async (job) => {
+      const { orderCode } = payload('orderAbandonment', job);
+      // Never before the deadline: a job that fires a moment early leaves the order to the outbox sweep.
+      const eventId = await abandonDueOrder(ctx.db, ctx.config.orderAbandonAfterSeconds, orderCode);
+      if (eventId) publishAfterCommit(ctx, [eventId]);
+      return { abandoned: eventId !== undefined };
     },
   };
 }

@@ -1,6 +1,7 @@
 import { catalogSchemas } from '../catalog/openapi.js';
 import { integrationSchemas } from '../integrations/openapi.js';
 import { keySchemas } from '../keys/openapi.js';
+import { orderSchemas } from '../orders/openapi.js';
 import { paymentLinkSchemas } from '../payment-links/openapi.js';
 import type { Config } from '../shared/config.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
@@ -8,6 +9,7 @@ import { errors, json } from '../shared/openapi/builders.js';
 import { buildDocument } from '../shared/openapi/document.js';
 import type { JsonSchema, OpenApiDocument } from '../shared/openapi/types.js';
 import { simulateSchemas } from '../simulate/openapi.js';
+import { eventSchemas, eventWebhooks } from '../webhooks/event-schemas.js';
 import { deliverySchemas } from '../webhooks/openapi.js';
 
 const SCHEMAS: Record<string, JsonSchema> = {
@@ -17,6 +19,8 @@ const SCHEMAS: Record<string, JsonSchema> = {
   ...integrationSchemas,
   ...keySchemas,
   ...deliverySchemas,
+  ...orderSchemas,
+  ...eventSchemas,
 };
 
 const RATE_LIMIT_HEADERS: Record<string, JsonSchema> = {
@@ -62,13 +66,15 @@ export function paymentsDocumentRoute(config: Config, routes: Route[]): Route {
         version: '1.0.0',
         description:
           'Create payment links for offers and subscription plans, follow them, and simulate outcomes in test mode. ' +
-          'Authenticate with `Authorization: Bearer vk_test_…` or `vk_live_…`.',
+          'Authenticate with `Authorization: Bearer vk_test_…` or `vk_live_…`. ' +
+          'The events sent to webhook integrations are under `webhooks`, one entry per event kind.',
       },
       servers: [{ url: config.urls.payments }],
       routes: [self, ...routes],
       schemas: SCHEMAS,
       authenticatedResponses: errors('429'),
       successHeaders: RATE_LIMIT_HEADERS,
+      webhooks: eventWebhooks(),
     }),
   );
 }
@@ -81,7 +87,8 @@ export function panelDocumentRoute(config: Config, routes: Route[]): Route {
         title: 'Company panel API',
         version: '1.0.0',
         description:
-          'Manage integrations (webhook receivers and others), their product links, API keys and the catalog. ' +
+          'Manage integrations (webhook receivers and others), their product links, API keys, the catalog, ' +
+          'orders (refunds) and subscriptions. ' +
           'Authenticate with a panel token (`Authorization: Bearer pt_…`) or, for GET requests, a read-only key.',
       },
       servers: [{ url: config.urls.panel }],

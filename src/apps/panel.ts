@@ -3,6 +3,7 @@ import { panelAuth } from '../auth/panel-auth.js';
 import { catalogPanelRoutes } from '../catalog/routes.js';
 import { integrationsOauthRoutes, integrationsRoutes } from '../integrations/routes.js';
 import { keysRoutes } from '../keys/routes.js';
+import { ordersRoutes, subscriptionsRoutes } from '../orders/routes.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
 import { caseSensitiveRouter, mountRoutes } from '../shared/http/operation.js';
@@ -18,6 +19,8 @@ export function panelApp(ctx: AppContext): Express {
     ...deliveriesRoutes(ctx),
     ...keysRoutes(ctx),
     ...catalogPanelRoutes(ctx),
+    ...ordersRoutes(ctx),
+    ...subscriptionsRoutes(ctx),
   ];
   return jsonApp(ctx, { nulInBody: 'refuse' }, (app) => {
     const open = caseSensitiveRouter();

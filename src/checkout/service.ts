@@ -1,5 +1,6 @@
 import { findCoupon, findItemByCode, findItemById, type CatalogItem } from '../catalog/repository.js';
 import { publishAfterCommit } from '../events/publish.js';
+import { scheduleAbandonment } from '../orders/abandonment.js';
 import { confirmPayment, createPendingOrder } from '../orders/service.js';
 import type { OrderRow } from '../orders/repository.js';
 import { customerFields } from '../payment-links/customer.js';
@@ -199,8 +200,9 @@ function parsePayForm(values: PayFormValues): { customer: OrderCustomer; payment
 /**
  * The pay step: checks the link can still be paid (under its row lock, so a cancel or another
  * payment of a single-use link cannot slip in between), creates the pending order for the price
- * minus the coupon with its `order.created` event in one transaction, then, with the dev gateway,
- * confirms it through the same function as the signed gateway callback.
+ * minus the coupon with its `order.created` event (and `lead.created` for a new buyer) in one
+ * transaction, then, with the dev gateway and a card, confirms it through the same function as the
+ * signed gateway callback.
  */
 export async function payAtCheckout(
   ctx: AppContext,
@@ -241,9 +243,14 @@ export async function payAtCheckout(
       link,
     );
   });
-  publishAfterCommit(ctx, [created.eventId]);
+  publishAfterCommit(ctx, created.eventIds);
 
-  if (!ctx.config.devGateway) return { order: created.order, view, paid: false };
+  // The dev gateway, like a real one, confirms a card at once; pix and boleto wait for the gateway's
+  // callback, or for the abandonment check at the order's deadline.
+  if (!ctx.config.devGateway || paymentMethod !== 'credit_card') {
+    scheduleAbandonment(ctx, created.order);
+    return { order: created.order, view, paid: false };
+  }
   const confirmed = await confirmPayment(ctx, {
     orderCode: created.order.code,
     paymentMethod,

@@ -1,11 +1,10 @@
 import type { Executor } from '../shared/db/index.js';
-import type { schema } from '../shared/db/index.js';
+import type { OrderCustomer } from '../shared/db/schema.js';
 import { formatMoney } from '../shared/money.js';
 import { purchaseData, type OrderFacts, type PurchaseSource } from '../payment-links/purchase-data.js';
 import type { LinkRow } from '../payment-links/repository.js';
 import type { OrderRow } from './repository.js';
-
-type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
+import type { SubscriptionRow } from './subscription-repository.js';
 
 export function orderFacts(order: OrderRow): OrderFacts {
   return {
@@ -17,24 +16,26 @@ export function orderFacts(order: OrderRow): OrderFacts {
   };
 }
 
+/** What was bought, whether or not through a link. */
+type Purchase = Pick<OrderRow, 'productId' | 'offerId' | 'planId'>;
+
 /**
- * `data` of a real order event, built by the same builder as simulated and expiry events so every
- * order event has one shape. The buyer is the one who paid (as entered at checkout, else the link's
- * prefill); plans carry their subscription; an order not made through a link (a renewal, a checkout
- * opened without `plink`) has null `external_reference` and `payment_link`.
+ * The purchase part of a payload (product, offer or plan, and `purchase`), built by the same builder
+ * as simulated and expiry events so every event has one shape. A purchase not made through a link (a
+ * renewal, a checkout opened without `plink`) has null `external_reference` and `payment_link`.
  */
-export async function orderEventData(
+async function purchasePart(
   tx: Executor,
-  order: OrderRow,
+  purchase: Purchase,
   link: LinkRow | null,
-  subscription: SubscriptionRow | null,
+  order: OrderFacts | null,
 ): Promise<{ productId: number; data: Record<string, unknown> }> {
   const source: PurchaseSource = link ?? {
     id: '',
-    type: order.planId !== null ? 'plan' : 'offer',
-    productId: order.productId,
-    offerId: order.offerId,
-    planId: order.planId,
+    type: purchase.planId !== null ? 'plan' : 'offer',
+    productId: purchase.productId,
+    offerId: purchase.offerId,
+    planId: purchase.planId,
     customerName: null,
     customerEmail: null,
     customerPhone: null,
@@ -42,9 +43,24 @@ export async function orderEventData(
     externalReference: null,
     metadata: {},
   };
-  const { productId, data } = await purchaseData(tx, source, orderFacts(order));
+  const { productId, data } = await purchaseData(tx, source, order);
+  if (!link) data.purchase = { tracking: { external_reference: null }, payment_link: null };
+  return { productId, data };
+}
+
+/**
+ * `data` of a real order event. The buyer is the one who paid (as entered at checkout, else the
+ * link's prefill); plans carry their subscription (null until the payment starts it).
+ */
+export async function orderEventData(
+  tx: Executor,
+  order: OrderRow,
+  link: LinkRow | null,
+  subscription: SubscriptionRow | null,
+): Promise<{ productId: number; data: Record<string, unknown> }> {
+  const { productId, data } = await purchasePart(tx, order, link, orderFacts(order));
   if (order.customer) data.customer = { ...order.customer };
-  if (source.type === 'plan') {
+  if (order.planId !== null) {
     data.subscription = subscription
       ? {
           id: subscription.id,
@@ -53,6 +69,18 @@ export async function orderEventData(
         }
       : null;
   }
-  if (!link) data.purchase = { tracking: { external_reference: null }, payment_link: null };
   return { productId, data };
+}
+
+/**
+ * `data` of `lead.created`, from the `data` of the order the buyer just submitted: the buyer as
+ * entered at checkout under `lead`, with the product, offer or plan and the link reference of what
+ * they were buying (no order, customer or subscription).
+ */
+export function leadEventData(
+  orderData: Record<string, unknown>,
+  lead: OrderCustomer,
+): Record<string, unknown> {
+  const sold = 'plan' in orderData ? { plan: orderData.plan } : { offer: orderData.offer };
+  return { lead: { ...lead }, product: orderData.product, ...sold, purchase: orderData.purchase };
 }

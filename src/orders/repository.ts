@@ -1,8 +1,9 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
+import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 
-const { orders } = schema;
+const { orders, products, offers, plans, leads } = schema;
 
 export type OrderRow = typeof orders.$inferSelect;
 export type NewOrderRow = typeof orders.$inferInsert;
@@ -19,7 +20,10 @@ export async function lockOrderByCode(tx: Executor, code: string): Promise<Order
   return row;
 }
 
-/** pending → paid, one conditional UPDATE: a repeated or racing confirmation matches nothing. */
+/** Statuses a payment confirmation starts from: a gateway that confirms late still pays an abandoned order. */
+const PAYABLE_STATUSES: OrderStatus[] = ['pending', 'abandoned'];
+
+/** pending (or abandoned) → paid, one conditional UPDATE: a repeated or racing confirmation matches nothing. */
 export async function markOrderPaid(
   tx: Executor,
   orderId: number,
@@ -33,9 +37,74 @@ export async function markOrderPaid(
       paidAt: payment.paidAt,
       subscriptionId: payment.subscriptionId ?? sql`${orders.subscriptionId}`,
     })
+    .where(and(eq(orders.id, orderId), inArray(orders.status, PAYABLE_STATUSES)))
+    .returning();
+  return row;
+}
+
+/** pending → failed (the gateway reported a failed payment); conditional like every transition. */
+export async function markOrderFailed(tx: Executor, orderId: number): Promise<OrderRow | undefined> {
+  const [row] = await tx
+    .update(orders)
+    .set({ status: 'failed' })
     .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
     .returning();
   return row;
+}
+
+/** paid → refunded, stamping `refunded_at`. */
+export async function markOrderRefunded(tx: Executor, orderId: number): Promise<OrderRow | undefined> {
+  const [row] = await tx
+    .update(orders)
+    .set({ status: 'refunded', refundedAt: sql`clock_timestamp()` })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'paid')))
+    .returning();
+  return row;
+}
+
+/**
+ * pending → abandoned for an order created at least `afterSeconds` before `asOf`. One statement, so a
+ * late confirmation and the abandonment job cannot both win: whichever locks the row first decides.
+ */
+export async function abandonOrderIfDue(
+  tx: Executor,
+  code: string,
+  afterSeconds: number,
+  asOf: Date,
+): Promise<OrderRow | undefined> {
+  const [row] = await tx
+    .update(orders)
+    .set({ status: 'abandoned' })
+    .where(
+      and(
+        eq(orders.code, code),
+        eq(orders.status, 'pending'),
+        sql`${orders.createdAt} <= ${asOf}::timestamptz - make_interval(secs => ${afterSeconds})`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Pending orders past their deadline by more than `graceMs` (their job was lost or is late), oldest first. */
+export async function overduePendingOrders(
+  db: Executor,
+  afterSeconds: number,
+  graceMs: number,
+  limit: number,
+): Promise<string[]> {
+  const rows = await db
+    .select({ code: orders.code })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'pending'),
+        sql`${orders.createdAt} < clock_timestamp() - make_interval(secs => ${afterSeconds + graceMs / 1000})`,
+      ),
+    )
+    .orderBy(asc(orders.createdAt))
+    .limit(limit);
+  return rows.map((r) => r.code);
 }
 
 /** The order that started a subscription (its buyer and payment method carry over to renewals). */
@@ -50,4 +119,89 @@ export async function firstOrderOfSubscription(
     .orderBy(asc(orders.id))
     .limit(1);
   return row;
+}
+
+/** An order as the panel shows it: with its product's name and the code of its offer or plan. */
+export interface PanelOrderRow {
+  order: OrderRow;
+  productName: string;
+  offerCode: string | null;
+  planCode: string | null;
+}
+
+function selectPanelOrders(db: Executor) {
+  return db
+    .select({
+      order: getTableColumns(orders),
+      productName: products.name,
+      offerCode: offers.code,
+      planCode: plans.code,
+    })
+    .from(orders)
+    .innerJoin(products, eq(products.id, orders.productId))
+    .leftJoin(offers, eq(offers.id, orders.offerId))
+    .leftJoin(plans, eq(plans.id, orders.planId));
+}
+
+export async function findPanelOrder(
+  db: Executor,
+  companyId: number,
+  code: string,
+): Promise<PanelOrderRow | undefined> {
+  const [row] = await selectPanelOrders(db).where(
+    and(eq(orders.code, code), eq(orders.companyId, companyId)),
+  );
+  return row;
+}
+
+export async function orderExists(db: Executor, companyId: number, code: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.code, code), eq(orders.companyId, companyId)));
+  return row !== undefined;
+}
+
+export interface OrderListQuery {
+  companyId: number;
+  status?: OrderStatus | undefined;
+  linkId?: string | undefined;
+  livemode?: boolean | undefined;
+  /** Code of the last order of the previous page (an order of the company). */
+  startingAfter?: string | undefined;
+  limit: number;
+}
+
+/** One page of the company's orders, newest first, plus one extra row to tell whether more follow. */
+export function listPanelOrders(db: Executor, query: OrderListQuery): Promise<PanelOrderRow[]> {
+  const conditions: SQL[] = [eq(orders.companyId, query.companyId)];
+  if (query.status !== undefined) conditions.push(eq(orders.status, query.status));
+  if (query.linkId !== undefined) conditions.push(eq(orders.paymentLinkId, query.linkId));
+  if (query.livemode !== undefined) conditions.push(eq(orders.livemode, query.livemode));
+  if (query.startingAfter !== undefined) {
+    conditions.push(
+      sql`(${orders.createdAt}, ${orders.id}) < (
+        SELECT c.created_at, c.id FROM orders c WHERE c.code = ${query.startingAfter} AND c.company_id = ${query.companyId})`,
+    );
+  }
+  return selectPanelOrders(db)
+    .where(and(...conditions))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(query.limit + 1);
+}
+
+/**
+ * Remembers a buyer e-mail for a company and mode; true the first time it is seen (the lead is new).
+ * A concurrent first submission of the same e-mail waits on the key and finds it taken.
+ */
+export async function rememberLead(
+  tx: Executor,
+  lead: { companyId: number; livemode: boolean; email: string },
+): Promise<boolean> {
+  const rows = await tx
+    .insert(leads)
+    .values({ companyId: lead.companyId, livemode: lead.livemode, email: lead.email.toLowerCase() })
+    .onConflictDoNothing()
+    .returning({ email: leads.email });
+  return rows.length > 0;
 }

@@ -1,17 +1,22 @@
 import type { AppContext } from '../shared/context.js';
 import type { Executor } from '../shared/db/index.js';
+import type { OrderCustomer } from '../shared/db/schema.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
+import type { EventKind } from '../events/kinds.js';
 import { recordEvent } from '../events/outbox.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { markLinkPaid } from '../payment-links/transitions.js';
 import { findLinkById, type LinkRow } from '../payment-links/repository.js';
 import { scheduleRenewal, startSubscription } from './renewals.js';
-import type { SubscriptionRow } from './subscription-repository.js';
-import { orderEventData } from './payload.js';
+import { findSubscription, type SubscriptionRow } from './subscription-repository.js';
+import { leadEventData, orderEventData } from './payload.js';
 import {
   insertOrder,
   lockOrderByCode,
+  markOrderFailed,
   markOrderPaid,
+  markOrderRefunded,
+  rememberLead,
   type NewOrderRow,
   type OrderRow,
 } from './repository.js';
@@ -22,29 +27,125 @@ async function linkOf(tx: Executor, linkId: string | null): Promise<LinkRow | nu
   return (await findLinkById(tx, linkId))?.link ?? null;
 }
 
+async function subscriptionOf(tx: Executor, order: OrderRow): Promise<SubscriptionRow | null> {
+  if (order.subscriptionId === null) return null;
+  return (await findSubscription(tx, order.subscriptionId)) ?? null;
+}
+
 /**
- * A pending order and its `order.created` event, in the caller's transaction (the checkout's pay
- * step). Returns the order and the event id to publish after commit.
+ * Records an event about `order` in the caller's transaction (the one that changed it). The link and
+ * subscription are read unless the caller already holds them as they are now.
  */
-export async function createPendingOrder(
+export async function recordOrderEvent(
   tx: Executor,
-  values: Omit<NewOrderRow, 'status' | 'paymentMethod' | 'paidAt' | 'subscriptionId'> & {
-    paymentMethod: PaymentMethod;
-  },
-  link: LinkRow | null,
-): Promise<{ order: OrderRow; eventId: string }> {
-  const order = await insertOrder(tx, { ...values, status: 'pending', paidAt: null, subscriptionId: null });
-  const { productId, data } = await orderEventData(tx, order, link, null);
+  type: EventKind,
+  order: OrderRow,
+  known: { link?: LinkRow | null; subscription?: SubscriptionRow | null } = {},
+): Promise<string> {
+  const link = known.link !== undefined ? known.link : await linkOf(tx, order.paymentLinkId);
+  const subscription =
+    known.subscription !== undefined ? known.subscription : await subscriptionOf(tx, order);
+  const { productId, data } = await orderEventData(tx, order, link, subscription);
   const event = await recordEvent(tx, {
     companyId: order.companyId,
-    type: 'order.created',
+    type,
     livemode: order.livemode,
     test: false,
     productId,
     data,
   });
-  return { order, eventId: event.id };
+  return event.id;
 }
+
+/**
+ * The pay step's writes, in the caller's transaction: the pending order with its `order.created`,
+ * preceded by `lead.created` when the company has not seen this buyer's e-mail in this mode before.
+ * Returns the order and the event ids to publish after commit.
+ */
+export async function createPendingOrder(
+  tx: Executor,
+  values: Pick<NewOrderRow, 'code' | 'companyId' | 'livemode' | 'paymentLinkId' | 'productId' | 'amount'> & {
+    offerId: number | null;
+    planId: number | null;
+    paymentMethod: PaymentMethod;
+    customer: OrderCustomer;
+  },
+  link: LinkRow | null,
+): Promise<{ order: OrderRow; eventIds: string[] }> {
+  const order = await insertOrder(tx, { ...values, status: 'pending', paidAt: null, subscriptionId: null });
+  const { productId, data } = await orderEventData(tx, order, link, null);
+  const record = async (type: EventKind, eventData: Record<string, unknown>): Promise<string> =>
+    (
+      await recordEvent(tx, {
+        companyId: order.companyId,
+        type,
+        livemode: order.livemode,
+        test: false,
+        productId,
+        data: eventData,
+      })
+    ).id;
+  const eventIds: string[] = [];
+  const { email } = values.customer;
+  if (email !== null && (await rememberLead(tx, { ...values, email })))
+    eventIds.push(await record('lead.created', leadEventData(data, values.customer)));
+  eventIds.push(await record('order.created', data));
+  return { order, eventIds };
+}
+
+/** Which order a change is about; the panel scopes it to the caller's company (another's is not found). */
+export interface OrderTarget {
+  code: string;
+  companyId?: number;
+}
+
+async function lockTarget(tx: Executor, target: OrderTarget): Promise<OrderRow> {
+  const order = await lockOrderByCode(tx, target.code);
+  if (!order || (target.companyId !== undefined && order.companyId !== target.companyId))
+    throw new NotFoundError(`No order ${target.code}`);
+  return order;
+}
+
+export interface OrderChange {
+  order: OrderRow;
+  /** False when the order was already in the target state: a repeated request changes nothing. */
+  changed: boolean;
+}
+
+/**
+ * One step of the lifecycle under the order's row lock: an order already in the target state is
+ * returned unchanged (a replay), one in a state the step does not start from is a 409, otherwise the
+ * step's conditional update and its event commit together, and the event is published afterwards.
+ */
+async function step(
+  ctx: AppContext,
+  target: OrderTarget,
+  rule: {
+    to: OrderRow['status'];
+    from: ReadonlyArray<OrderRow['status']>;
+    apply: (
+      tx: Executor,
+      order: OrderRow,
+    ) => Promise<{ order: OrderRow; eventId: string; after?: () => void }>;
+  },
+): Promise<OrderChange> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const order = await lockTarget(tx, target);
+    if (order.status === rule.to) return { order };
+    if (!rule.from.includes(order.status))
+      throw new ConflictError(`Order ${order.code} is ${order.status}; it cannot become ${rule.to}`);
+    return rule.apply(tx, order);
+  });
+  if (!('eventId' in result)) return { order: result.order, changed: false };
+  publishAfterCommit(ctx, [result.eventId]);
+  result.after?.();
+  return { order: result.order, changed: true };
+}
+
+const moved = (order: OrderRow | undefined, to: string): OrderRow => {
+  if (!order) throw new Error(`order left its state under its row lock (moving to ${to})`);
+  return order;
+};
 
 export interface Confirmation {
   orderCode: string;
@@ -52,64 +153,82 @@ export interface Confirmation {
   paidAt: Date;
 }
 
-export interface Confirmed {
-  order: OrderRow;
-  /** False when the order was already paid: a repeated callback changes nothing. */
-  changed: boolean;
-}
-
 /**
  * The gateway confirmed a payment (signed callback, or the dev gateway). In one transaction: the
- * order goes pending → paid, its link active → paid (a reusable link stays payable and shows this
- * order), a plan order starts its subscription, and `order.paid` is recorded. Idempotent.
+ * order goes pending (or abandoned: a late confirmation still pays) → paid, its link active → paid (a
+ * reusable link stays payable and shows this order), a plan order starts its subscription, and
+ * `order.paid` is recorded. Idempotent.
  *
  * The gateway has taken the money by now, so the order is recorded as paid even when its link can
  * no longer take the payment (canceled or paid by someone else meanwhile); that is logged, and the
  * link keeps its state.
  */
-export async function confirmPayment(ctx: AppContext, confirmation: Confirmation): Promise<Confirmed> {
-  const result = await ctx.db.transaction(async (tx) => {
-    const pending = await lockOrderByCode(tx, confirmation.orderCode);
-    if (!pending) throw new NotFoundError(`No order ${confirmation.orderCode}`);
-    if (pending.status === 'paid') return { order: pending, changed: false as const };
-    if (pending.status !== 'pending')
-      throw new ConflictError(`Order ${pending.code} is ${pending.status}, not pending`);
-
-    // The first period starts at confirmation, not at the reported paid_at: a stale or skewed gateway
-    // time must not put the subscription periods behind (a burst of catch-up renewals) or ahead.
-    const subscription: SubscriptionRow | null =
-      pending.planId !== null ? await startSubscription(tx, pending, new Date()) : null;
-    const order = await markOrderPaid(tx, pending.id, {
-      paymentMethod: confirmation.paymentMethod,
-      paidAt: confirmation.paidAt,
-      subscriptionId: subscription?.id ?? null,
-    });
-    if (!order) throw new Error(`order ${pending.code} left pending under its row lock`);
-
-    let link = await linkOf(tx, order.paymentLinkId);
-    if (link) {
-      const paid = await markLinkPaid(tx, link.id, { paidAt: confirmation.paidAt, orderId: order.id });
-      if (paid) link = paid;
-      else
-        ctx.logger.warn(
-          { orderCode: order.code, linkId: link.id, linkStatus: link.status },
-          'paid order for a link that can no longer take it',
+export function confirmPayment(ctx: AppContext, confirmation: Confirmation): Promise<OrderChange> {
+  return step(
+    ctx,
+    { code: confirmation.orderCode },
+    {
+      to: 'paid',
+      from: ['pending', 'abandoned'],
+      apply: async (tx, payable) => {
+        // The first period starts at confirmation, not at the reported paid_at: a stale or skewed gateway
+        // time must not put the subscription periods behind (a burst of catch-up renewals) or ahead.
+        const subscription: SubscriptionRow | null =
+          payable.planId !== null ? await startSubscription(tx, payable, new Date()) : null;
+        const order = moved(
+          await markOrderPaid(tx, payable.id, {
+            paymentMethod: confirmation.paymentMethod,
+            paidAt: confirmation.paidAt,
+            subscriptionId: subscription?.id ?? null,
+          }),
+          'paid',
         );
-    }
-    const { productId, data } = await orderEventData(tx, order, link, subscription);
-    const event = await recordEvent(tx, {
-      companyId: order.companyId,
-      type: 'order.paid',
-      livemode: order.livemode,
-      test: false,
-      productId,
-      data,
-    });
-    return { order, changed: true as const, eventId: event.id, subscription };
+        let link = await linkOf(tx, order.paymentLinkId);
+        if (link) {
+          const paid = await markLinkPaid(tx, link.id, { paidAt: confirmation.paidAt, orderId: order.id });
+          if (paid) link = paid;
+          else
+            ctx.logger.warn(
+              { orderCode: order.code, linkId: link.id, linkStatus: link.status },
+              'paid order for a link that can no longer take it',
+            );
+        }
+        const eventId = await recordOrderEvent(tx, 'order.paid', order, { link, subscription });
+        return {
+          order,
+          eventId,
+          after: () => {
+            if (subscription) scheduleRenewal(ctx, subscription, 2);
+          },
+        };
+      },
+    },
+  );
+}
+
+/** The gateway reported a failed payment: pending → failed with `order.failed`; the link stays payable. */
+export function failPayment(ctx: AppContext, target: OrderTarget): Promise<OrderChange> {
+  return step(ctx, target, {
+    to: 'failed',
+    from: ['pending'],
+    apply: async (tx, pending) => {
+      const order = moved(await markOrderFailed(tx, pending.id), 'failed');
+      return { order, eventId: await recordOrderEvent(tx, 'order.failed', order) };
+    },
   });
-  if (result.changed) {
-    publishAfterCommit(ctx, [result.eventId]);
-    if (result.subscription) scheduleRenewal(ctx, result.subscription, 2);
-  }
-  return { order: result.order, changed: result.changed };
+}
+
+/**
+ * A refund (the panel, or the gateway reporting one): paid → refunded with `order.refunded`. The link
+ * keeps its status, and a subscription keeps running (cancel it separately).
+ */
+export function refundOrder(ctx: AppContext, target: OrderTarget): Promise<OrderChange> {
+  return step(ctx, target, {
+    to: 'refunded',
+    from: ['paid'],
+    apply: async (tx, paid) => {
+      const order = moved(await markOrderRefunded(tx, paid.id), 'refunded');
+      return { order, eventId: await recordOrderEvent(tx, 'order.refunded', order) };
+    },
+  });
 }

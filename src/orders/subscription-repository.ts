@@ -1,8 +1,9 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
+import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
 
-const { subscriptions } = schema;
+const { subscriptions, plans } = schema;
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
@@ -82,8 +83,23 @@ export async function findSubscription(db: Executor, id: number): Promise<Subscr
 }
 
 /**
+ * Every billed order of a subscription is one period, refunded ones included (a refund does not give
+ * the period back), so the period a subscription is due to enter is that count plus one.
+ */
+const nextPeriodOf = (subscriptionId: unknown) =>
+  sql<number>`(SELECT count(*) FROM orders o WHERE o.subscription_id = ${subscriptionId}
+                  AND o.status IN ('paid', 'refunded'))::int + 1`;
+
+export async function nextRenewalPeriod(db: Executor, subscriptionId: number): Promise<number> {
+  const rows = await db.execute<{ period: string | number }>(
+    sql`SELECT ${nextPeriodOf(subscriptionId)} AS period`,
+  );
+  return Number(rows.rows[0]?.period ?? 1);
+}
+
+/**
  * Active subscriptions past their period end by more than `graceMs` (their renewal job was lost or
- * is late), with the period each is due to enter: every paid order of a subscription is one period.
+ * is late), with the period each is due to enter.
  */
 export async function overdueRenewals(
   db: Executor,
@@ -91,9 +107,87 @@ export async function overdueRenewals(
   limit: number,
 ): Promise<Array<{ subscriptionId: number; period: number }>> {
   const rows = await db.execute<{ id: string | number; period: string | number }>(sql`
-    SELECT s.id, (SELECT count(*) FROM orders o WHERE o.subscription_id = s.id AND o.status = 'paid') + 1 AS period
+    SELECT s.id, ${nextPeriodOf(sql`s.id`)} AS period
       FROM subscriptions s
      WHERE s.status = 'active' AND s.current_period_end < clock_timestamp() - make_interval(secs => ${graceMs / 1000})
      ORDER BY s.current_period_end LIMIT ${limit}`);
   return rows.rows.map((r) => ({ subscriptionId: Number(r.id), period: Number(r.period) }));
+}
+
+/** active → canceled, stamping `canceled_at`; undefined when it is not an active subscription of the company. */
+export async function cancelSubscriptionRow(
+  tx: Executor,
+  companyId: number,
+  id: number,
+): Promise<SubscriptionRow | undefined> {
+  const [row] = await tx
+    .update(subscriptions)
+    .set({ status: 'canceled', canceledAt: sql`clock_timestamp()` })
+    .where(
+      and(
+        eq(subscriptions.id, id),
+        eq(subscriptions.companyId, companyId),
+        eq(subscriptions.status, 'active'),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** A subscription as the panel shows it: with its plan's code and billing cycle. */
+export interface PanelSubscriptionRow {
+  subscription: SubscriptionRow;
+  planCode: string;
+  billingCycle: BillingCycle;
+}
+
+function selectPanelSubscriptions(db: Executor) {
+  return db
+    .select({
+      subscription: getTableColumns(subscriptions),
+      planCode: plans.code,
+      billingCycle: plans.billingCycle,
+    })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId));
+}
+
+export async function findPanelSubscription(
+  db: Executor,
+  companyId: number,
+  id: number,
+): Promise<PanelSubscriptionRow | undefined> {
+  const [row] = await selectPanelSubscriptions(db).where(
+    and(eq(subscriptions.id, id), eq(subscriptions.companyId, companyId)),
+  );
+  return row;
+}
+
+export interface SubscriptionListQuery {
+  companyId: number;
+  status?: SubscriptionStatus | undefined;
+  livemode?: boolean | undefined;
+  /** Id of the last subscription of the previous page (a subscription of the company). */
+  startingAfter?: number | undefined;
+  limit: number;
+}
+
+/** One page of the company's subscriptions, newest first, plus one extra row to tell whether more follow. */
+export function listPanelSubscriptions(
+  db: Executor,
+  query: SubscriptionListQuery,
+): Promise<PanelSubscriptionRow[]> {
+  const conditions: SQL[] = [eq(subscriptions.companyId, query.companyId)];
+  if (query.status !== undefined) conditions.push(eq(subscriptions.status, query.status));
+  if (query.livemode !== undefined) conditions.push(eq(subscriptions.livemode, query.livemode));
+  if (query.startingAfter !== undefined) {
+    conditions.push(
+      sql`(${subscriptions.createdAt}, ${subscriptions.id}) < (
+        SELECT c.created_at, c.id FROM subscriptions c WHERE c.id = ${query.startingAfter} AND c.company_id = ${query.companyId})`,
+    );
+  }
+  return selectPanelSubscriptions(db)
+    .where(and(...conditions))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+    .limit(query.limit + 1);
 }

@@ -21,6 +21,19 @@ const order: JsonSchema = {
   },
 };
 
+/** A buyer's contact data as the API returns it (phone `+digits`, document digits only). */
+export const customerSchema: JsonSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['name', 'email', 'phone', 'document'],
+  properties: {
+    name: nullableString,
+    email: nullableString,
+    phone: nullable({ type: 'string', pattern: '^\\+\\d{10,15}$' }),
+    document: nullable({ type: 'string', pattern: '^(\\d{11}|\\d{14})$' }),
+  },
+};
+
 /** The PaymentLink of spec 2.1 (simulate extends it). */
 export const paymentLinkSchema = {
   type: 'object',
@@ -61,17 +74,7 @@ export const paymentLinkSchema = {
         'Live: `{checkout_url}/<offer_code or plan_code>?plink=<id>`; test: `{checkout_url}/teste/<id>`',
     },
     short_url: { type: 'string', format: 'uri', description: '`{checkout_url}/r/<short_code>`' },
-    customer: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['name', 'email', 'phone', 'document'],
-      properties: {
-        name: nullableString,
-        email: nullableString,
-        phone: nullable({ type: 'string', pattern: '^\\+\\d{10,15}$' }),
-        document: nullable({ type: 'string', pattern: '^(\\d{11}|\\d{14})$' }),
-      },
-    },
+    customer: customerSchema,
     external_reference: nullable({ type: 'string', maxLength: LIMITS.externalReference }),
     metadata: {
       type: 'object',

@@ -54,6 +54,8 @@ export interface Config {
    * DEV_GATEWAY_WEBHOOK_SECRET; in production, unset means the callback endpoint is off (404).
    */
   gatewayWebhookSecret: string | undefined;
+  /** A pending order still unpaid this long after the pay step is abandoned (`order.abandoned`). */
+  orderAbandonAfterSeconds: number;
 }
 
 /** The non-production default of GATEWAY_WEBHOOK_SECRET (documented, never used in production). */
@@ -102,6 +104,11 @@ const schema = Joi.object({
   ADMIN_PASSWORD: Joi.string().min(8),
   DEV_GATEWAY: Joi.boolean(),
   GATEWAY_WEBHOOK_SECRET: Joi.string().min(16),
+  ORDER_ABANDON_AFTER_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .max(30 * 86_400)
+    .default(1800),
 })
   .and('ADMIN_USER', 'ADMIN_PASSWORD')
   .unknown(true);
@@ -143,6 +150,7 @@ interface RawEnv {
   ADMIN_PASSWORD?: string;
   DEV_GATEWAY?: boolean;
   GATEWAY_WEBHOOK_SECRET?: string;
+  ORDER_ABANDON_AFTER_SECONDS: number;
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -201,6 +209,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     admin: { user: raw.ADMIN_USER, password: raw.ADMIN_PASSWORD },
     devGateway: raw.DEV_GATEWAY ?? !production,
     gatewayWebhookSecret: raw.GATEWAY_WEBHOOK_SECRET ?? (production ? undefined : DEV_GATEWAY_WEBHOOK_SECRET),
+    orderAbandonAfterSeconds: raw.ORDER_ABANDON_AFTER_SECONDS,
   };
 }
 

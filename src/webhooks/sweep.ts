@@ -1,6 +1,7 @@
 import type { JobOf, Producers, QueueKey } from '../../queues/index.js';
 import { jobIds } from '../../queues/index.js';
 import { publishAfterCommit } from '../events/publish.js';
+import { abandonOverdueOrders } from '../orders/abandonment.js';
 import { expireDueLink } from '../payment-links/expiry.js';
 import { overdueLinks } from '../payment-links/repository.js';
 import type { AppContext } from '../shared/context.js';
@@ -41,18 +42,20 @@ export interface SweepReport {
   events: number;
   deliveries: number;
   links: number;
+  orders: number;
 }
 
 /**
  * The safety net of the outbox (PostgreSQL is the system of record, Redis only holds work in
  * flight): relays committed events the fast path missed, re-enqueues deliveries whose next job was
- * lost (crash, Redis restart without persistence), and expires links whose expiry job was lost.
+ * lost (crash, Redis restart without persistence), expires links whose expiry job was lost, and
+ * abandons pending orders whose abandonment job was lost.
  */
 export async function sweepOnce(
   ctx: AppContext,
   options: SweepOptions = DEFAULT_SWEEP,
 ): Promise<SweepReport> {
-  const report: SweepReport = { events: 0, deliveries: 0, links: 0 };
+  const report: SweepReport = { events: 0, deliveries: 0, links: 0, orders: 0 };
   const { producers } = ctx;
 
   for (const id of await unrelayedEvents(ctx.db, options.eventGraceMs, options.batch)) {
@@ -83,6 +86,10 @@ export async function sweepOnce(
       report.links += 1;
     }
   }
+
+  const abandoned = await abandonOverdueOrders(ctx, 1000, options.batch);
+  publishAfterCommit(ctx, abandoned);
+  report.orders = abandoned.length;
   return report;
 }
 
@@ -122,7 +129,7 @@ export class Sweeper {
   private async run(): Promise<void> {
     try {
       const report = await sweepOnce(this.ctx, this.options);
-      if (report.events + report.deliveries + report.links > 0)
+      if (report.events + report.deliveries + report.links + report.orders > 0)
         this.ctx.logger.info(report, 'outbox sweep recovered work');
     } catch (err) {
       this.ctx.logger.warn({ err }, 'outbox sweep failed; retrying at the next interval');

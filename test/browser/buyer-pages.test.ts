@@ -12,7 +12,7 @@ import { browserIn, checkPage, focusWithoutOutline, launchChromium } from './bro
  * service on this branch records them. The test compares this list with what was recorded and
  * delivered, so a new kind at the pay step (`lead.created` for a new buyer) fails it until named here.
  */
-const PAY_STEP_KINDS = ['order.created', 'order.paid'];
+const PAY_STEP_KINDS = ['lead.created', 'order.created', 'order.paid'];
 
 const BUYER = {
   name: 'Maria Compradora',

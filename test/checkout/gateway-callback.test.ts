@@ -205,7 +205,7 @@ describe('Orders: pay step and signed gateway callback', function () {
     expect(unknown.body).to.have.nested.property('error.type', 'not_found');
     const bad = await signedCallback(engine.app, {
       order_code: 'nope',
-      status: 'refunded',
+      status: 'chargeback',
       payment_method: 'cash',
     });
     expect(bad.status).to.equal(400);

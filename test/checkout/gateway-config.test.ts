@@ -1,7 +1,8 @@
+import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { ConfigError, DEV_GATEWAY_WEBHOOK_SECRET, loadConfig } from '../../src/shared/config.js';
 import { startTestApp } from '../helpers/app.js';
-import { isValidGatewaySignature, signGatewayBody } from '../../src/orders/gateway-signature.js';
+import { checkGatewaySignature, signGatewayBody } from '../../src/orders/gateway-signature.js';
 import { payPath, signedCallback } from './helpers.js';
 
 describe('Gateway callback configuration and signature', () => {
@@ -18,20 +19,39 @@ describe('Gateway callback configuration and signature', () => {
     );
   });
 
-  it('accepts only sha256=<hex HMAC of the exact raw body>', () => {
+  it('accepts only t=<unix seconds>,v1=<hex HMAC of "<t>.<raw body>"> within 300 s of now', () => {
+    const secret = 's3cret-s3cret-s3cret';
     const body = Buffer.from('{"order_code":"x"}');
-    const header = signGatewayBody('s3cret-s3cret-s3cret', body);
-    expect(header).to.match(/^sha256=[0-9a-f]{64}$/);
-    expect(isValidGatewaySignature('s3cret-s3cret-s3cret', body, header)).to.equal(true);
-    expect(
-      isValidGatewaySignature('s3cret-s3cret-s3cret', body, header.toUpperCase().replace('SHA256', 'sha256')),
-    ).to.equal(true);
-    expect(
-      isValidGatewaySignature('s3cret-s3cret-s3cret', Buffer.from('{"order_code":"y"}'), header),
-    ).to.equal(false);
-    expect(isValidGatewaySignature('other-secret-other', body, header)).to.equal(false);
-    expect(isValidGatewaySignature('s3cret-s3cret-s3cret', body, header.slice(7))).to.equal(false);
-    expect(isValidGatewaySignature('s3cret-s3cret-s3cret', body, undefined)).to.equal(false);
+    const now = new Date('2026-03-01T12:00:00Z');
+    const t = now.getTime() / 1000;
+    const header = signGatewayBody(secret, body, t);
+    const hex = createHmac('sha256', secret).update(`${t}.{"order_code":"x"}`).digest('hex');
+    expect(header).to.equal(`t=${t},v1=${hex}`);
+    const check = (h: string | undefined, at = now, b = body, s = secret) =>
+      checkGatewaySignature(s, b, h, at);
+
+    expect(check(header)).to.equal('valid');
+    expect(check(` t=${t} , v1=${hex.toUpperCase()} `)).to.equal('valid');
+    // A gateway rotating its secret may send one v1 per secret; any one matching is enough.
+    expect(check(`t=${t},v1=${'0'.repeat(64)},v1=${hex}`)).to.equal('valid');
+    expect(check(`v1=${hex},t=${t},v0=anything`)).to.equal('valid');
+    // 300 s either way is the tolerance; one more second is stale.
+    expect(check(header, new Date(now.getTime() + 300_000))).to.equal('valid');
+    expect(check(header, new Date(now.getTime() - 300_000))).to.equal('valid');
+    expect(check(header, new Date(now.getTime() + 301_000))).to.equal('stale');
+    expect(check(header, new Date(now.getTime() - 301_000))).to.equal('stale');
+
+    expect(check(header, now, Buffer.from('{"order_code":"y"}'))).to.equal('invalid');
+    expect(check(header, now, body, 'other-secret-other')).to.equal('invalid');
+    // The timestamp is signed: changing it breaks the signature.
+    expect(check(`t=${t + 1},v1=${hex}`, new Date((t + 1) * 1000))).to.equal('invalid');
+    expect(check(`sha256=${createHmac('sha256', secret).update(body).digest('hex')}`)).to.equal('invalid');
+    expect(check(`v1=${hex}`)).to.equal('invalid');
+    expect(check(`t=${t}`)).to.equal('invalid');
+    expect(check(`t=${t},t=${t},v1=${hex}`)).to.equal('invalid');
+    expect(check(`t=abc,v1=${hex}`)).to.equal('invalid');
+    expect(check('')).to.equal('invalid');
+    expect(check(undefined)).to.equal('invalid');
   });
 
   it('turns the callback off in production when no secret is configured', async () => {

@@ -90,7 +90,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: { lead: { email: 'a@b.co' } },
     });
     const [request] = await receiver.waitFor(1);
     if (!request) throw new Error('no request');
@@ -112,7 +111,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     const requests = await receiver.waitFor(3);
     expect(new Set(requests.map((r) => r.headers['webhook-id']))).to.deep.equal(new Set([eventId]));
@@ -149,7 +147,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
@@ -171,7 +168,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
@@ -198,7 +194,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
@@ -220,7 +215,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     await eventually(async () =>
       (await deliveriesOf(engine, first))[0]?.status === 'failed' ? true : undefined,
@@ -230,7 +224,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     const disabled = await eventually(async () => {
       const row = await integration(engine.app.ctx.db, integrationId);
@@ -260,7 +253,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     await eventually(async () =>
       (await deliveriesOf(engine, third))[0]?.status === 'succeeded' ? true : undefined,
@@ -282,7 +274,7 @@ describe('webhook delivery', function () {
     );
     const events = await Promise.all(
       Array.from({ length: 12 }, () =>
-        emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} }),
+        emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null }),
       ),
     );
     for (const eventId of events) {
@@ -310,7 +302,6 @@ describe('webhook delivery', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);
@@ -335,7 +326,7 @@ describe('webhook delivery', function () {
       secret: SECRET,
       events: ['lead.created'],
     });
-    await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, data: {} });
+    await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null });
     const [first, second] = await receiver.waitFor(2);
     // Scheduled 0.2 s, asked 1 s, honoured up to 0.4 s (twice the schedule).
     expect((second?.at ?? 0) - (first?.at ?? 0)).to.be.within(350, 3000);
@@ -373,7 +364,6 @@ describe('webhook delivery to private targets', function () {
       companyId: tenant.company.id,
       type: 'lead.created',
       productId: null,
-      data: {},
     });
     const [delivery] = await eventually(async () => {
       const rows = await deliveriesOf(engine, eventId);

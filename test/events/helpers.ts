@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { publishAfterCommit } from '../../src/events/publish.js';
+import type { EventKind } from '../../src/events/kinds.js';
 import { recordEvent, type NewEvent } from '../../src/events/outbox.js';
 import { schema } from '../../src/shared/db/index.js';
 import type { Db } from '../../src/shared/db/index.js';
@@ -11,6 +12,11 @@ import { newLinkId, newShortCode } from '../../src/shared/ids.js';
 import { startWorkers, type RunningWorkers, type WorkerOptions } from '../../workers/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { testEnvironment } from '../helpers/environment.js';
+import {
+  reportWebhookViolation,
+  servedWebhookValidator,
+  type WebhookBodyValidator,
+} from '../helpers/webhook-validator.js';
 
 export interface ReceivedRequest {
   headers: http.IncomingHttpHeaders;
@@ -26,14 +32,29 @@ export interface Reply {
   delayMs?: number;
 }
 
-/** A real HTTP receiver on loopback that records every request and answers as told. */
+/**
+ * A real HTTP receiver on loopback that records every request and answers as told. Every body it
+ * receives is checked against the `webhooks` schema of its kind in the served payments document; a
+ * body that does not match fails the running test (root afterEach hook) and any `waitFor`.
+ */
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
+  readonly violations: string[] = [];
   reply: (req: ReceivedRequest, index: number) => Reply = () => ({ status: 200, body: 'ok' });
   private server: http.Server | undefined;
   private waiters: Array<() => void> = [];
+  private validator: WebhookBodyValidator | undefined;
+
+  private check(received: ReceivedRequest): void {
+    const problem = this.validator?.problem(received.body);
+    if (problem === undefined) return;
+    const described = `webhook ${String(received.headers['webhook-id'])}: ${problem}`;
+    this.violations.push(described);
+    reportWebhookViolation(described);
+  }
 
   async start(): Promise<this> {
+    this.validator = await servedWebhookValidator();
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -44,6 +65,7 @@ export class Receiver {
           at: Date.now(),
         };
         const index = this.requests.length;
+        this.check(received);
         this.requests.push(received);
         for (const w of this.waiters.splice(0)) w();
         const answer = this.reply(received, index);
@@ -68,6 +90,7 @@ export class Receiver {
   async waitFor(count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.requests.length < count) {
+      if (this.violations.length > 0) throw new Error(this.violations.join('\n'));
       const left = deadline - Date.now();
       if (left <= 0)
         throw new Error(`receiver got ${this.requests.length} of ${count} requests in ${timeoutMs} ms`);
@@ -79,6 +102,7 @@ export class Receiver {
         });
       });
     }
+    if (this.violations.length > 0) throw new Error(this.violations.join('\n'));
     return this.requests;
   }
 
@@ -184,13 +208,71 @@ export async function createLink(
   return row;
 }
 
-/** Records an event the way a service does (one transaction), then takes the fast path. */
+const SAMPLE_ORDER_STATUS: Record<Exclude<EventKind, 'lead.created'>, string> = {
+  'order.created': 'pending',
+  'order.paid': 'paid',
+  'order.failed': 'failed',
+  'order.refunded': 'refunded',
+  'order.abandoned': 'abandoned',
+  'order.expired': 'expired',
+  'order.payment_declined': 'failed',
+};
+
+/**
+ * A `data` of the documented shape for `kind`, for tests of the event engine that need events but not
+ * the state change behind them (the tests of every real path are in every-kind.test.ts). `note`
+ * (the buyer's name) tells events apart.
+ */
+export function sampleEventData(
+  kind: EventKind,
+  productId: number | null,
+  note = 'sample',
+): Record<string, unknown> {
+  const common = {
+    product: { id: productId ?? 1, name: 'Sample product' },
+    offer: { code: 'of_sample0000', name: 'Sample offer', price: '10.00' },
+    purchase: { tracking: { external_reference: null }, payment_link: null },
+  };
+  const buyer = { name: note, email: 'buyer@example.com', phone: null, document: null };
+  if (kind === 'lead.created') return { lead: buyer, ...common };
+  const order = {
+    code: '00000000-0000-4000-8000-000000000000',
+    status: SAMPLE_ORDER_STATUS[kind],
+    amount: '10.00',
+    payment_method: 'pix',
+    paid_at: null,
+  };
+  // A declined payment is a simulated event's; an expired link has no order.
+  const sampleOrder =
+    kind === 'order.payment_declined'
+      ? { ...order, test: true, sandbox: true }
+      : kind === 'order.expired'
+        ? null
+        : order;
+  return { order: sampleOrder, customer: buyer, ...common };
+}
+
+/**
+ * Records an event the way a service does (one transaction), then takes the fast path. Without `data`
+ * the event carries `sampleEventData` of its kind.
+ */
 export async function emit(
   app: TestApp,
-  event: Omit<NewEvent, 'livemode' | 'test'> & { livemode?: boolean; test?: boolean },
+  event: Omit<NewEvent, 'livemode' | 'test' | 'data'> & {
+    livemode?: boolean;
+    test?: boolean;
+    data?: Record<string, unknown>;
+    note?: string;
+  },
 ): Promise<string> {
+  const { note, data, ...rest } = event;
   const id = await app.ctx.db.transaction(async (tx) => {
-    const recorded = await recordEvent(tx, { livemode: false, test: false, ...event });
+    const recorded = await recordEvent(tx, {
+      livemode: false,
+      test: false,
+      ...rest,
+      data: data ?? sampleEventData(event.type, event.productId, note),
+    });
     return recorded.id;
   });
   publishAfterCommit(app.ctx, [id]);

@@ -88,7 +88,6 @@ describe('event routing and link expiry', function () {
       companyId: c,
       type: 'order.paid',
       productId: product.id,
-      data: {},
     });
     expect(await routedTo(eventId)).to.deep.equal([filtered, allProducts]);
   });
@@ -118,14 +117,12 @@ describe('event routing and link expiry', function () {
       companyId: c,
       type: 'lead.created',
       productId: product.id,
-      data: {},
     });
     expect(await routedTo(lead)).to.deep.equal([leads]);
     const decline = await emit(engine.app, {
       companyId: c,
       type: 'order.payment_declined',
       productId: product.id,
-      data: {},
     });
     expect(await routedTo(decline)).to.deep.equal([failed, declined]);
   });

@@ -10,7 +10,14 @@ import { referencesOf } from './references.js';
 import { ProblemLog } from './report.js';
 import { resolveRequest } from './request.js';
 import { addFuzzTest, runProperty } from './runner.js';
-import { fuzzWorld, giveDeliveries, newTenant, type FuzzTenant, type FuzzWorld } from './world.js';
+import {
+  fuzzWorld,
+  giveDeliveries,
+  giveOrders,
+  newTenant,
+  type FuzzTenant,
+  type FuzzWorld,
+} from './world.js';
 
 /**
  * Hostile mode (issue 10 item 3, decisions.md "Security"): a request the document allows with one
@@ -64,6 +71,7 @@ describe('OpenAPI fuzz: hostile requests', function () {
     const w = await fuzzWorld();
     const tenants: Record<ApiName, FuzzTenant> = { payments: await newTenant(w), panel: await newTenant(w) };
     await giveDeliveries(tenants.panel);
+    await giveOrders(w, tenants.panel);
     for (const api of ['payments', 'panel'] as const) {
       const ops = selectedOperations(w.docs[api], fuzzConfig.only);
       for (const op of [

@@ -9,7 +9,14 @@ import { referencesOf } from './references.js';
 import { ProblemLog } from './report.js';
 import { resolveRequest, toRawRequest } from './request.js';
 import { addFuzzTest, runProperty } from './runner.js';
-import { fuzzWorld, giveDeliveries, newTenant, type FuzzTenant, type FuzzWorld } from './world.js';
+import {
+  fuzzWorld,
+  giveDeliveries,
+  giveOrders,
+  newTenant,
+  type FuzzTenant,
+  type FuzzWorld,
+} from './world.js';
 
 /**
  * Valid mode (issue 10 item 3, issue 8 item 1): for every operation of both documents, requests the
@@ -54,6 +61,7 @@ describe('OpenAPI fuzz: requests the documents allow', function () {
     w = await fuzzWorld();
     const tenants: Record<ApiName, FuzzTenant> = { payments: await newTenant(w), panel: await newTenant(w) };
     await giveDeliveries(tenants.panel);
+    await giveOrders(w, tenants.panel);
     for (const api of ['payments', 'panel'] as const) {
       // Deletions last, so the data the other operations reference is still there when they run.
       const ops = selectedOperations(w.docs[api], fuzzConfig.only);

@@ -1,6 +1,7 @@
 import { seed, startTestApp, type TestApp } from '../helpers/app.js';
 import { testEnvironment } from '../helpers/environment.js';
 import { createIntegration, Receiver, startEngine } from '../events/helpers.js';
+import { payPath, postForm } from '../checkout/helpers.js';
 import { fuzzConfig } from './config.js';
 import { loadDocument, type ApiDocument, type ApiName } from './documents.js';
 import { sendRaw } from './raw-http.js';
@@ -121,5 +122,37 @@ export async function giveDeliveries(tenant: FuzzTenant): Promise<void> {
   } finally {
     await engine.close();
     await receiver.close();
+  }
+}
+
+/**
+ * Orders and subscriptions exist only once a buyer has paid: the tenant's live links are paid at the
+ * checkout (the fuzz app runs the dev gateway), so the orders and subscriptions operations have real
+ * codes and ids to use: a paid and a pending order on an offer, and a paid plan (a subscription).
+ */
+export async function giveOrders(w: FuzzWorld, tenant: FuzzTenant): Promise<void> {
+  const { offers, plans } = tenant.seed;
+  const offer = offers.find((o) => o.status === 'active');
+  const plan = plans.find((p) => p.status === 'active');
+  if (!offer || !plan) throw new Error('seed has no active offer or plan');
+  const purchases: Array<[{ offer_code: string } | { plan_code: string }, string, string]> = [
+    [{ offer_code: offer.code }, offer.code, 'credit_card'],
+    [{ offer_code: offer.code }, offer.code, 'pix'],
+    [{ plan_code: plan.code }, plan.code, 'credit_card'],
+  ];
+  for (const [body, code, paymentMethod] of purchases) {
+    const link = await w.app.http.post<{ id: string }>('/v1/payment-links', {
+      auth: tenant.seed.keys.live,
+      body,
+    });
+    if (link.status !== 201) throw new Error(`fixture link not created: ${link.status} ${link.text}`);
+    const paid = await postForm(w.app, payPath(w.app, `/${code}/pay`), {
+      plink: link.body.id,
+      name: 'Fuzz Buyer',
+      email: `fuzz-${tenant.companyId}@example.com`,
+      payment_method: paymentMethod,
+    });
+    if (paid.status !== 200 && paid.status !== 202)
+      throw new Error(`fixture checkout failed: ${paid.status}`);
   }
 }

@@ -5,7 +5,15 @@ import type { OpenApiDocument } from '../../src/shared/openapi/types.js';
 // ajv-formats is CommonJS with a default export; under NodeNext its default is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+export const escapePointer = (segment: string): string => segment.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** An ajv instance that knows the document as `openapi.json`, so schemas can point into it. */
+export function documentAjv(doc: OpenApiDocument): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(doc as unknown as Record<string, unknown>, 'openapi.json');
+  return ajv;
+}
 
 interface Operation {
   template: string;
@@ -18,7 +26,7 @@ interface Operation {
  * an undocumented path, method or status code fails just like a body that breaks its schema.
  */
 export class OpenApiResponseValidator {
-  private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
+  private readonly ajv: Ajv2020;
   private readonly operations: Operation[] = [];
   private readonly cache = new Map<string, ValidateFunction>();
 
@@ -26,8 +34,7 @@ export class OpenApiResponseValidator {
     private readonly doc: OpenApiDocument,
     private readonly prefix: string,
   ) {
-    addFormats(this.ajv);
-    this.ajv.addSchema(doc as unknown as Record<string, unknown>, 'openapi.json');
+    this.ajv = documentAjv(doc);
     for (const [template, item] of Object.entries(doc.paths)) {
       const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
       for (const method of Object.keys(item)) {

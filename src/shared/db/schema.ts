@@ -11,6 +11,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -21,6 +22,7 @@ import { DELIVERY_STATUSES } from '../enums/delivery-statuses.js';
 import { LINK_STATUSES } from '../enums/link-statuses.js';
 import { ORDER_STATUSES } from '../enums/order-statuses.js';
 import { PAYMENT_METHODS } from '../enums/payment-methods.js';
+import { SUBSCRIPTION_STATUSES } from '../enums/subscription-statuses.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const id64 = (name: string) => bigint(name, { mode: 'number' });
@@ -153,11 +155,11 @@ export const subscriptions = pgTable('subscriptions', {
   livemode: boolean('livemode').notNull(),
   planId: id64('plan_id').notNull(),
   paymentLinkId: text('payment_link_id'),
-  status: text('status', { enum: ['active', 'canceled'] })
-    .notNull()
-    .default('active'),
+  status: text('status', { enum: SUBSCRIPTION_STATUSES }).notNull().default('active'),
   currentPeriodEnd: ts('current_period_end').notNull(),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** Set when the subscription is canceled in the panel (0501). */
+  canceledAt: ts('canceled_at'),
 });
 
 export const orders = pgTable('orders', {
@@ -177,7 +179,23 @@ export const orders = pgTable('orders', {
   createdAt: ts('created_at').notNull().defaultNow(),
   /** The buyer as entered at checkout (0401); null for orders made before it. */
   customer: jsonb('customer').$type<OrderCustomer>(),
+  /** When a paid order was refunded (0501). */
+  refundedAt: ts('refunded_at'),
 });
+
+/** Buyer e-mails (lower-cased) a company has seen at its checkout, per mode (0501): `lead.created` once each. */
+export const leads = pgTable(
+  'leads',
+  {
+    companyId: id64('company_id').notNull(),
+    livemode: boolean('livemode').notNull(),
+    email: text('email').notNull(),
+    createdAt: ts('created_at')
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.livemode, table.email] })],
+);
 
 /** Buyer contact data of an order, in wire form (phone `+digits`, document digits only). */
 export interface OrderCustomer {

@@ -1,3 +1,7 @@
-/** Order.status: created pending at the pay step, then paid, failed or refunded (decisions, "Order lifecycle"). */
-export const ORDER_STATUSES = ['pending', 'paid', 'refunded', 'failed', 'expired'] as const;
+/**
+ * Order.status (decisions, "Order lifecycle"): created `pending` at the pay step; the gateway makes it
+ * `paid` or `failed`; a refund makes a paid order `refunded`; a pending order past its deadline is
+ * `abandoned` (and still becomes `paid` if the gateway confirms late).
+ */
+export const ORDER_STATUSES = ['pending', 'paid', 'failed', 'refunded', 'abandoned'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

@@ -2,7 +2,7 @@ import type Joi from 'joi';
 import type { Operation, Route } from '../http/operation.js';
 import { isRequired, objectKeys, toJsonSchema } from '../validation/json-schema.js';
 import { errorResponses, errorSchema, responseRef } from './builders.js';
-import type { JsonSchema, OpenApiDocument, OperationObject } from './types.js';
+import type { JsonSchema, OpenApiDocument, OperationObject, PathItem } from './types.js';
 
 export interface DocumentSpec {
   info: OpenApiDocument['info'];
@@ -14,6 +14,8 @@ export interface DocumentSpec {
   authenticatedResponses?: Record<string, JsonSchema>;
   /** Headers every successful authenticated response carries (rate-limit fields). */
   successHeaders?: Record<string, JsonSchema>;
+  /** Requests the service sends to its clients (OpenAPI 3.1 `webhooks`), written whole by the caller. */
+  webhooks?: Record<string, PathItem>;
 }
 
 function parameters(location: 'path' | 'query' | 'header', schema: Joi.Schema | undefined): JsonSchema[] {
@@ -91,6 +93,7 @@ export function buildDocument(spec: DocumentSpec): OpenApiDocument {
     info: spec.info,
     servers: spec.servers,
     paths: {},
+    ...(spec.webhooks ? { webhooks: spec.webhooks } : {}),
     components: {
       schemas: { Error: errorSchema, ...spec.schemas },
       responses: errorResponses,
@@ -139,6 +142,6 @@ function referencedSchemas(doc: OpenApiDocument): Record<string, JsonSchema> {
       }
     }
   };
-  visit({ paths: doc.paths, responses: doc.components.responses });
+  visit({ paths: doc.paths, webhooks: doc.webhooks, responses: doc.components.responses });
   return kept;
 }

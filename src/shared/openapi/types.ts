@@ -25,6 +25,8 @@ export interface OpenApiDocument {
   info: { title: string; version: string; description: string };
   servers: Array<{ url: string }>;
   paths: Record<string, PathItem>;
+  /** Requests the service sends (webhook events), by name. */
+  webhooks?: Record<string, PathItem>;
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, JsonSchema>;

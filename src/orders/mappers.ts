@@ -1,0 +1,45 @@
+import { formatMoney } from '../shared/money.js';
+import type { OrderCustomer } from '../shared/db/schema.js';
+import type { PanelOrderRow } from './repository.js';
+import type { PanelSubscriptionRow } from './subscription-repository.js';
+
+const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
+
+const NO_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
+
+/** The panel's Order object (decisions, "Order lifecycle"). */
+export function toPanelOrderWire({ order, productName, offerCode, planCode }: PanelOrderRow) {
+  return {
+    object: 'order' as const,
+    code: order.code,
+    status: order.status,
+    amount: formatMoney(order.amount),
+    payment_method: order.paymentMethod,
+    livemode: order.livemode,
+    link_id: order.paymentLinkId,
+    subscription_id: order.subscriptionId,
+    // Orders made before the checkout stored its buyer (0401) have no customer of their own.
+    customer: { ...NO_CUSTOMER, ...order.customer },
+    product: { id: order.productId, name: productName },
+    offer_code: offerCode,
+    plan_code: planCode,
+    created_at: order.createdAt.toISOString(),
+    paid_at: iso(order.paidAt),
+    refunded_at: iso(order.refundedAt),
+  };
+}
+
+/** The panel's Subscription object. */
+export function toSubscriptionWire({ subscription, planCode, billingCycle }: PanelSubscriptionRow) {
+  return {
+    object: 'subscription' as const,
+    id: subscription.id,
+    status: subscription.status,
+    livemode: subscription.livemode,
+    plan_code: planCode,
+    billing_cycle: billingCycle,
+    current_period_end: subscription.currentPeriodEnd.toISOString(),
+    canceled_at: iso(subscription.canceledAt),
+    created_at: subscription.createdAt.toISOString(),
+  };
+}

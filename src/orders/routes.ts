@@ -1,0 +1,148 @@
+import type { AppContext } from '../shared/context.js';
+import { operation, route, type Route } from '../shared/http/operation.js';
+import { panelPrincipal } from '../shared/http/principal.js';
+import { errors, json, ref } from '../shared/openapi/builders.js';
+import { toPanelOrderWire, toSubscriptionWire } from './mappers.js';
+import * as service from './panel-service.js';
+import {
+  activeSubscriptionParams,
+  listOrdersQuery,
+  listSubscriptionsQuery,
+  orderParams,
+  paidOrderParams,
+  subscriptionParams,
+} from './schemas.js';
+
+const company = (res: Parameters<typeof panelPrincipal>[0]): number => panelPrincipal(res).companyId;
+
+/** Orders in the panel: list, read, refund. */
+export function ordersRoutes(ctx: AppContext): Route[] {
+  const tags = ['Orders'];
+  return [
+    route(
+      operation({
+        method: 'get',
+        path: '/orders',
+        operationId: 'listOrders',
+        summary: "The company's orders, newest first",
+        tags,
+        request: { query: listOrdersQuery },
+        responses: { '200': json(ref('PanelOrderList'), 'One page of orders') },
+      }),
+      async ({ query }, res) => {
+        const page = await service.listOrders(ctx.db, company(res), query);
+        res.json({ object: 'list', data: page.items.map(toPanelOrderWire), has_more: page.hasMore });
+      },
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/orders/{code}',
+        operationId: 'getOrder',
+        summary: 'One order',
+        tags,
+        request: { params: orderParams },
+        responses: { '200': json(ref('PanelOrder'), 'The order'), ...errors('404') },
+      }),
+      async ({ params }, res) => {
+        res.json(toPanelOrderWire(await service.getOrder(ctx.db, company(res), params.code)));
+      },
+    ),
+    route(
+      operation({
+        method: 'post',
+        path: '/orders/{code}/refund',
+        operationId: 'refundOrder',
+        summary:
+          'Refund a paid order (emits order.refunded); an order already refunded is returned unchanged',
+        description:
+          'The link it was paid through keeps its status. Any status other than `paid` or `refunded` is a 409.',
+        tags,
+        request: { params: paidOrderParams },
+        responses: { '200': json(ref('PanelOrder'), 'The refunded order'), ...errors('404', '409') },
+      }),
+      async ({ params }, res) => {
+        res.json(toPanelOrderWire(await service.refundFromPanel(ctx, company(res), params.code)));
+      },
+    ),
+  ];
+}
+
+/** Subscriptions in the panel: list, read, cancel, and renew-now while the dev gateway is on. */
+export function subscriptionsRoutes(ctx: AppContext): Route[] {
+  const tags = ['Subscriptions'];
+  const routes = [
+    route(
+      operation({
+        method: 'get',
+        path: '/subscriptions',
+        operationId: 'listSubscriptions',
+        summary: "The company's subscriptions, newest first",
+        tags,
+        request: { query: listSubscriptionsQuery },
+        responses: { '200': json(ref('SubscriptionList'), 'One page of subscriptions') },
+      }),
+      async ({ query }, res) => {
+        const page = await service.listSubscriptions(ctx.db, company(res), query);
+        res.json({ object: 'list', data: page.items.map(toSubscriptionWire), has_more: page.hasMore });
+      },
+    ),
+    route(
+      operation({
+        method: 'get',
+        path: '/subscriptions/{id}',
+        operationId: 'getSubscription',
+        summary: 'One subscription',
+        tags,
+        request: { params: subscriptionParams },
+        responses: { '200': json(ref('Subscription'), 'The subscription'), ...errors('404') },
+      }),
+      async ({ params }, res) => {
+        res.json(toSubscriptionWire(await service.getSubscription(ctx.db, company(res), params.id)));
+      },
+    ),
+  ];
+  // Renew-now exists only with the dev gateway (declared before cancel, so a client reading the
+  // document top-down renews before it cancels).
+  if (ctx.config.devGateway)
+    routes.push(
+      route(
+        operation({
+          method: 'post',
+          path: '/subscriptions/{id}/renew',
+          operationId: 'renewSubscription',
+          summary:
+            'Renew now (dev gateway only): the next renewal at once, with its paid order and order.paid',
+          description:
+            'A clock for local testing, served only while DEV_GATEWAY is on: runs the renewal the delayed job ' +
+            'would run at the end of the current period. A canceled subscription is a 409.',
+          tags,
+          request: { params: activeSubscriptionParams },
+          responses: {
+            '200': json(ref('Subscription'), 'The renewed subscription'),
+            ...errors('404', '409'),
+          },
+        }),
+        async ({ params }, res) => {
+          res.json(toSubscriptionWire(await service.renewNow(ctx, company(res), params.id)));
+        },
+      ),
+    );
+  routes.push(
+    route(
+      operation({
+        method: 'post',
+        path: '/subscriptions/{id}/cancel',
+        operationId: 'cancelSubscription',
+        summary: 'Cancel a subscription: it never renews again; a canceled one is returned unchanged',
+        tags,
+        request: { params: subscriptionParams },
+        responses: { '200': json(ref('Subscription'), 'The canceled subscription'), ...errors('404') },
+      }),
+      async ({ params }, res) => {
+        res.json(toSubscriptionWire(await service.cancelSubscription(ctx.db, company(res), params.id)));
+      },
+    ),
+  );
+  return routes;
+}

@@ -1,0 +1,292 @@
+/**
+ * The webhook contract as OpenAPI 3.1 `webhooks`: one entry per event kind, each with the schema of
+ * its body (envelope and `data`). The payments document carries them, so a receiver can generate its
+ * types, and the test suite checks every delivery it receives against them.
+ */
+import { EVENT_KINDS, PANEL_EVENT_KINDS, type EventKind } from '../events/kinds.js';
+import { customerSchema } from '../payment-links/openapi.js';
+import { BILLING_CYCLES } from '../shared/enums/billing-cycles.js';
+import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
+import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
+import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
+import { dateTime, money, nullable, ref } from '../shared/openapi/builders.js';
+import type { JsonSchema, PathItem } from '../shared/openapi/types.js';
+
+type OrderKind = Exclude<EventKind, 'lead.created'>;
+
+/** When each kind is sent (also the webhook's description in the document). */
+const WHEN: Record<EventKind, string> = {
+  'order.paid':
+    'The gateway confirmed a payment (also a late confirmation of an abandoned order), and every subscription renewal ' +
+    '(`external_reference` and `payment_link` null). Simulate `paid` sends a test one.',
+  'order.refunded': 'A paid order was refunded, in the panel or by the gateway. The link keeps its status.',
+  'order.created': 'A buyer submitted the checkout: a pending order.',
+  'order.expired':
+    'A link expired unpaid (`order` null: no order exists). Simulate `expired` sends a test one with a synthetic order.',
+  'order.failed':
+    'The gateway reported a failed payment; the link stays payable. Integrations subscribed to it also receive ' +
+    '`order.payment_declined`.',
+  'order.abandoned': 'An order was still pending ORDER_ABANDON_AFTER_SECONDS after the checkout.',
+  'lead.created':
+    'The checkout form was submitted with an e-mail the company had not seen in that mode. Not filtered by product.',
+  'order.payment_declined':
+    'Simulate `failed` on a test link (test events only). Also delivered to integrations subscribed to `order.failed`.',
+};
+
+/**
+ * The order status each kind announces. A simulated or test event's synthetic order carries the same
+ * status (for `order.expired`, `expired`: the simulated outcome, never a real order's status).
+ */
+const STATUS_OF: Record<OrderKind, string> = {
+  'order.paid': 'paid',
+  'order.refunded': 'refunded',
+  'order.created': 'pending',
+  'order.expired': 'expired',
+  'order.failed': 'failed',
+  'order.abandoned': 'abandoned',
+  'order.payment_declined': 'failed',
+};
+
+const orderProperties = (status: JsonSchema): Record<string, JsonSchema> => ({
+  code: { type: 'string', format: 'uuid' },
+  status,
+  amount: money,
+  payment_method: nullable({ type: 'string', enum: [...PAYMENT_METHODS] }),
+  paid_at: nullable(dateTime),
+});
+const ORDER_FIELDS = ['code', 'status', 'amount', 'payment_method', 'paid_at'];
+
+const realOrder = (status: JsonSchema): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ORDER_FIELDS,
+  properties: orderProperties(status),
+});
+const syntheticOrder = (status: JsonSchema): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: [...ORDER_FIELDS, 'test', 'sandbox'],
+  description: 'A synthetic order of a simulated or test event: nothing was charged and no order exists',
+  properties: { ...orderProperties(status), test: { const: true }, sandbox: { const: true } },
+});
+
+/** `data.order` of each kind: the order as it is after the change, or a synthetic one in test events. */
+function orderOf(kind: OrderKind): JsonSchema {
+  const status = { const: STATUS_OF[kind] };
+  if (kind === 'order.expired') return { anyOf: [{ type: 'null' }, syntheticOrder(status)] };
+  if (kind === 'order.payment_declined') return syntheticOrder(status);
+  return { anyOf: [realOrder(status), syntheticOrder(status)] };
+}
+
+const nullableString = nullable({ type: 'string' });
+
+/** The offer or the plan of the purchase (a plan with its subscription), never both. */
+const offerOrPlan = (withSubscription: boolean): JsonSchema => ({
+  oneOf: [
+    {
+      required: ['offer'],
+      not: { anyOf: [{ required: ['plan'] }, { required: ['subscription'] }] },
+    },
+    {
+      required: withSubscription ? ['plan', 'subscription'] : ['plan'],
+      not: { required: ['offer'] },
+    },
+  ],
+});
+
+const schemas: Record<string, JsonSchema> = {
+  EventProduct: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'name'],
+    properties: { id: { type: 'integer' }, name: nullableString },
+  },
+  EventOffer: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['code', 'name', 'price'],
+    properties: { code: { type: 'string' }, name: { type: 'string' }, price: money },
+  }),
+  EventPlan: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['code', 'name', 'price', 'billing_cycle'],
+    properties: {
+      code: { type: 'string' },
+      name: { type: 'string' },
+      price: money,
+      billing_cycle: nullable({ type: 'string', enum: [...BILLING_CYCLES] }),
+    },
+  }),
+  EventSubscription: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'status', 'current_period_end'],
+    description: 'The subscription of a plan order; null until its first payment starts it',
+    properties: {
+      id: { type: 'integer' },
+      status: { type: 'string', enum: [...SUBSCRIPTION_STATUSES] },
+      current_period_end: dateTime,
+    },
+  }),
+  EventPurchase: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['tracking', 'payment_link'],
+    description: 'Both null for purchases not made through a link (renewals, a checkout opened without one)',
+    properties: {
+      tracking: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['external_reference'],
+        properties: { external_reference: nullableString },
+      },
+      payment_link: nullable({
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'external_reference', 'metadata'],
+        properties: {
+          code: { type: 'string', pattern: '^plink_[0-9A-Za-z]{24}$', description: 'The link id' },
+          external_reference: nullableString,
+          metadata: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      }),
+    },
+  },
+  EventCustomer: {
+    ...customerSchema,
+    description: 'The buyer as entered at checkout (else the link prefill)',
+  },
+  OrderEventData: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['order', 'customer', 'product', 'purchase'],
+    properties: {
+      order: {
+        anyOf: [
+          { type: 'null' },
+          realOrder({ type: 'string', enum: [...ORDER_STATUSES] }),
+          syntheticOrder({ type: 'string', enum: [...new Set([...ORDER_STATUSES, 'expired'])] }),
+        ],
+      },
+      customer: ref('EventCustomer'),
+      product: ref('EventProduct'),
+      offer: ref('EventOffer'),
+      plan: ref('EventPlan'),
+      subscription: ref('EventSubscription'),
+      purchase: ref('EventPurchase'),
+    },
+    ...offerOrPlan(true),
+  },
+  LeadEventData: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['lead', 'product', 'purchase'],
+    properties: {
+      lead: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'email', 'phone', 'document'],
+        description: 'The buyer as entered in the checkout form',
+        properties: {
+          name: { type: 'string' },
+          email: { type: 'string' },
+          phone: nullable({ type: 'string', pattern: '^\\+\\d{10,15}$' }),
+          document: nullable({ type: 'string', pattern: '^(\\d{11}|\\d{14})$' }),
+        },
+      },
+      product: ref('EventProduct'),
+      offer: ref('EventOffer'),
+      plan: ref('EventPlan'),
+      purchase: ref('EventPurchase'),
+    },
+    ...offerOrPlan(false),
+  },
+};
+
+/** `order.payment_declined` → `OrderPaymentDeclinedEvent` */
+export const eventSchemaName = (kind: EventKind): string =>
+  `${kind
+    .split(/[._]/)
+    .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
+    .join('')}Event`;
+
+function envelope(kind: EventKind): JsonSchema {
+  const data =
+    kind === 'lead.created'
+      ? ref('LeadEventData')
+      : { allOf: [ref('OrderEventData'), { properties: { order: orderOf(kind) } }] };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'created_at', 'livemode', 'test', 'sandbox', 'data'],
+    description: WHEN[kind],
+    properties: {
+      id: {
+        type: 'string',
+        pattern: '^evt_[0-9A-Za-z]{24}$',
+        description: 'Also the `webhook-id` header: the same on every retry',
+      },
+      type: { const: kind },
+      created_at: dateTime,
+      livemode: { type: 'boolean' },
+      test: { type: 'boolean', description: 'Simulated and test events' },
+      sandbox: { type: 'boolean', description: 'Always equal to `test`' },
+      data,
+    },
+  };
+}
+
+/** Component schemas of the event bodies: the shared parts and one envelope per kind. */
+export const eventSchemas: Record<string, JsonSchema> = {
+  ...schemas,
+  ...Object.fromEntries(EVENT_KINDS.map((kind) => [eventSchemaName(kind), envelope(kind)])),
+};
+
+const header = (name: string, description: string): JsonSchema => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+const LABELS: Partial<Record<EventKind, string>> = Object.fromEntries(
+  PANEL_EVENT_KINDS.map((k) => [k.value, k.label]),
+);
+
+/** The document's `webhooks`: what this service POSTs to an integration's `config.url`, per kind. */
+export function eventWebhooks(): Record<string, PathItem> {
+  return Object.fromEntries(
+    EVENT_KINDS.map((kind): [string, PathItem] => [
+      kind,
+      {
+        post: {
+          operationId: `${eventSchemaName(kind).replace(/^./, (c) => c.toLowerCase())}Webhook`,
+          summary: `${kind}${LABELS[kind] ? ` (${LABELS[kind]})` : ''}`,
+          description: WHEN[kind],
+          tags: ['Webhooks'],
+          security: [],
+          parameters: [
+            header('webhook-id', 'The event id (`evt_…`): the same on every retry; deduplicate on it'),
+            header('webhook-timestamp', 'Unix seconds when this attempt was signed'),
+            header(
+              'webhook-signature',
+              '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` (Standard Webhooks); ' +
+                'space-separated when more than one secret signs',
+            ),
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref(eventSchemaName(kind)) } },
+          },
+          responses: {
+            '2XX': { description: 'Received: any 2xx ends the delivery' },
+            '410': { description: 'Gone: no more retries of this delivery' },
+            default: { description: 'Anything else (or no answer in time) is retried on the schedule' },
+          },
+        },
+      },
+    ]),
+  );
+}
