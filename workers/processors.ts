@@ -1,4 +1,4 @@
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import Joi from 'joi';
 import type { JobOf, JobResults, QueueKey } from '../queues/index.js';
 import { publishAfterCommit } from '../src/events/publish.js';
@@ -41,7 +41,7 @@ function payload<Q extends QueueKey>(queue: Q, job: Job): JobOf<Q> {
   return value;
 }
 
-export type ProcessorOf<Q extends QueueKey> = (job: Job) => Promise<JobResults[Q]>;
+export type ProcessorOf<Q extends QueueKey> = (job: Job, token?: string) => Promise<JobResults[Q]>;
 
 /**
  * One thin processor per queue; each validates its payload and calls a service. All are safe to
@@ -75,12 +75,16 @@ export function buildProcessors(ctx: AppContext): { [Q in QueueKey]: ProcessorOf
       const asOf = new Date(Date.now() + RENEWAL_CLOCK_TOLERANCE_MS);
       return { renewed: (await renewSubscription(ctx, subscriptionId, period, asOf)) !== undefined };
     },
-    orderAbandonment: async (job) => {
+    orderAbandonment: async (job, token) => {
       const { orderCode } = payload('orderAbandonment', job);
-      // Never before the deadline: a job that fires a moment early leaves the order to the outbox sweep.
-      const eventId = await abandonDueOrder(ctx.db, ctx.config.orderAbandonAfterSeconds, orderCode);
-      if (eventId) publishAfterCommit(ctx, [eventId]);
-      return { abandoned: eventId !== undefined };
+      const check = await abandonDueOrder(ctx.db, ctx.config.orderAbandonAfterSeconds, orderCode);
+      if (check && 'dueAt' in check) {
+        // Fired before the deadline by this host's clock: wait for it rather than leave it to the sweep.
+        await job.moveToDelayed(check.dueAt.getTime(), token);
+        throw new DelayedError();
+      }
+      if (check) publishAfterCommit(ctx, [check.eventId]);
+      return { abandoned: check !== undefined };
     },
   };
 }

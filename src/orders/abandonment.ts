@@ -1,7 +1,7 @@
 import { jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
-import { abandonOrderIfDue, overduePendingOrders, type OrderRow } from './repository.js';
+import { lockOrderByCode, markOrderAbandoned, overduePendingOrders, type OrderRow } from './repository.js';
 import { recordOrderEvent } from './service.js';
 
 /**
@@ -28,20 +28,28 @@ export function scheduleAbandonment(
     });
 }
 
+/** What one abandonment check did: abandoned (with its event), not yet due, or nothing to do. */
+export type AbandonmentCheck = { eventId: string } | { dueAt: Date } | undefined;
+
 /**
  * Abandons an order still pending at `asOf` past its deadline, with `order.abandoned`, in one
- * transaction. Idempotent: an order paid, failed or already abandoned meanwhile, or not yet due, is
- * left alone. Returns the event id to publish.
+ * transaction. Idempotent: an order paid, failed or already abandoned meanwhile is left alone. An
+ * order not yet due (a delayed job can fire a moment early: the deadline was computed from a
+ * millisecond timestamp, on another host's clock) answers when it will be.
  */
 export async function abandonDueOrder(
   db: Db,
   afterSeconds: number,
   orderCode: string,
   asOf: Date = new Date(),
-): Promise<string | undefined> {
+): Promise<AbandonmentCheck> {
   return db.transaction(async (tx) => {
-    const order = await abandonOrderIfDue(tx, orderCode, afterSeconds, asOf);
-    return order ? recordOrderEvent(tx, 'order.abandoned', order) : undefined;
+    const order = await lockOrderByCode(tx, orderCode);
+    if (!order || order.status !== 'pending') return undefined;
+    const dueAt = new Date(order.createdAt.getTime() + afterSeconds * 1000);
+    if (dueAt > asOf) return { dueAt };
+    const abandoned = await markOrderAbandoned(tx, order.id);
+    return abandoned ? { eventId: await recordOrderEvent(tx, 'order.abandoned', abandoned) } : undefined;
   });
 }
 
@@ -54,8 +62,8 @@ export async function abandonOverdueOrders(
   const after = ctx.config.orderAbandonAfterSeconds;
   const eventIds: string[] = [];
   for (const code of await overduePendingOrders(ctx.db, after, graceMs, batch)) {
-    const eventId = await abandonDueOrder(ctx.db, after, code);
-    if (eventId) eventIds.push(eventId);
+    const check = await abandonDueOrder(ctx.db, after, code);
+    if (check && 'eventId' in check) eventIds.push(check.eventId);
   }
   return eventIds;
 }

@@ -62,26 +62,12 @@ export async function markOrderRefunded(tx: Executor, orderId: number): Promise<
   return row;
 }
 
-/**
- * pending → abandoned for an order created at least `afterSeconds` before `asOf`. One statement, so a
- * late confirmation and the abandonment job cannot both win: whichever locks the row first decides.
- */
-export async function abandonOrderIfDue(
-  tx: Executor,
-  code: string,
-  afterSeconds: number,
-  asOf: Date,
-): Promise<OrderRow | undefined> {
+/** pending → abandoned; a confirmation that won the row lock first leaves nothing to match. */
+export async function markOrderAbandoned(tx: Executor, orderId: number): Promise<OrderRow | undefined> {
   const [row] = await tx
     .update(orders)
     .set({ status: 'abandoned' })
-    .where(
-      and(
-        eq(orders.code, code),
-        eq(orders.status, 'pending'),
-        sql`${orders.createdAt} <= ${asOf}::timestamptz - make_interval(secs => ${afterSeconds})`,
-      ),
-    )
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'pending')))
     .returning();
   return row;
 }

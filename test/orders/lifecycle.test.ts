@@ -289,13 +289,27 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
       const { order } = await checkout(engine.app, tenant, offer.code, link.id, { payment_method: 'boleto' });
       const after = engine.app.ctx.config.orderAbandonAfterSeconds;
 
-      // Not yet due: nothing happens.
-      expect(await abandonDueOrder(engine.app.ctx.db, after, order.code)).to.equal(undefined);
+      // Not yet due: nothing happens, and the check says when it will be.
+      const early = await abandonDueOrder(engine.app.ctx.db, after, order.code);
+      expect(early).to.deep.equal({ dueAt: new Date(Date.parse(order.created_at) + after * 1000) });
+      const queue = engine.workers.producers.queue('orderAbandonment');
+      const job = await queue.getJob(jobIds.orderAbandonment(order.code));
+      if (!job?.id) throw new Error('abandonment job not scheduled');
+      const jobId = job.id;
+      // A job that fires before the deadline waits for it again instead of finishing with nothing done.
+      await job.promote();
+      await eventually(
+        async () => {
+          const current = await queue.getJob(jobId);
+          return current && current.attemptsStarted > 0 && (await current.getState()) === 'delayed'
+            ? current
+            : undefined;
+        },
+        5000,
+        'the early abandonment job back among the delayed',
+      );
+      expect((await orderOf(tenant, order.code)).status).to.equal('pending');
       await age(order.code, after + 1);
-      const job = await engine.workers.producers
-        .queue('orderAbandonment')
-        .getJob(jobIds.orderAbandonment(order.code));
-      if (!job) throw new Error('abandonment job not scheduled');
       await job.promote();
       const event = await deliveredFor('order.abandoned', order.code);
       expect(event.data.order).to.include({ status: 'abandoned', paid_at: null });
