@@ -13,10 +13,51 @@
  *            another checkout)
  */
 import { parseArgs } from 'node:util';
+import type pg from 'pg';
 import { cleanup, installCleanupHandlers } from './harness/cleanup.js';
 import { ENDPOINTS, Traffic } from './harness/traffic.js';
 import { clock, cpuSeconds, mb, ms, percentile, rssKb, sleep, table } from './harness/util.js';
 import { World } from './harness/world.js';
+import { createDatabase } from '../src/shared/db/index.js';
+import { pruneBefore } from '../src/webhooks/retention.js';
+
+const GROWING_TABLES = ['events', 'deliveries', 'delivery_attempts'] as const;
+
+async function tableSizes(pool: pg.Pool): Promise<Map<string, { rows: number; bytes: number }>> {
+  const sizes = new Map<string, { rows: number; bytes: number }>();
+  for (const name of GROWING_TABLES) {
+    const result = await pool.query<{ rows: string; bytes: string }>(
+      `SELECT (SELECT count(*) FROM ${name}) AS rows, pg_total_relation_size($1::regclass) AS bytes`,
+      [name],
+    );
+    sizes.set(name, { rows: Number(result.rows[0]?.rows ?? 0), bytes: Number(result.rows[0]?.bytes ?? 0) });
+  }
+  return sizes;
+}
+
+async function measureRetention(url: string): Promise<{ rows: string[][]; pruned: string; seconds: number }> {
+  const database = createDatabase(url, 2);
+  try {
+    const before = await tableSizes(database.pool);
+    const started = performance.now();
+    const pruned = await pruneBefore(database.db, new Date());
+    const seconds = (performance.now() - started) / 1000;
+    await database.pool.query('VACUUM (ANALYZE) events, deliveries, delivery_attempts');
+    const after = await tableSizes(database.pool);
+    const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+    return {
+      rows: GROWING_TABLES.map((name) => {
+        const b = before.get(name);
+        const a = after.get(name);
+        return [name, String(b?.rows ?? 0), mib(b?.bytes ?? 0), String(a?.rows ?? 0), mib(a?.bytes ?? 0)];
+      }),
+      pruned: `${pruned.events} events, ${pruned.deliveries} deliveries, ${pruned.attempts} attempts deleted`,
+      seconds,
+    };
+  } finally {
+    await database.close();
+  }
+}
 
 const RSS_TARGET = 0.2;
 const RSS_GATED_FROM_S = 600;
@@ -124,6 +165,10 @@ async function main(): Promise<number> {
 
   log('traffic stopped; draining: waiting for every committed event to reach the receiver');
   const check = await world.ledger.drain({ timeoutMs: 120_000, progress: log });
+
+  // Retention: the tables that grow with traffic, before and after a prune of every finished row
+  // (what the hourly job does to rows older than RETENTION_DAYS).
+  const retention = await measureRetention(world.pg.url);
 
   // Per-endpoint figures.
   const seconds = traffic.seconds;
@@ -297,6 +342,10 @@ async function main(): Promise<number> {
       ? 'RSS target checked (run ≥ 10 minutes).'
       : `RSS growth shown, not gated: the < 20 % target is defined over 10 minutes (--minutes 10).`,
   );
+  console.log(
+    `\nRetention (prune of every finished row, batches of 1,000, in ${retention.seconds.toFixed(1)} s: ${retention.pruned})\n`,
+  );
+  console.log(table(['table', 'rows before', 'size before', 'rows after', 'size after'], retention.rows));
   if (totals.unexpected > 0)
     console.log(
       `note: ${totals.unexpected} answers had a status other than the expected one (listed above).`,

@@ -11,21 +11,49 @@ export const QUEUE = {
   simulate: 'simulate',
   renewals: 'renewals',
   orderAbandonment: 'order-abandonment',
+  deliveryRecovery: 'delivery-recovery',
+  retention: 'retention',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
 export type QueueName = (typeof QUEUE)[QueueKey];
 
-/** Job payloads carry ids only: events, integrations and secrets are read from PostgreSQL at run time. */
+/**
+ * The key prefix of one queue: QUEUE_PREFIX's name with the queue's own name, as one hash tag
+ * (`{plinks}` → `{plinks:outbox}`). BullMQ's scripts need every key of a queue in one Redis Cluster
+ * slot; a tag per queue puts each queue in a slot of its own, so a cluster spreads the queues over
+ * its nodes instead of piling them all on one.
+ */
+export function queuePrefixFor(base: string, queue: QueueName): string {
+  const name = base.replace(/^\{(.*)\}$/, '$1');
+  return `{${name}:${queue}}`;
+}
+
+/**
+ * Job payloads carry ids only: events, integrations and secrets are read from PostgreSQL at run time.
+ * `eventType` and `integrationId` are there for a person reading the job in Bull Board; `failed…`
+ * marks a job failed on purpose by a failed attempt, so that a retry started from Bull Board is
+ * recognised as a request for one more attempt.
+ */
 export interface JobPayloads {
-  outbox: { eventId: string };
-  deliveries: { deliveryId: number; attempt: number };
+  outbox: { eventId: string; eventType?: string; failedDeliveries?: number[]; failedIntegrations?: number[] };
+  deliveries: {
+    deliveryId: number;
+    attempt: number;
+    eventType?: string;
+    integrationId?: number;
+    failedAttempt?: number;
+  };
   linkExpiry: { linkId: string };
   simulate: { eventId: string };
   /** Renew one subscription into `period` (1 is the first purchase, so renewals start at 2). */
   renewals: { subscriptionId: number; period: number };
   /** Abandon this order if it is still pending at its deadline. */
   orderAbandonment: { orderCode: string };
+  /** Walk one bulk recovery's deliveries page by page; its progress lives in PostgreSQL. */
+  deliveryRecovery: { recoveryId: number };
+  /** Prune what is older than RETENTION_DAYS (a repeatable job; the payload is empty). */
+  retention: Record<string, never>;
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -43,6 +71,8 @@ export interface JobResults {
   simulate: SimulateResult;
   renewals: { renewed: boolean };
   orderAbandonment: { abandoned: boolean };
+  deliveryRecovery: { recovered: number };
+  retention: { events: number; deliveries: number; attempts: number };
 }
 
 const DAY = 24 * 3600;
@@ -71,6 +101,8 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
   },
   renewals: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 2000 } },
   orderAbandonment: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 2000 } },
+  deliveryRecovery: { ...retention, attempts: 20, backoff: { type: 'exponential', delay: 2000 } },
+  retention: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 }, attempts: 3 },
 };
 
 /** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
@@ -87,6 +119,7 @@ export const jobIds = {
   simulate: (eventId: string): string => `sim-${eventId}`,
   renewals: (subscriptionId: number, period: number): string => `renew-${subscriptionId}-${period}`,
   orderAbandonment: (orderCode: string): string => `abandon-${orderCode}`,
+  deliveryRecovery: (recoveryId: number): string => `recover-${recoveryId}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

@@ -4,6 +4,7 @@ import {
   DEFAULT_JOB_OPTIONS,
   QUEUE,
   QUEUE_KEYS,
+  queuePrefixFor,
   type JobOf,
   type JobResults,
   type QueueKey,
@@ -82,7 +83,7 @@ export class Producers {
     if (!queue) {
       queue = new Queue(QUEUE[key], {
         connection: this.connection,
-        prefix: this.prefix,
+        prefix: queuePrefixFor(this.prefix, QUEUE[key]),
         defaultJobOptions: DEFAULT_JOB_OPTIONS[key],
         skipWaitingForReady: this.failFast,
       });
@@ -104,7 +105,7 @@ export class Producers {
       // Options, not a connection: the QueueEvents owns (and closes) its blocking connection.
       const events = new QueueEvents(QUEUE[key], {
         connection: patientOptions(this.connection),
-        prefix: this.prefix,
+        prefix: queuePrefixFor(this.prefix, QUEUE[key]),
       });
       waiter = new JobWaiter(events);
       this.waiters.set(key, waiter);

@@ -1,9 +1,10 @@
 import { Worker } from 'bullmq';
-import { Producers, QUEUE, QUEUE_KEYS, type QueueKey } from '../queues/index.js';
+import { Producers, QUEUE, QUEUE_KEYS, queuePrefixFor, type QueueKey } from '../queues/index.js';
 import type { AppContext } from '../src/shared/context.js';
 import { createRedis } from '../src/shared/redis.js';
 import { sweepRenewals } from '../src/orders/renewals.js';
 import { closeHttpAgents } from '../src/webhooks/http-client.js';
+import { jobsTotal } from '../src/shared/metrics.js';
 import { DEFAULT_SWEEP, Sweeper, type SweepOptions } from '../src/webhooks/sweep.js';
 import { buildProcessors } from './processors.js';
 
@@ -47,6 +48,9 @@ export async function startWorkers(
     // Scheduled, low-volume work like expiry.
     renewals: ctx.config.workers.expiryConcurrency,
     orderAbandonment: ctx.config.workers.expiryConcurrency,
+    // One recovery walks its pages in order; a second one runs beside it.
+    deliveryRecovery: 2,
+    retention: 1,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
@@ -54,13 +58,15 @@ export async function startWorkers(
   const workers = QUEUE_KEYS.map((key) => {
     const worker = new Worker(QUEUE[key], processors[key], {
       connection,
-      prefix: ctx.config.queuePrefix,
+      prefix: queuePrefixFor(ctx.config.queuePrefix, QUEUE[key]),
       concurrency: concurrency[key],
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: 5,
     });
+    worker.on('completed', () => jobsTotal.inc({ queue: QUEUE[key], outcome: 'completed' }));
     worker.on('failed', (job, err) => {
+      jobsTotal.inc({ queue: QUEUE[key], outcome: 'failed' });
       ctx.logger.warn(
         { err, queue: QUEUE[key], jobId: job?.id, attemptsMade: job?.attemptsMade },
         'job failed',
@@ -77,7 +83,15 @@ export async function startWorkers(
   // After a Redis outage, relay what piled up in the outbox without waiting for the next tick.
   connection.on('ready', () => sweeper.kick());
   sweeper.start();
-  const renewalSweep = startRenewalSweep(ctx);
+  const renewalSweep = startRenewalSweep(ctx, ctx.config.workers.renewalSweepMs);
+  // Every worker process upserts the same scheduler: one hourly prune however many run.
+  await producers
+    .queue('retention')
+    .upsertJobScheduler(
+      RETENTION_SCHEDULER_ID,
+      { every: RETENTION_EVERY_MS },
+      { name: QUEUE.retention, data: {} },
+    );
 
   ctx.logger.info(
     { redis: redisUrl.replace(/\/\/[^@]*@/, '//***@'), queues: Object.values(QUEUE), concurrency },
@@ -96,8 +110,11 @@ export async function startWorkers(
   };
 }
 
-/** Renews subscriptions whose renewal job was lost, once a minute (never two sweeps at once). */
-function startRenewalSweep(ctx: AppContext, intervalMs = 60_000): { stop(): Promise<void> } {
+const RETENTION_SCHEDULER_ID = 'retention-hourly';
+const RETENTION_EVERY_MS = 3_600_000;
+
+/** Renews subscriptions whose renewal job was lost, every `RENEWAL_SWEEP_MS` (never two sweeps at once). */
+function startRenewalSweep(ctx: AppContext, intervalMs: number): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const timer = setInterval(() => {
     running ??= sweepRenewals(ctx)

@@ -7,8 +7,9 @@ import { renewSubscription } from '../src/orders/renewals.js';
 import { expireDueLink } from '../src/payment-links/expiry.js';
 import type { AppContext } from '../src/shared/context.js';
 import { dispatchSimulation } from '../src/simulate/dispatch.js';
-import { deliverAttempt } from '../src/webhooks/deliver.js';
-import { relayEvent } from '../src/webhooks/relay.js';
+import { runDeliveryJob, runRelayJob } from '../src/webhooks/jobs.js';
+import { runRecovery } from '../src/webhooks/recovery.js';
+import { pruneExpired } from '../src/webhooks/retention.js';
 
 const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
 
@@ -16,10 +17,18 @@ const eventId = Joi.string()
   .pattern(/^evt_[0-9A-Za-z]{24}$/)
   .required();
 const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
-  outbox: Joi.object({ eventId }),
+  outbox: Joi.object({
+    eventId,
+    eventType: Joi.string().max(100),
+    failedDeliveries: Joi.array().items(Joi.number().integer().min(1)).max(1000),
+    failedIntegrations: Joi.array().items(Joi.number().integer().min(1)).max(1000),
+  }),
   deliveries: Joi.object({
     deliveryId: Joi.number().integer().min(1).required(),
     attempt: Joi.number().integer().min(1).max(1000).required(),
+    eventType: Joi.string().max(100),
+    integrationId: Joi.number().integer().min(1),
+    failedAttempt: Joi.number().integer().min(1).max(1000),
   }),
   linkExpiry: Joi.object({
     linkId: Joi.string()
@@ -32,6 +41,8 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
     period: Joi.number().integer().min(2).required(),
   }),
   orderAbandonment: Joi.object({ orderCode: Joi.string().guid().required() }),
+  deliveryRecovery: Joi.object({ recoveryId: Joi.number().integer().min(1).required() }),
+  retention: Joi.object({}),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -50,14 +61,8 @@ export type ProcessorOf<Q extends QueueKey> = (job: Job, token?: string) => Prom
  */
 export function buildProcessors(ctx: AppContext): { [Q in QueueKey]: ProcessorOf<Q> } {
   return {
-    outbox: async (job) => {
-      const { eventId } = payload('outbox', job);
-      return { deliveries: await relayEvent(ctx, eventId) };
-    },
-    deliveries: async (job) => {
-      const { deliveryId, attempt } = payload('deliveries', job);
-      return { outcome: await deliverAttempt(ctx, deliveryId, attempt) };
-    },
+    outbox: async (job) => runRelayJob(ctx, job, payload('outbox', job)),
+    deliveries: async (job) => runDeliveryJob(ctx, job, payload('deliveries', job)),
     linkExpiry: async (job) => {
       const { linkId } = payload('linkExpiry', job);
       const eventId = await expireDueLink(ctx.db, linkId);
@@ -75,6 +80,11 @@ export function buildProcessors(ctx: AppContext): { [Q in QueueKey]: ProcessorOf
       const asOf = new Date(Date.now() + RENEWAL_CLOCK_TOLERANCE_MS);
       return { renewed: (await renewSubscription(ctx, subscriptionId, period, asOf)) !== undefined };
     },
+    deliveryRecovery: async (job) => {
+      const { recoveryId } = payload('deliveryRecovery', job);
+      return runRecovery(ctx, recoveryId, { onPage: (recovered) => job.updateProgress({ recovered }) });
+    },
+    retention: async () => pruneExpired(ctx.db, ctx.config.retentionDays),
     orderAbandonment: async (job, token) => {
       const { orderCode } = payload('orderAbandonment', job);
       const check = await abandonDueOrder(ctx.db, ctx.config.orderAbandonAfterSeconds, orderCode);

@@ -120,6 +120,10 @@ export class ServiceProcess {
     });
   }
 
+  get logFile(): string {
+    return this.options.logFile;
+  }
+
   get pid(): number | undefined {
     return this.alive ? this.child?.pid : undefined;
   }

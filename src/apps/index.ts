@@ -1,5 +1,4 @@
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { panelApp } from './panel.js';
 import { payApp } from './pay.js';
 import { paymentsApp } from './payments.js';
@@ -7,13 +6,11 @@ import { mountPath } from '../shared/config.js';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler, notFoundHandler } from '../shared/http/errors.js';
 import { requestId } from '../shared/http/request-id.js';
+import { requestLog } from '../shared/http/request-log.js';
 import { checkReadiness } from '../shared/readiness.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-board.js';
 import { DOCS_PATH, docsRouter } from './docs.js';
-
-// OAuth codes and states travel in query strings; they are credentials and stay out of the logs.
-const SENSITIVE_QUERY = /([?&](?:code|state|token|key|secret)=)[^&]*/gi;
-const redactQuery = (url: string): string => url.replace(SENSITIVE_QUERY, '$1[redacted]');
+import { httpMetrics, METRICS_PATH, metricsApp, metricsHandler } from './metrics.js';
 
 /**
  * One Express app that mounts the three surfaces (panel and buyer pages at the path of their
@@ -22,28 +19,10 @@ const redactQuery = (url: string): string => url.replace(SENSITIVE_QUERY, '$1[re
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', ctx.config.trustProxy);
   app.use(requestId);
-  app.use(
-    pinoHttp({
-      logger: ctx.logger,
-      genReqId: (_req, res) => (res as express.Response).locals.requestId,
-      // pino binds the request to a child logger on every request, serializing it eagerly: keep
-      // that to the fields worth reading (and never the headers, so no credential can leak).
-      wrapSerializers: false,
-      serializers: {
-        req: (req: express.Request) => ({
-          id: req.id,
-          method: req.method,
-          url: redactQuery(req.originalUrl ?? req.url),
-        }),
-        res: (res: express.Response) => ({ statusCode: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  app.use(httpMetrics());
+  app.use(requestLog(ctx.logger));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -61,11 +40,12 @@ export function createApp(ctx: AppContext): Express {
       checks: readiness.checks,
     });
   });
-  app.use(ADMIN_QUEUES_PATH, adminQueuesRouter(ctx));
-  app.use(DOCS_PATH, docsRouter(ctx.config));
-  app.use(mountPath(ctx.config.urls.panel), panelApp(ctx));
-  app.use(mountPath(ctx.config.urls.checkout), payApp(ctx));
-  app.use(paymentsApp(ctx));
+  app.get(METRICS_PATH, metricsHandler(ctx));
+  app.use(ADMIN_QUEUES_PATH, metricsApp('admin'), adminQueuesRouter(ctx));
+  app.use(DOCS_PATH, metricsApp('docs'), docsRouter(ctx.config));
+  app.use(mountPath(ctx.config.urls.panel), metricsApp('panel'), panelApp(ctx));
+  app.use(mountPath(ctx.config.urls.checkout), metricsApp('pay'), payApp(ctx));
+  app.use(metricsApp('payments'), paymentsApp(ctx));
   app.use(notFoundHandler());
   app.use(errorHandler(ctx.logger));
   return app;

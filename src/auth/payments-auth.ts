@@ -3,7 +3,8 @@ import type { AppContext } from '../shared/context.js';
 import { AuthenticationError, PermissionError } from '../shared/errors.js';
 import { sha256Hex } from '../shared/ids.js';
 import { KEY_PATTERN } from '../keys/key-format.js';
-import { findKeyByHash, touchKeyLastUsed } from '../keys/repository.js';
+import { findKeyByHash, touchKeyLastUsed, type KeyLookup } from '../keys/repository.js';
+import { KeyCache } from './key-cache.js';
 import { bearerToken } from './bearer.js';
 import { LastUsedTracker } from './last-used.js';
 
@@ -13,10 +14,19 @@ import { LastUsedTracker } from './last-used.js';
  */
 export function paymentsAuth(ctx: AppContext): RequestHandler {
   const lastUsed = new LastUsedTracker((id) => touchKeyLastUsed(ctx.db, id), ctx.logger);
+  const cache = keyCacheOf(ctx);
+  const lookup = async (keyHash: string): Promise<KeyLookup | undefined> => {
+    const cached = cache.get(keyHash);
+    if (cached) return cached.lookup;
+    const wasLive = cache.isLive;
+    const found = await findKeyByHash(ctx.db, keyHash);
+    cache.set(keyHash, found, wasLive);
+    return found;
+  };
   return async (req, res, next) => {
     const token = bearerToken(req);
     if (!KEY_PATTERN.test(token)) throw new AuthenticationError('Invalid API key');
-    const key = await findKeyByHash(ctx.db, sha256Hex(token));
+    const key = await lookup(sha256Hex(token));
     if (!key || key.revoked)
       throw new AuthenticationError(key ? 'This API key has been revoked' : 'Invalid API key');
     if (key.kind !== 'payments') throw new PermissionError('Read-only keys cannot use the payments API');
@@ -25,4 +35,24 @@ export function paymentsAuth(ctx: AppContext): RequestHandler {
     res.locals.payments = { companyId: key.companyId, keyId: key.id, livemode: !key.test };
     next();
   };
+}
+
+const caches = new WeakMap<AppContext['redis'], KeyCache>();
+
+/**
+ * One cache per process connection, subscribed on its own connection (a subscribed connection can
+ * do nothing else), closed with the connection it was made from.
+ */
+function keyCacheOf(ctx: AppContext): KeyCache {
+  let cache = caches.get(ctx.redis);
+  if (!cache) {
+    const made = new KeyCache(
+      ctx.redis.duplicate({ maxRetriesPerRequest: null }),
+      ctx.config.limits.keyCacheTtlMs,
+    );
+    ctx.redis.once('end', () => made.close());
+    caches.set(ctx.redis, made);
+    cache = made;
+  }
+  return cache;
 }

@@ -31,13 +31,13 @@ function setHeaders(res: Response, limit: number, result: RateLimiterRes): void 
 function limiterMiddleware(ctx: AppContext, name: string, points: number): RequestHandler {
   const limiter = new RateLimiterRedis({
     storeClient: ctx.redis,
-    keyPrefix: `rl:payments:${name}`,
+    keyPrefix: `${ctx.config.queuePrefix}:rl:payments:${name}`,
     points,
     duration: WINDOW_SECONDS,
     // While Redis is unreachable each process keeps counting on its own instead of failing requests.
     rejectIfRedisNotReady: true,
     insuranceLimiter: new RateLimiterMemory({
-      keyPrefix: `rl:payments:${name}`,
+      keyPrefix: `${ctx.config.queuePrefix}:rl:payments:${name}`,
       points,
       duration: WINDOW_SECONDS,
     }),

@@ -3,9 +3,13 @@ import { createKey, revokeKey } from '../keys/service.js';
 import { createOwnerToken, createPanelToken, setCompanyActive } from '../companies/service.js';
 import { listen, ListenError, parseEvents } from './listen.js';
 import { seedCompany } from './seed.js';
+import { formatQueueStatus, queuesCommand, QueuesCommandError } from './queues.js';
 import { exitOnStartupFailure } from '../shared/bootstrap.js';
 import { loadConfig, type Config } from '../shared/config.js';
 import { createDatabase, type Db } from '../shared/db/index.js';
+import { createRedis } from '../shared/redis.js';
+import type { Redis } from 'ioredis';
+import { announceCompanyChange } from '../keys/key-changes.js';
 import { migrate } from '../shared/db/migrate.js';
 import { resolveInfrastructure } from '../shared/infra/index.js';
 import { createLogger } from '../shared/logger.js';
@@ -27,10 +31,26 @@ const USAGE = `Usage: npm run cli -- <command> [options]
       Like \`stripe listen\`: receive the company's webhooks on a local receiver and print one
       verified line per event (whole bodies with --json), optionally forwarding each; the webhook
       integration it creates (or reuses) is removed on exit (Ctrl-C).
+  queues status|pause|resume [--queue NAME] [--json]
+      Show each queue's jobs (waiting, delayed, active, failed), or pause / resume one queue or
+      all: a paused queue keeps its jobs, every worker stops taking new ones. Needs REDIS_URL.
 
 Reaches the same database as the service: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR.`;
 
 class UsageError extends Error {}
+
+/**
+ * Running web processes cache key lookups; a change made here is announced through the service's
+ * Redis when REDIS_URL is set (otherwise they see it when their cache entry expires).
+ */
+async function withAnnouncer<T>(config: Config, work: (redis: Redis | null) => Promise<T>): Promise<T> {
+  const redis = config.redisUrl ? createRedis(config.redisUrl, { maxRetriesPerRequest: 1 }) : null;
+  try {
+    return await work(redis);
+  } finally {
+    redis?.disconnect();
+  }
+}
 
 function intOption(value: string | boolean | undefined, name: string): number {
   const n = typeof value === 'string' ? Number(value) : Number.NaN;
@@ -53,6 +73,7 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
       test: { type: 'boolean', default: false },
       events: { type: 'string' },
       'forward-to': { type: 'string' },
+      queue: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -106,9 +127,14 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
     }
     case 'key revoke': {
       const companyId = intOption(values.company, 'company');
-      const row = await revokeKey(db, companyId, intOption(values.key, 'key'));
+      const row = await withAnnouncer(config, (redis) =>
+        revokeKey({ db, redis }, companyId, intOption(values.key, 'key')),
+      );
       console.log(
-        `Revoked key ${row.id} (${row.prefix}…${row.last4}) of company ${companyId} at ${row.revokedAt?.toISOString() ?? ''}`,
+        `Revoked key ${row.id} (${row.prefix}…${row.last4}) of company ${companyId} at ${row.revokedAt?.toISOString() ?? ''}` +
+          (config.redisUrl
+            ? ''
+            : ` (no REDIS_URL: running web processes stop accepting it within ${config.limits.keyCacheTtlMs / 1000} s)`),
       );
       return;
     }
@@ -124,7 +150,12 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
     case 'company deactivate':
     case 'company activate': {
       const active = command === 'company activate';
-      const row = await setCompanyActive(db, intOption(values.company, 'company'), active);
+      const companyId = intOption(values.company, 'company');
+      const row = await withAnnouncer(config, async (redis) => {
+        const changed = await setCompanyActive(db, companyId, active);
+        if (redis) await announceCompanyChange(redis, companyId);
+        return changed;
+      });
       console.log(`Company ${row.id} "${row.name}" is now ${row.active ? 'active' : 'inactive'}`);
       return;
     }
@@ -145,6 +176,18 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
         await listen(db, config, options, stop);
       } catch (err) {
         throw err instanceof ListenError ? new UsageError(err.message) : err;
+      }
+      return;
+    }
+    case 'queues status':
+    case 'queues pause':
+    case 'queues resume': {
+      const action = command === 'queues pause' ? 'pause' : command === 'queues resume' ? 'resume' : 'status';
+      try {
+        const rows = await queuesCommand(config, action, values.queue);
+        console.log(values.json ? JSON.stringify(rows) : formatQueueStatus(rows));
+      } catch (err) {
+        throw err instanceof QueuesCommandError ? new UsageError(err.message) : err;
       }
       return;
     }

@@ -30,14 +30,13 @@ export interface RecordedEvent {
   envelope: EventEnvelope;
 }
 
-/**
- * Writes an event into the outbox. Call it with the transaction that makes the state change, so
- * the change and its event commit (or roll back) together; then call `publishAfterCommit`.
- */
-export async function recordEvent(tx: Executor, event: NewEvent): Promise<RecordedEvent> {
-  const id = newEventId();
-  const createdAt = new Date();
-  const envelope: EventEnvelope = {
+/** The envelope of an event (decisions, "Envelope"). */
+export function envelopeOf(
+  id: string,
+  event: Pick<NewEvent, 'type' | 'livemode' | 'test' | 'data'>,
+  createdAt: Date,
+): EventEnvelope {
+  return {
     id,
     type: event.type,
     created_at: createdAt.toISOString(),
@@ -46,6 +45,16 @@ export async function recordEvent(tx: Executor, event: NewEvent): Promise<Record
     sandbox: event.test,
     data: event.data,
   };
+}
+
+/**
+ * Writes an event into the outbox. Call it with the transaction that makes the state change, so
+ * the change and its event commit (or roll back) together; then call `publishAfterCommit`.
+ */
+export async function recordEvent(tx: Executor, event: NewEvent): Promise<RecordedEvent> {
+  const id = newEventId();
+  const createdAt = new Date();
+  const envelope = envelopeOf(id, event, createdAt);
   await tx.insert(events).values({
     id,
     companyId: event.companyId,

@@ -18,7 +18,15 @@ export type NewIntegration = Pick<
 export type IntegrationChanges = Partial<
   Pick<
     IntegrationRow,
-    'type' | 'isActive' | 'config' | 'events' | 'sendToAllProducts' | 'oauthPending' | 'oauthState'
+    | 'type'
+    | 'isActive'
+    | 'config'
+    | 'events'
+    | 'sendToAllProducts'
+    | 'oauthPending'
+    | 'oauthState'
+    | 'previousSecret'
+    | 'previousSecretExpiresAt'
   >
 >;
 

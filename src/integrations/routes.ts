@@ -15,6 +15,7 @@ import {
   oauthAuthorizeQuery,
   oauthCallbackQuery,
   productLinkParams,
+  rotateSecretBody,
   updateIntegrationBody,
   updateProductLinkBody,
 } from './schemas.js';
@@ -122,6 +123,25 @@ export function integrationsRoutes(ctx: AppContext): Route[] {
       async ({ params, body }, res) => {
         const { companyId, view } = caller(res);
         res.json(wire(await service.updateIntegration(ctx, companyId, params.id, body), view));
+      },
+    ),
+    route(
+      operation({
+        method: 'post',
+        path: '/integrations/{id}/rotate-secret',
+        operationId: 'rotateIntegrationSecret',
+        summary:
+          'Replace the signing secret; the old one keeps signing beside the new one until it expires (both signatures in webhook-signature)',
+        tags,
+        request: { params: integrationParams, body: rotateSecretBody },
+        responses: {
+          '200': json(ref('Integration'), 'The integration with its new secret'),
+          ...errors('404', '409'),
+        },
+      }),
+      async ({ params, body }, res) => {
+        const { companyId, view } = caller(res);
+        res.json(wire(await service.rotateSecret(ctx.db, companyId, params.id, body), view));
       },
     ),
     route(

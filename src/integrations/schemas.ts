@@ -122,3 +122,14 @@ export const oauthCallbackQuery = v
     code: v.required(v.string().max(2000)),
   })
   .unknown(true);
+
+/** Seconds the replaced secret keeps signing after a rotation (decisions, "Secret rotation"). */
+export const ROTATION_OVERLAP = { max: 604_800, default: 86_400 } as const;
+export const rotateSecretBody = v.object({
+  old_secret_expires_in_seconds: v
+    .defaulted(v.strictInteger().min(0).max(ROTATION_OVERLAP.max), ROTATION_OVERLAP.default)
+    .description(
+      'How long the replaced secret keeps signing beside the new one (0: it stops at once). Default one day.',
+    ),
+});
+export type RotateSecretInput = Output<typeof rotateSecretBody>;

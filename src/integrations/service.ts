@@ -9,7 +9,7 @@ import { isUniqueViolation, withoutParameters } from '../shared/db/errors.js';
 import { fieldErrors } from '../shared/validation/fields.js';
 import * as repo from './repository.js';
 import { refreshProductIds, withCompanyIntegrationsLock } from './repository.js';
-import { managedConfig, webhookConfig, type IntegrationInput } from './schemas.js';
+import { managedConfig, webhookConfig, type IntegrationInput, type RotateSecretInput } from './schemas.js';
 import { isWebhookKindType } from './types.js';
 import { assertSafeWebhookUrl } from './url-guard.js';
 
@@ -146,6 +146,11 @@ export async function updateIntegration(
       changes.oauthState = type === 'gateway' ? randomBase62(32) : null;
     }
     if (config !== undefined) changes.config = config;
+    // A secret set by hand replaces the rotation too: the secret it overlapped with stops signing.
+    if (config !== undefined && config.secret !== current.config.secret) {
+      changes.previousSecret = null;
+      changes.previousSecretExpiresAt = null;
+    }
     if (input.events !== undefined) changes.events = input.events;
     if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
     if (input.is_active !== undefined) changes.isActive = input.is_active;
@@ -157,6 +162,33 @@ export async function updateIntegration(
       });
     if (!updated) throw new NotFoundError(`No integration ${id} in this company`);
     await refreshProductIds(tx, companyId, id);
+    return withLinks(tx, await requireIntegration(tx, companyId, id));
+  });
+}
+
+/**
+ * Secret rotation (decisions, "Webhook operations"): a new generated secret signs from now on; the
+ * replaced one keeps signing beside it until it expires. Only the replaced secret is kept, so a
+ * rotation during an overlap ends the older secret at once.
+ */
+export async function rotateSecret(
+  db: Db,
+  companyId: number,
+  id: number,
+  input: RotateSecretInput,
+): Promise<IntegrationWithLinks> {
+  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
+    const current = await requireIntegration(tx, companyId, id);
+    const replaced = current.config.secret;
+    if (!isWebhookKindType(current.type) || replaced === undefined) {
+      throw new ConflictError(`An integration of type ${current.type} has no signing secret to rotate`);
+    }
+    const overlapMs = input.old_secret_expires_in_seconds * 1000;
+    await repo.updateIntegration(tx, companyId, id, {
+      config: { ...current.config, secret: newWebhookSecret() },
+      previousSecret: overlapMs > 0 ? replaced : null,
+      previousSecretExpiresAt: overlapMs > 0 ? new Date(Date.now() + overlapMs) : null,
+    });
     return withLinks(tx, await requireIntegration(tx, companyId, id));
   });
 }

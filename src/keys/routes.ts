@@ -105,7 +105,7 @@ export function keysRoutes(ctx: AppContext): Route[] {
       }),
       async ({ params }, res) => {
         const { companyId } = requireOwner(panelPrincipal(res));
-        await revokeKey(ctx.db, companyId, params.id);
+        await revokeKey(ctx, companyId, params.id);
         res.status(204).end();
       },
     ),

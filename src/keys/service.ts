@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis';
+import { announceKeyChange } from './key-changes.js';
 import { eq } from 'drizzle-orm';
 import { schema, type Db } from '../shared/db/index.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
@@ -49,9 +51,15 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<CreatedKey>
   });
 }
 
-export async function revokeKey(db: Db, companyId: number, keyId: number): Promise<keys.ApiKeyRow> {
-  const row = await keys.revokeKey(db, companyId, keyId);
+/** Revokes a key; every web process stops accepting it from its next request on. */
+export async function revokeKey(
+  deps: { db: Db; redis: Redis | null },
+  companyId: number,
+  keyId: number,
+): Promise<keys.ApiKeyRow> {
+  const row = await keys.revokeKey(deps.db, companyId, keyId);
   if (!row) throw new NotFoundError(`No key ${keyId} in this company`);
+  if (deps.redis) await announceKeyChange(deps.redis, row.keyHash);
   return row;
 }
 

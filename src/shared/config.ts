@@ -14,6 +14,8 @@ export interface Config {
   embeddedPostgresPort: number;
   /** BullMQ key prefix; the braces make it a Redis Cluster hash tag. */
   queuePrefix: string;
+  /** Express `trust proxy`: whose X-Forwarded-For names the client (loopback, uniquelocal, CIDRs…). */
+  trustProxy: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   urls: {
     /** `{base_url}`: the payments API lives at `${payments}/v1`. */
@@ -28,6 +30,8 @@ export interface Config {
     requestTimeoutMs: number;
     bodyBytes: number;
     requestsPerMinute: number;
+    /** How long a process may answer from its cache of key lookups (revocations are announced at once). */
+    keyCacheTtlMs: number;
     writesPerMinute: number;
   };
   webhooks: {
@@ -45,9 +49,14 @@ export interface Config {
     expiryConcurrency: number;
     simulateConcurrency: number;
     outboxSweepMs: number;
+    renewalSweepMs: number;
   };
   simulateWaitMs: number;
-  admin: { user: string | undefined; password: string | undefined };
+  admin: { user: string | undefined; password: string | undefined; readWrite: boolean };
+  /** Prometheus text at /metrics (web) and on `port` (worker); absent without a token. */
+  metrics: { token: string | undefined; port: number | undefined };
+  /** Events, deliveries and attempts older than this are pruned (never unrelayed or pending ones). */
+  retentionDays: number;
   devGateway: boolean;
   /**
    * HMAC key of the gateway's payment callbacks. Outside production it defaults to
@@ -66,6 +75,7 @@ const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,50400,72000,86400';
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
   HOST: Joi.string().default('0.0.0.0'),
+  TRUST_PROXY: Joi.string().default('loopback'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
@@ -81,6 +91,7 @@ const schema = Joi.object({
     .integer()
     .min(1024)
     .default(100 * 1024),
+  KEY_CACHE_TTL_MS: Joi.number().integer().min(0).max(300_000).default(30_000),
   RATE_LIMIT_PER_MINUTE: Joi.number().integer().min(1).default(300),
   RATE_LIMIT_WRITES_PER_MINUTE: Joi.number().integer().min(1).default(60),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).default(15000),
@@ -99,9 +110,14 @@ const schema = Joi.object({
   EXPIRY_CONCURRENCY: Joi.number().integer().min(1).default(4),
   SIMULATE_CONCURRENCY: Joi.number().integer().min(1).default(8),
   OUTBOX_SWEEP_MS: Joi.number().integer().min(100).default(5000),
+  RENEWAL_SWEEP_MS: Joi.number().integer().min(100).default(60_000),
   SIMULATE_WAIT_MS: Joi.number().integer().min(100).default(20000),
   ADMIN_USER: Joi.string(),
   ADMIN_PASSWORD: Joi.string().min(8),
+  ADMIN_READ_WRITE: Joi.boolean().default(false),
+  METRICS_TOKEN: Joi.string().min(16),
+  METRICS_PORT: Joi.number().port(),
+  RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
   DEV_GATEWAY: Joi.boolean(),
   GATEWAY_WEBHOOK_SECRET: Joi.string().min(16),
   ORDER_ABANDON_AFTER_SECONDS: Joi.number()
@@ -111,6 +127,9 @@ const schema = Joi.object({
     .default(1800),
 })
   .and('ADMIN_USER', 'ADMIN_PASSWORD')
+  // A worker told to serve metrics without a token would serve nothing: refuse, naming both.
+  .with('METRICS_PORT', 'METRICS_TOKEN')
+  .messages({ 'object.with': 'is required when {#main} is set' })
   .unknown(true);
 
 export class ConfigError extends Error {
@@ -120,6 +139,7 @@ export class ConfigError extends Error {
 interface RawEnv {
   NODE_ENV: Config['env'];
   HOST: string;
+  TRUST_PROXY: string;
   PORT: number;
   DATABASE_URL?: string;
   REDIS_URL?: string;
@@ -132,6 +152,7 @@ interface RawEnv {
   CHECKOUT_URL?: string;
   REQUEST_TIMEOUT_MS: number;
   BODY_LIMIT_BYTES: number;
+  KEY_CACHE_TTL_MS: number;
   RATE_LIMIT_PER_MINUTE: number;
   RATE_LIMIT_WRITES_PER_MINUTE: number;
   WEBHOOK_TIMEOUT_MS: number;
@@ -145,9 +166,14 @@ interface RawEnv {
   EXPIRY_CONCURRENCY: number;
   SIMULATE_CONCURRENCY: number;
   OUTBOX_SWEEP_MS: number;
+  RENEWAL_SWEEP_MS: number;
   SIMULATE_WAIT_MS: number;
   ADMIN_USER?: string;
   ADMIN_PASSWORD?: string;
+  ADMIN_READ_WRITE: boolean;
+  METRICS_TOKEN?: string;
+  METRICS_PORT?: number;
+  RETENTION_DAYS: number;
   DEV_GATEWAY?: boolean;
   GATEWAY_WEBHOOK_SECRET?: string;
   ORDER_ABANDON_AFTER_SECONDS: number;
@@ -163,7 +189,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const { value, error } = schema.validate(present, { abortEarly: false, convert: true });
   if (error) {
-    const problems = Object.entries(fieldErrors(error)).map(([name, messages]) => `${name}: ${messages.join('; ')}`);
+    const problems = Object.entries(fieldErrors(error)).map(
+      ([name, messages]) => `${name}: ${messages.join('; ')}`,
+    );
     throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const raw = value as RawEnv;
@@ -172,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     env: raw.NODE_ENV,
     host: raw.HOST,
+    trustProxy: raw.TRUST_PROXY,
     port: raw.PORT,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,
@@ -188,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestTimeoutMs: raw.REQUEST_TIMEOUT_MS,
       bodyBytes: raw.BODY_LIMIT_BYTES,
       requestsPerMinute: raw.RATE_LIMIT_PER_MINUTE,
+      keyCacheTtlMs: raw.KEY_CACHE_TTL_MS,
       writesPerMinute: raw.RATE_LIMIT_WRITES_PER_MINUTE,
     },
     webhooks: {
@@ -204,9 +234,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       expiryConcurrency: raw.EXPIRY_CONCURRENCY,
       simulateConcurrency: raw.SIMULATE_CONCURRENCY,
       outboxSweepMs: raw.OUTBOX_SWEEP_MS,
+      renewalSweepMs: raw.RENEWAL_SWEEP_MS,
     },
     simulateWaitMs: raw.SIMULATE_WAIT_MS,
-    admin: { user: raw.ADMIN_USER, password: raw.ADMIN_PASSWORD },
+    admin: { user: raw.ADMIN_USER, password: raw.ADMIN_PASSWORD, readWrite: raw.ADMIN_READ_WRITE },
+    metrics: { token: raw.METRICS_TOKEN, port: raw.METRICS_PORT },
+    retentionDays: raw.RETENTION_DAYS,
     devGateway: raw.DEV_GATEWAY ?? !production,
     gatewayWebhookSecret: raw.GATEWAY_WEBHOOK_SECRET ?? (production ? undefined : DEV_GATEWAY_WEBHOOK_SECRET),
     orderAbandonAfterSeconds: raw.ORDER_ABANDON_AFTER_SECONDS,

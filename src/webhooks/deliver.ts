@@ -8,14 +8,45 @@ import {
   loadDeliveryTarget,
   markSkipped,
   recordAttempts,
+  reopenDelivery,
   type AttemptRecord,
   type DeliveryStatus,
   type DeliveryTarget,
   type RecordedAttempt,
 } from './repository.js';
 import { nextDelayMs } from './retry-delays.js';
+import {
+  breakerOpenings,
+  deliveryLag,
+  statusClass,
+  webhookAttemptDuration,
+  webhookAttempts,
+} from '../shared/metrics.js';
 
 export type AttemptOutcome = DeliveryStatus | 'stale';
+
+export interface AttemptReport {
+  outcome: AttemptOutcome;
+  /** Set when the receiver refused or could not be reached: its status or the network error. */
+  failure: AttemptFailure | null;
+}
+
+export interface AttemptFailure {
+  deliveryId: number;
+  integrationId: number;
+  eventType: string | undefined;
+  attempt: number;
+  reason: string;
+}
+
+const unattempted = (outcome: AttemptOutcome): AttemptReport => ({ outcome, failure: null });
+
+/** What Bull Board shows as a failed job's reason: the receiver's answer, or why there was none. */
+export function failureReason(result: AttemptResult): string {
+  return result.statusCode === null
+    ? `no response: ${result.error ?? 'unknown error'}`
+    : `receiver answered HTTP ${result.statusCode}`;
+}
 
 const recorders = new WeakMap<AppContext, MicroBatcher<AttemptRecord, RecordedAttempt | undefined>>();
 
@@ -55,20 +86,20 @@ export async function deliverAttempt(
   attempt: number,
   /** Already loaded by the caller (the relay loads all of an event's deliveries in one statement). */
   preloaded?: DeliveryTarget,
-): Promise<AttemptOutcome> {
+): Promise<AttemptReport> {
   const target = preloaded ?? (await loadDeliveryTarget(ctx.db, deliveryId));
-  if (!target || target.status !== 'pending' || target.attempts >= attempt) return 'stale';
+  if (!target || target.status !== 'pending' || target.attempts >= attempt) return unattempted('stale');
   if (!target.integrationActive) {
     await markSkipped(ctx.db, deliveryId, 'integration inactive');
-    return 'skipped';
+    return unattempted('skipped');
   }
   if (!WEBHOOK_KINDS.has(target.integrationType)) {
     await markSkipped(ctx.db, deliveryId, `type ${target.integrationType} is not dispatched over HTTP`);
-    return 'skipped';
+    return unattempted('skipped');
   }
   const body = JSON.stringify(target.payload);
   const result: AttemptResult = target.url
-    ? await postWebhook(ctx.config, { url: target.url, secret: target.secret }, target.eventId, body)
+    ? await postWebhook(ctx.config, { url: target.url, secrets: target.secrets }, target.eventId, body)
     : {
         requestedAt: new Date(),
         durationMs: 0,
@@ -77,6 +108,8 @@ export async function deliverAttempt(
         error: 'integration has no url',
         responseBody: null,
         retryAfterSeconds: null,
+        requestHeaders: null,
+        requestBody: null,
       };
 
   const { retryScheduleSeconds, retryJitter } = ctx.config.webhooks;
@@ -86,6 +119,7 @@ export async function deliverAttempt(
       ? null
       : nextDelayMs(retryScheduleSeconds, retryJitter, attempt, result.retryAfterSeconds);
   const status: DeliveryStatus = result.ok ? 'succeeded' : delay === null ? 'failed' : 'pending';
+  observeAttempt(target, attempt, result);
   const recorded = await recordAttempt(ctx, {
     target,
     attempt,
@@ -93,21 +127,69 @@ export async function deliverAttempt(
     status,
     nextAttemptAt: delay === null ? null : new Date(Date.now() + delay),
   });
-  if (!recorded) return 'stale';
+  if (!recorded) return unattempted('stale');
   if (recorded.breakerOpened) {
+    breakerOpenings.inc();
     ctx.logger.warn(
       { integrationId: target.integrationId, failures: recorded.failureCount },
       'circuit breaker opened: integration auto-disabled',
     );
   }
   if (status === 'pending' && delay !== null) {
-    // If this add is lost (crash, Redis down), the sweep re-enqueues the overdue delivery.
-    await ctx.producers.add(
-      'deliveries',
-      jobIds.deliveries(deliveryId, attempt + 1),
-      { deliveryId, attempt: attempt + 1 },
-      { delay },
-    );
+    // If this add is lost (crash, Redis down), the sweep re-enqueues the overdue delivery. Not an
+    // error of this job: the attempt is recorded, and a rerun would only send it again.
+    await ctx.producers
+      .add(
+        'deliveries',
+        jobIds.deliveries(deliveryId, attempt + 1),
+        {
+          deliveryId,
+          attempt: attempt + 1,
+          eventType: eventTypeOf(target),
+          integrationId: target.integrationId,
+        },
+        { delay },
+      )
+      .catch((err: unknown) =>
+        ctx.logger.warn({ err, deliveryId }, 'next attempt not enqueued; the sweep will pick it up'),
+      );
   }
-  return status;
+  return {
+    outcome: status,
+    failure: result.ok
+      ? null
+      : {
+          deliveryId,
+          integrationId: target.integrationId,
+          eventType: eventTypeOf(target),
+          attempt,
+          reason: failureReason(result),
+        },
+  };
+}
+
+function observeAttempt(target: DeliveryTarget, attempt: number, result: AttemptResult): void {
+  const outcome = result.ok ? 'succeeded' : 'failed';
+  webhookAttempts.inc({ outcome, status_class: statusClass(result.statusCode) });
+  webhookAttemptDuration.observe({ outcome }, result.durationMs / 1000);
+  const committedAt = Date.parse(String(target.payload.created_at));
+  if (attempt === 1 && Number.isFinite(committedAt)) {
+    deliveryLag.observe(Math.max(0, result.requestedAt.getTime() - committedAt) / 1000);
+  }
+}
+
+const eventTypeOf = (target: DeliveryTarget): string | undefined =>
+  typeof target.payload.type === 'string' ? target.payload.type : undefined;
+
+/**
+ * One more attempt, now, of a delivery whose job failed (a retry started from Bull Board): numbered
+ * after the attempts made so far, so the retry already scheduled for that number finds it done and
+ * sends nothing. A delivery that succeeded meanwhile is left alone; a failed or skipped one is
+ * reopened, as a resend from the panel would.
+ */
+export async function attemptAgain(ctx: AppContext, deliveryId: number): Promise<AttemptReport> {
+  const target = await loadDeliveryTarget(ctx.db, deliveryId);
+  if (!target || target.status === 'succeeded') return unattempted('stale');
+  if (target.status !== 'pending' && !(await reopenDelivery(ctx.db, deliveryId))) return unattempted('stale');
+  return deliverAttempt(ctx, deliveryId, target.attempts + 1);
 }

@@ -16,6 +16,9 @@ export type { DeliveryView };
 
 export interface DeliveryQuery {
   status?: DeliveryStatus | undefined;
+  event_type?: string | undefined;
+  /** ISO date-time. */
+  since?: string | undefined;
   limit: number;
   starting_after?: number | undefined;
 }
@@ -50,10 +53,23 @@ export async function listDeliveries(
   }
   const rows = await listRows(db, integrationId, {
     status: query.status,
+    eventType: query.event_type,
+    since: query.since === undefined ? undefined : new Date(query.since),
     limit: query.limit,
     startingAfter: cursor,
   });
   return { deliveries: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+}
+
+/** One delivery of one of the company's integrations (another's, or unknown: 404). */
+export async function getDelivery(
+  db: Db,
+  companyId: number,
+  integrationId: number,
+  deliveryId: number,
+): Promise<DeliveryView> {
+  await ownIntegration(db, companyId, integrationId);
+  return requireDelivery(db, integrationId, deliveryId);
 }
 
 /**

@@ -14,6 +14,9 @@ export interface AttemptResult {
   responseBody: string | null;
   retryAfterSeconds: number | null;
   ok: boolean;
+  /** The request as built, without `webhook-signature` (null when there was nothing to send to). */
+  requestHeaders: Record<string, string> | null;
+  requestBody: string | null;
 }
 
 const agents = new Map<string, Agent>();
@@ -77,15 +80,30 @@ const describe = (err: unknown): string => {
  */
 export async function postWebhook(
   config: Config,
-  target: { url: string; secret: string },
+  target: { url: string; secrets: readonly string[] },
   eventId: string,
   body: string,
 ): Promise<AttemptResult> {
   const requestedAt = new Date();
   const started = performance.now();
-  const finish = (partial: Omit<AttemptResult, 'requestedAt' | 'durationMs'>): AttemptResult => ({
+  const { 'webhook-signature': signature, ...unsigned } = signedHeaders(
+    target.secrets,
+    eventId,
+    body,
+    requestedAt,
+  );
+  const requestHeaders: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': 'payment-links-webhooks/1.0',
+    ...unsigned,
+  };
+  const finish = (
+    partial: Omit<AttemptResult, 'requestedAt' | 'durationMs' | 'requestHeaders' | 'requestBody'>,
+  ): AttemptResult => ({
     requestedAt,
     durationMs: Math.round(performance.now() - started),
+    requestHeaders,
+    requestBody: body,
     ...partial,
   });
   try {
@@ -93,11 +111,7 @@ export async function postWebhook(
     const res = await request(url, {
       method: 'POST',
       dispatcher: agentFor(config),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'payment-links-webhooks/1.0',
-        ...signedHeaders(target.secret, eventId, body, requestedAt),
-      },
+      headers: { ...requestHeaders, 'webhook-signature': signature },
       body,
       signal: AbortSignal.timeout(config.webhooks.timeoutMs),
     });

@@ -1,11 +1,12 @@
 import { DELIVERY_STATUSES } from '../shared/enums/delivery-statuses.js';
+import { EVENT_KINDS } from '../events/kinds.js';
 import { dateTime, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
 
 const attempt: JsonSchema = {
   type: 'object',
   additionalProperties: false,
-  required: ['attempt', 'requested_at', 'status_code', 'error', 'duration_ms', 'response_body'],
+  required: ['attempt', 'requested_at', 'status_code', 'error', 'duration_ms', 'response_body', 'request'],
   properties: {
     attempt: { type: 'integer', minimum: 1 },
     requested_at: dateTime,
@@ -16,6 +17,17 @@ const attempt: JsonSchema = {
     }),
     duration_ms: { type: 'integer', minimum: 0 },
     response_body: nullable({ type: 'string', description: 'The receiver’s response, truncated to 20 kB' }),
+    request: nullable({
+      type: 'object',
+      additionalProperties: false,
+      required: ['headers', 'body'],
+      description:
+        'What this attempt sent: its headers without `webhook-signature` (a credential for that body and time), and the exact body. Null for attempts recorded before requests were kept.',
+      properties: {
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        body: { type: 'string' },
+      },
+    }),
   },
 };
 
@@ -60,6 +72,33 @@ const delivery: JsonSchema = {
 
 /** Named response schemas of the deliveries endpoints. */
 export const deliverySchemas: Record<string, JsonSchema> = {
+  RecoveryAccepted: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['recovered'],
+    properties: {
+      recovered: {
+        type: 'integer',
+        minimum: 0,
+        description: 'Failed and skipped deliveries since the given time, counted when the request was made',
+      },
+    },
+  },
+  TestSendResult: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['event_id', 'type', 'success', 'status', 'duration_ms'],
+    properties: {
+      event_id: { type: 'string', description: 'The example event’s id, also its `webhook-id`' },
+      type: { type: 'string', enum: [...EVENT_KINDS] },
+      success: { type: 'boolean', description: 'The receiver answered 2xx' },
+      status: nullable({
+        type: 'integer',
+        description: 'The receiver’s HTTP status; null when none arrived',
+      }),
+      duration_ms: { type: 'integer', minimum: 0 },
+    },
+  },
   Delivery: delivery,
   DeliveryAttempt: attempt,
   DeliveryList: {

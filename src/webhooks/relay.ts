@@ -1,7 +1,8 @@
 import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
-import { deliverAttempt } from './deliver.js';
+import { deliverAttempt, type AttemptFailure } from './deliver.js';
+import { failuresOf } from './failed-jobs.js';
 import { fanOutMany, type DeliveryTarget } from './repository.js';
 
 const fanOutBatchers = new WeakMap<Db, MicroBatcher<string, DeliveryTarget[]>>();
@@ -28,14 +29,18 @@ export function fanOut(db: Db, eventId: string): Promise<DeliveryTarget[]> {
  * hop through Redis; later attempts are delayed jobs on the deliveries queue). Safe to run twice:
  * a rerun finds the deliveries whose first attempt is not recorded and makes it.
  */
-export async function relayEvent(ctx: AppContext, eventId: string): Promise<number> {
+export async function relayEvent(
+  ctx: AppContext,
+  eventId: string,
+): Promise<{ deliveries: number; failures: AttemptFailure[] }> {
   const targets = await fanOut(ctx.db, eventId);
   // Every attempt runs to its end before the job can fail and be retried: a retry started while a
   // sibling's request is still in flight would send that webhook twice.
   const results = await Promise.allSettled(
     targets.map((target) => deliverAttempt(ctx, target.id, 1, target)),
   );
-  const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failure) throw failure.reason;
-  return targets.length;
+  const error = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (error) throw error.reason;
+  const reports = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  return { deliveries: targets.length, failures: failuresOf(reports) };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS, subscribedKindsFor } from '../events/kinds.js';
 import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
 import { schema, type Executor } from '../shared/db/index.js';
@@ -19,7 +19,8 @@ export interface DeliveryTarget {
   integrationActive: boolean;
   integrationType: string;
   url: string | null;
-  secret: string;
+  /** The current secret first, then the one a rotation replaced while it still signs. */
+  secrets: string[];
 }
 
 export interface TargetRow extends Record<string, unknown> {
@@ -32,7 +33,11 @@ export interface TargetRow extends Record<string, unknown> {
   is_active: boolean;
   type: string;
   config: Record<string, unknown>;
+  previous_secret: string | null;
 }
+
+/** The secret a rotation replaced, while it still signs (decisions, "Secret rotation"). */
+const PREVIOUS_SECRET = sql`(CASE WHEN i.previous_secret_expires_at > clock_timestamp() THEN i.previous_secret END) AS previous_secret`;
 
 /**
  * Kinds that reach more than their own subscribers, as the JSON the fan-out statement reads
@@ -80,10 +85,10 @@ export async function fanOutMany(db: Executor, eventIds: string[]): Promise<Deli
    RETURNING id, event_id, integration_id
     )
     -- Rows inserted by this statement are invisible to its own scans, so the two halves never overlap.
-    SELECT n.id, n.event_id, n.integration_id, 'pending' AS status, 0 AS attempts, c.payload, i.is_active, i.type, i.config
+    SELECT n.id, n.event_id, n.integration_id, 'pending' AS status, 0 AS attempts, c.payload, i.is_active, i.type, i.config, ${PREVIOUS_SECRET}
       FROM inserted n JOIN claimed c ON c.id = n.event_id JOIN integrations i ON i.id = n.integration_id
     UNION ALL
-    SELECT d.id, d.event_id, d.integration_id, d.status, d.attempts, e.payload, i.is_active, i.type, i.config
+    SELECT d.id, d.event_id, d.integration_id, d.status, d.attempts, e.payload, i.is_active, i.type, i.config, ${PREVIOUS_SECRET}
       FROM deliveries d JOIN events e ON e.id = d.event_id JOIN integrations i ON i.id = d.integration_id
      WHERE d.event_id = ANY(${ids}) AND d.status = 'pending' AND d.attempts = 0`);
   return result.rows.map(toDeliveryTarget).sort((a, b) => a.id - b.id);
@@ -95,7 +100,7 @@ export async function loadDeliveryTarget(
   deliveryId: number,
 ): Promise<DeliveryTarget | undefined> {
   const result = await db.execute<TargetRow>(sql`
-    SELECT d.id, d.event_id, d.integration_id, d.status, d.attempts, e.payload, i.is_active, i.type, i.config
+    SELECT d.id, d.event_id, d.integration_id, d.status, d.attempts, e.payload, i.is_active, i.type, i.config, ${PREVIOUS_SECRET}
       FROM deliveries d
       JOIN events e ON e.id = d.event_id
       JOIN integrations i ON i.id = d.integration_id
@@ -117,7 +122,10 @@ export function toDeliveryTarget(row: TargetRow): DeliveryTarget {
     integrationActive: row.is_active,
     integrationType: row.type,
     url: typeof url === 'string' ? url : null,
-    secret: typeof secret === 'string' ? secret : '',
+    secrets: [
+      typeof secret === 'string' ? secret : '',
+      ...(row.previous_secret ? [row.previous_secret] : []),
+    ],
   };
 }
 
@@ -169,6 +177,8 @@ export async function recordAttempts(
     error: r.result.error,
     duration_ms: r.result.durationMs,
     response_body: r.result.responseBody,
+    request_headers: r.result.requestHeaders,
+    request_body: r.result.requestBody,
     status: r.status,
     next_attempt_at: r.nextAttemptAt?.toISOString() ?? null,
     ok: r.result.ok,
@@ -184,11 +194,14 @@ export async function recordAttempts(
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
         ord int, delivery_id bigint, event_id text, integration_id int, attempt int, requested_at timestamptz,
-        status_code int, error text, duration_ms int, response_body text, status text, next_attempt_at timestamptz, ok boolean)
+        status_code int, error text, duration_ms int, response_body text, request_headers jsonb, request_body text,
+        status text, next_attempt_at timestamptz, ok boolean)
     ), attempt AS (
       INSERT INTO delivery_attempts
-        (delivery_id, event_id, integration_id, attempt, requested_at, status_code, error, duration_ms, response_body)
-      SELECT delivery_id, event_id, integration_id, attempt, requested_at, status_code, error, duration_ms, response_body
+        (delivery_id, event_id, integration_id, attempt, requested_at, status_code, error, duration_ms, response_body,
+         request_headers, request_body)
+      SELECT delivery_id, event_id, integration_id, attempt, requested_at, status_code, error, duration_ms, response_body,
+             request_headers, request_body
         FROM input ORDER BY ord
       ON CONFLICT (delivery_id, attempt) DO NOTHING
       RETURNING delivery_id, attempt
@@ -281,6 +294,8 @@ export interface DeliveryAttemptView {
   error: string | null;
   durationMs: number;
   responseBody: string | null;
+  /** What was sent, without the signature header; null for attempts recorded before it was kept. */
+  request: { headers: Record<string, string>; body: string } | null;
 }
 
 export interface DeliveryView {
@@ -337,6 +352,10 @@ async function withHistory(
         error: a.error,
         durationMs: a.durationMs,
         responseBody: a.responseBody,
+        request:
+          a.requestHeaders && a.requestBody !== null
+            ? { headers: a.requestHeaders, body: a.requestBody }
+            : null,
       })),
   }));
 }
@@ -371,7 +390,13 @@ export async function deliveryExists(
 export async function listDeliveries(
   db: Executor,
   integrationId: number,
-  query: { status?: DeliveryStatus | undefined; limit: number; startingAfter?: number | undefined },
+  query: {
+    status?: DeliveryStatus | undefined;
+    eventType?: string | undefined;
+    since?: Date | undefined;
+    limit: number;
+    startingAfter?: number | undefined;
+  },
 ): Promise<DeliveryView[]> {
   const rows = await db
     .select(deliveryColumns)
@@ -381,6 +406,8 @@ export async function listDeliveries(
       and(
         eq(deliveries.integrationId, integrationId),
         query.status === undefined ? undefined : eq(deliveries.status, query.status),
+        query.eventType === undefined ? undefined : eq(events.type, query.eventType),
+        query.since === undefined ? undefined : gte(deliveries.createdAt, query.since),
         query.startingAfter === undefined ? undefined : lt(deliveries.id, query.startingAfter),
       ),
     )
@@ -432,4 +459,144 @@ export async function firstAttemptsOf(
     status: r.status,
     statusCode: r.status_code,
   }));
+}
+
+/** Where and how to send to one of the company's integrations now (a test send); undefined: not the company's. */
+export async function findSendTarget(
+  db: Executor,
+  companyId: number,
+  integrationId: number,
+): Promise<{ type: string; url: string | null; secrets: string[] } | undefined> {
+  const result = await db.execute<TargetRow>(sql`
+    SELECT 0 AS id, '' AS event_id, i.id AS integration_id, 'pending' AS status, 0 AS attempts,
+           '{}'::jsonb AS payload, i.is_active, i.type, i.config, ${PREVIOUS_SECRET}
+      FROM integrations i
+     WHERE i.id = ${integrationId} AND i.company_id = ${companyId}`);
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const { integrationType, url, secrets } = toDeliveryTarget(row);
+  return { type: integrationType, url, secrets };
+}
+
+/**
+ * Starts a bulk recovery: remembers the integration's newest delivery (later ones are not part of
+ * it) and counts the failed and skipped deliveries it will reopen, in one statement.
+ */
+export async function insertRecovery(
+  db: Executor,
+  integrationId: number,
+  since: Date,
+): Promise<{ id: number; requested: number }> {
+  const result = await db.execute<{ id: string | number; requested: number }>(sql`
+    INSERT INTO delivery_recoveries (integration_id, since, up_to_id, requested)
+    SELECT ${integrationId}, ${since.toISOString()}::timestamptz, COALESCE(max(id), 0),
+           (count(*) FILTER (WHERE status IN ('failed', 'skipped') AND created_at >= ${since.toISOString()}::timestamptz))::int
+      FROM deliveries WHERE integration_id = ${integrationId}
+ RETURNING id, requested`);
+  const row = result.rows[0];
+  if (!row) throw new Error('insert into delivery_recoveries returned no row');
+  return { id: Number(row.id), requested: row.requested };
+}
+
+export interface RecoveredPage {
+  /** Reopened deliveries, pending again, with the attempts made so far. */
+  reopened: Array<{ deliveryId: number; attempts: number }>;
+  finished: boolean;
+}
+
+/**
+ * One page of a recovery, in one statement: reopens the next `pageSize` failed or skipped deliveries
+ * after the recovery's cursor and advances the cursor with them, so the page and the progress commit
+ * together. A rerun (a worker restarted midway) continues after the last committed page; the row
+ * lock keeps two runs of one recovery from taking the same page.
+ */
+export async function recoverPage(
+  db: Executor,
+  recoveryId: number,
+  pageSize: number,
+): Promise<RecoveredPage> {
+  const result = await db.execute<{
+    reopened: Array<{ id: number; attempts: number }> | null;
+    finished: boolean | null;
+  }>(sql`
+    WITH r AS (
+      SELECT * FROM delivery_recoveries WHERE id = ${recoveryId} AND finished_at IS NULL FOR UPDATE
+    ), page AS (
+      SELECT d.id FROM deliveries d, r
+       WHERE d.integration_id = r.integration_id AND d.id > r.cursor AND d.id <= r.up_to_id
+         AND d.created_at >= r.since AND d.status IN ('failed', 'skipped')
+       ORDER BY d.id LIMIT ${pageSize}
+    ), reopened AS (
+      UPDATE deliveries d
+         SET status = 'pending', next_attempt_at = clock_timestamp(), updated_at = clock_timestamp()
+        FROM page WHERE d.id = page.id AND d.status IN ('failed', 'skipped')
+      RETURNING d.id, d.attempts
+    ), advanced AS (
+      UPDATE delivery_recoveries x
+         SET cursor = COALESCE((SELECT max(id) FROM page), x.cursor),
+             recovered = x.recovered + (SELECT count(*) FROM reopened),
+             finished_at = CASE WHEN (SELECT count(*) FROM page) < ${pageSize} THEN clock_timestamp() END
+        FROM r WHERE x.id = r.id
+      RETURNING x.finished_at
+    )
+    SELECT (SELECT json_agg(json_build_object('id', id, 'attempts', attempts) ORDER BY id) FROM reopened) AS reopened,
+           COALESCE((SELECT finished_at IS NOT NULL FROM advanced), true) AS finished`);
+  const row = result.rows[0];
+  return {
+    reopened: (row?.reopened ?? []).map((d) => ({ deliveryId: Number(d.id), attempts: d.attempts })),
+    finished: row?.finished ?? true,
+  };
+}
+
+export interface PrunedBatch {
+  events: number;
+  deliveries: number;
+  attempts: number;
+}
+
+/**
+ * Deletes at most `batch` finished deliveries created before `cutoff` (their attempts go with
+ * them), then at most `batch` relayed events before `cutoff` that no delivery still needs. Pending
+ * deliveries and unrelayed events are never touched, whatever their age. Small batches keep each
+ * statement's locks and WAL short on a busy database.
+ */
+export async function pruneBatch(db: Executor, cutoff: Date, batch: number): Promise<PrunedBatch> {
+  const before = cutoff.toISOString();
+  const deliveriesResult = await db.execute<{ deliveries: number; attempts: number }>(sql`
+    WITH doomed AS (
+      SELECT id FROM deliveries
+       WHERE created_at < ${before}::timestamptz AND status <> 'pending'
+       ORDER BY id LIMIT ${batch}
+    ), attempts AS (
+      DELETE FROM delivery_attempts a USING doomed WHERE a.delivery_id = doomed.id RETURNING a.id
+    ), removed AS (
+      DELETE FROM deliveries d USING doomed WHERE d.id = doomed.id RETURNING d.id
+    )
+    SELECT (SELECT count(*) FROM removed)::int AS deliveries, (SELECT count(*) FROM attempts)::int AS attempts`);
+  const eventsResult = await db.execute<{ events: number }>(sql`
+    WITH doomed AS (
+      SELECT e.id FROM events e
+       WHERE e.created_at < ${before}::timestamptz AND e.relayed_at IS NOT NULL
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
+       ORDER BY e.created_at LIMIT ${batch}
+    ), removed AS (
+      DELETE FROM events e USING doomed WHERE e.id = doomed.id RETURNING e.id
+    )
+    SELECT count(*)::int AS events FROM removed`);
+  await db.execute(sql`
+    DELETE FROM delivery_recoveries WHERE id IN (
+      SELECT id FROM delivery_recoveries
+       WHERE finished_at IS NOT NULL AND created_at < ${before}::timestamptz LIMIT ${batch})`);
+  return {
+    events: eventsResult.rows[0]?.events ?? 0,
+    deliveries: deliveriesResult.rows[0]?.deliveries ?? 0,
+    attempts: deliveriesResult.rows[0]?.attempts ?? 0,
+  };
+}
+
+/** Seconds since the oldest committed event that no relay has claimed (0 when there is none). */
+export async function oldestUnrelayedAgeSeconds(db: Executor): Promise<number> {
+  const result = await db.execute<{ age: number | string | null }>(sql`
+    SELECT EXTRACT(EPOCH FROM clock_timestamp() - min(created_at)) AS age FROM events WHERE relayed_at IS NULL`);
+  return Number(result.rows[0]?.age ?? 0);
 }

@@ -22,7 +22,7 @@ export const DEFAULT_SWEEP: SweepOptions = { eventGraceMs: 2000, deliveryGraceMs
  * left alone (a stalled active job is BullMQ's to retry); a finished one whose work is still due in
  * PostgreSQL (it failed for good, or Redis lost it) is replaced. Returns whether it enqueued.
  */
-async function ensureJob<Q extends QueueKey>(
+export async function ensureJob<Q extends QueueKey>(
   producers: Producers,
   key: Q,
   jobId: string,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { publishAfterCommit } from '../../src/events/publish.js';
+import { exampleEventData } from '../../src/events/examples.js';
 import type { EventKind } from '../../src/events/kinds.js';
 import { recordEvent, type NewEvent } from '../../src/events/outbox.js';
 import { schema } from '../../src/shared/db/index.js';
@@ -208,49 +209,13 @@ export async function createLink(
   return row;
 }
 
-const SAMPLE_ORDER_STATUS: Record<Exclude<EventKind, 'lead.created'>, string> = {
-  'order.created': 'pending',
-  'order.paid': 'paid',
-  'order.failed': 'failed',
-  'order.refunded': 'refunded',
-  'order.abandoned': 'abandoned',
-  'order.expired': 'expired',
-  'order.payment_declined': 'failed',
-};
-
 /**
  * A `data` of the documented shape for `kind`, for tests of the event engine that need events but not
  * the state change behind them (the tests of every real path are in every-kind.test.ts). `note`
  * (the buyer's name) tells events apart.
  */
-export function sampleEventData(
-  kind: EventKind,
-  productId: number | null,
-  note = 'sample',
-): Record<string, unknown> {
-  const common = {
-    product: { id: productId ?? 1, name: 'Sample product' },
-    offer: { code: 'of_sample0000', name: 'Sample offer', price: '10.00' },
-    purchase: { tracking: { external_reference: null }, payment_link: null },
-  };
-  const buyer = { name: note, email: 'buyer@example.com', phone: null, document: null };
-  if (kind === 'lead.created') return { lead: buyer, ...common };
-  const order = {
-    code: '00000000-0000-4000-8000-000000000000',
-    status: SAMPLE_ORDER_STATUS[kind],
-    amount: '10.00',
-    payment_method: 'pix',
-    paid_at: null,
-  };
-  // A declined payment is a simulated event's; an expired link has no order.
-  const sampleOrder =
-    kind === 'order.payment_declined'
-      ? { ...order, test: true, sandbox: true }
-      : kind === 'order.expired'
-        ? null
-        : order;
-  return { order: sampleOrder, customer: buyer, ...common };
-}
+export const sampleEventData = (kind: EventKind, productId: number | null, note = 'sample') =>
+  exampleEventData(kind, { productId, buyerName: note });
 
 /**
  * Records an event the way a service does (one transaction), then takes the fast path. Without `data`

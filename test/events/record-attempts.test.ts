@@ -15,6 +15,8 @@ const result = (ok: boolean): AttemptResult => ({
   responseBody: '',
   retryAfterSeconds: null,
   ok,
+  requestHeaders: { 'content-type': 'application/json' },
+  requestBody: '{}',
 });
 
 describe('recording a batch of attempts', function () {

@@ -9,7 +9,13 @@ const run = promisify(execFile);
 /** Runs the CLI as a user would (`npm run cli -- …` is `tsx src/cli/main.ts …`), against the run's database. */
 async function cli(...args: string[]): Promise<{ stdout: string; stderr: string }> {
   return run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    env: { ...process.env, DATABASE_URL: testEnvironment().databaseUrl, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      DATABASE_URL: testEnvironment().databaseUrl,
+      // The service's Redis: a revoke or a deactivation reaches the running web processes' key caches.
+      REDIS_URL: testEnvironment().redis.url,
+      LOG_LEVEL: 'warn',
+    },
     timeout: 60_000,
   });
 }
@@ -19,10 +25,20 @@ describe('CLI', function () {
 
   it('`npm run --silent cli -- seed --json` prints exactly one JSON object with the documented shape', async () => {
     // Through npm, as the README tells a newcomer: --silent keeps npm's own banner off stdout.
-    const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', 'seed', '--json', '--name', 'Acme CLI'], {
-      env: { ...process.env, DATABASE_URL: testEnvironment().databaseUrl, LOG_LEVEL: 'warn' },
-      timeout: 60_000,
-    });
+    const { stdout } = await run(
+      'npm',
+      ['run', '--silent', 'cli', '--', 'seed', '--json', '--name', 'Acme CLI'],
+      {
+        env: {
+          ...process.env,
+          DATABASE_URL: testEnvironment().databaseUrl,
+          // The service's Redis: a revoke or a deactivation reaches the running web processes' key caches.
+          REDIS_URL: testEnvironment().redis.url,
+          LOG_LEVEL: 'warn',
+        },
+        timeout: 60_000,
+      },
+    );
     const lines = stdout.trim().split('\n');
     expect(lines).to.have.length(1);
     const seeded = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
@@ -54,7 +70,13 @@ describe('CLI', function () {
 
   it('without --silent, npm prints its banner first and the CLI says how to get the JSON alone', async () => {
     const { stdout, stderr } = await run('npm', ['run', 'cli', '--', 'seed', '--json'], {
-      env: { ...process.env, DATABASE_URL: testEnvironment().databaseUrl, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        DATABASE_URL: testEnvironment().databaseUrl,
+        // The service's Redis: a revoke or a deactivation reaches the running web processes' key caches.
+        REDIS_URL: testEnvironment().redis.url,
+        LOG_LEVEL: 'warn',
+      },
       timeout: 60_000,
     });
     const lines = stdout.trim().split('\n');

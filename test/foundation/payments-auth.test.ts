@@ -57,7 +57,7 @@ describe('payments API authentication', () => {
       test: true,
     });
     expect((await app.http.get('/v1/offers', { auth: key.value })).status).to.equal(200);
-    await revokeKey(app.ctx.db, tenant.company.id, key.row.id);
+    await revokeKey(app.ctx, tenant.company.id, key.row.id);
     expectError(await app.http.get('/v1/offers', { auth: key.value }), 401, 'authentication_error');
   });
 

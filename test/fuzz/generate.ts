@@ -173,6 +173,14 @@ function dateTime(): fc.Arbitrary<string> {
     });
 }
 
+/** `x-recent-days`: a date-time at most that many days ago and not in the future (e.g. a recovery's `since`). */
+function recentDateTime(days: number): fc.Arbitrary<string> {
+  const minute = 60_000;
+  return fc
+    .integer({ min: 1, max: days * 24 * 60 - 5 })
+    .map((ago) => new Date(Date.now() - ago * minute).toISOString());
+}
+
 function formatString(format: string): fc.Arbitrary<string> | undefined {
   switch (format) {
     case 'email':
@@ -202,16 +210,19 @@ function stringArbitrary(schema: Schema, ctx: Context): fc.Arbitrary<unknown> {
   const min = Math.max(num(schema.minLength) ?? 0, ctx.location === 'path' ? 1 : 0);
   const max = num(schema.maxLength);
   if (ctx.location === 'header') return headerString(min, max ?? 80);
+  // A format says more than a pattern written for it (a date-time's pattern alone makes no dates).
+  if (typeof schema.format === 'string') {
+    const recentDays = num(schema['x-recent-days']);
+    if (schema.format === 'date-time' && recentDays !== undefined) return recentDateTime(recentDays);
+    const formatted = formatString(schema.format);
+    if (formatted) return formatted;
+  }
   if (typeof schema.pattern === 'string') {
     try {
       return fc.stringMatching(new RegExp(schema.pattern));
     } catch {
       // A pattern fast-check cannot parse: plain strings, and ajv drops those that do not match.
     }
-  }
-  if (typeof schema.format === 'string') {
-    const formatted = formatString(schema.format);
-    if (formatted) return formatted;
   }
   const inUrl = ctx.location === 'path' || ctx.location === 'query';
   const plain = plainString(min, max ?? (inUrl ? UNBOUNDED_LONG_IN_URL : undefined));

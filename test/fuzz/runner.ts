@@ -15,9 +15,14 @@ export async function runProperty<T>(
   log: ProblemLog,
   body: (value: T) => Promise<void>,
 ): Promise<void> {
+  // The time budget interrupts the property without waiting for the run in progress: its request
+  // must still finish before the next operation counts rows, or its writes land in the next one's.
+  let inflight: Promise<unknown> = Promise.resolve();
   const property = fc.asyncProperty(arb, async (value) => {
     const before = log.size;
-    await body(value);
+    const run = body(value);
+    inflight = run.catch(() => undefined);
+    await run;
     if (fuzzConfig.shrink && log.size > before) throw new Error(log.format(name));
   });
   const limitMs = timeLimitMs();
@@ -30,6 +35,7 @@ export async function runProperty<T>(
     endOnFailure: !fuzzConfig.shrink,
     plugins: [fc.interruptAfterTimeLimit(limitMs)],
   });
+  await inflight;
   if (details.interrupted) {
     console.log(
       `      ${name}: stopped after ${details.numRuns} of ${numRuns} runs (time budget, ${limitMs} ms)`,

@@ -33,7 +33,7 @@ export function testEnvironment(): TestEnvironment {
   return current;
 }
 
-async function databaseOnServer(
+export async function databaseOnServer(
   serverUrl: string,
   name: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {

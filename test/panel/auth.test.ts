@@ -93,7 +93,7 @@ describe('panel API authentication', () => {
       test: false,
     });
     expect((await list(key.value)).status).to.equal(200);
-    await revokeKey(app.ctx.db, tenant.company.id, key.row.id);
+    await revokeKey(app.ctx, tenant.company.id, key.row.id);
     expectError(await list(key.value), 401, 'authentication_error');
   });
 

@@ -8,8 +8,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ RATE_LIMIT_PER_MINUTE: '0' })).to.throw(ConfigError, /RATE_LIMIT_PER_MINUTE/);
   });
 
+  it('refuses METRICS_PORT without METRICS_TOKEN (the worker would serve no metrics)', () => {
+    expect(() => loadConfig({ METRICS_PORT: '9464' })).to.throw(
+      ConfigError,
+      /METRICS_TOKEN: is required when METRICS_PORT is set/,
+    );
+    const config = loadConfig({ METRICS_PORT: '9464', METRICS_TOKEN: 'a-metrics-token-0123' });
+    expect(config.metrics).to.deep.equal({ token: 'a-metrics-token-0123', port: 9464 });
+  });
+
   it('names every bad variable at once', () => {
-    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'loud' })).to.throw(ConfigError, /PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/);
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'loud' })).to.throw(
+      ConfigError,
+      /PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/,
+    );
   });
 
   it('derives the three public addresses from PUBLIC_BASE_URL by default', () => {
@@ -22,7 +34,10 @@ describe('configuration', () => {
   });
 
   it('lets each surface have its own public URL', () => {
-    const config = loadConfig({ PANEL_API_URL: 'https://panel.example.com/v1', CHECKOUT_URL: 'https://checkout.example.com' });
+    const config = loadConfig({
+      PANEL_API_URL: 'https://panel.example.com/v1',
+      CHECKOUT_URL: 'https://checkout.example.com',
+    });
     expect(mountPath(config.urls.panel)).to.equal('/v1');
     expect(mountPath(config.urls.checkout)).to.equal('/');
   });
@@ -36,6 +51,9 @@ describe('configuration', () => {
   it('allows private webhook targets outside production only', () => {
     expect(loadConfig({}).webhooks.allowPrivateTargets).to.equal(true);
     expect(loadConfig({ NODE_ENV: 'production' }).webhooks.allowPrivateTargets).to.equal(false);
-    expect(loadConfig({ NODE_ENV: 'production', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' }).webhooks.allowPrivateTargets).to.equal(true);
+    expect(
+      loadConfig({ NODE_ENV: 'production', ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true' }).webhooks
+        .allowPrivateTargets,
+    ).to.equal(true);
   });
 });

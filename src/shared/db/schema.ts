@@ -225,6 +225,8 @@ export const integrations = pgTable('integrations', {
   disabledReason: text('disabled_reason').notNull().default(''),
   oauthPending: boolean('oauth_pending').notNull().default(false),
   oauthState: text('oauth_state'),
+  previousSecret: text('previous_secret'),
+  previousSecretExpiresAt: ts('previous_secret_expires_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -274,4 +276,18 @@ export const deliveryAttempts = pgTable('delivery_attempts', {
   error: text('error'),
   durationMs: integer('duration_ms').notNull(),
   responseBody: text('response_body'),
+  requestHeaders: jsonb('request_headers').$type<Record<string, string>>(),
+  requestBody: text('request_body'),
+});
+
+export const deliveryRecoveries = pgTable('delivery_recoveries', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  integrationId: integer('integration_id').notNull(),
+  since: ts('since').notNull(),
+  cursor: id64('cursor').notNull().default(0),
+  upToId: id64('up_to_id').notNull(),
+  requested: integer('requested').notNull(),
+  recovered: integer('recovered').notNull().default(0),
+  finishedAt: ts('finished_at'),
+  createdAt: ts('created_at').notNull().defaultNow(),
 });

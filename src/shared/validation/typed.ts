@@ -85,11 +85,33 @@ const J: Joi.Root = Joi.extend((joi: Joi.Root) => ({
   },
 }));
 
+// ISO 8601 date-time with an explicit offset: a time without one would depend on the server's zone.
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+
+function isoDateTime(value: string, helpers: Joi.CustomHelpers): string | Joi.ErrorReport {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return helpers.message({ custom: 'is not a valid date-time' });
+  return new Date(time).toISOString();
+}
+
 // The one place a plain Joi schema is given its produced type: every builder goes through here.
 const typed = <T, S extends Joi.Schema>(schema: S): Typed<T, S> => schema as Typed<T, S>;
 
 export const v = {
   string: () => typed<string, Joi.StringSchema>(J.string()),
+  /** An ISO 8601 date-time with an offset, produced as its UTC ISO string. */
+  dateTime: () =>
+    typed<string, Joi.StringSchema>(
+      J.string()
+        .trim()
+        .max(64)
+        .pattern(ISO_WITH_OFFSET)
+        .custom(isoDateTime)
+        .messages({
+          'string.pattern.base': 'must be an ISO 8601 date-time with an offset, e.g. 2030-01-31T23:59:00Z',
+        })
+        .meta({ format: 'date-time' }),
+    ),
   integer: () => typed<number, Joi.NumberSchema>(Joi.number().integer()),
   /** In a JSON body a number is a number: "12" is refused (query and path values are converted). */
   strictInteger: () => typed<number, Joi.NumberSchema>(Joi.number().integer().strict()),

@@ -1,0 +1,92 @@
+import { Queue } from 'bullmq';
+import { QUEUE, QUEUE_KEYS, queuePrefixFor, type QueueName } from '../../queues/index.js';
+import type { Config } from '../shared/config.js';
+import { createRedis } from '../shared/redis.js';
+
+export class QueuesCommandError extends Error {}
+
+export type QueuesAction = 'status' | 'pause' | 'resume';
+
+export interface QueueStatus {
+  queue: QueueName;
+  paused: boolean;
+  waiting: number;
+  delayed: number;
+  active: number;
+  failed: number;
+}
+
+const QUEUE_NAMES = QUEUE_KEYS.map((key) => QUEUE[key]);
+
+function selectQueues(only: string | undefined): QueueName[] {
+  if (only === undefined) return QUEUE_NAMES;
+  const name = QUEUE_NAMES.find((n) => n === only);
+  if (!name) throw new QueuesCommandError(`--queue must be one of ${QUEUE_NAMES.join(', ')}`);
+  return [name];
+}
+
+/**
+ * Pauses, resumes or reports the service's queues in Redis. A pause is global (every worker process
+ * stops taking jobs from that queue; running jobs finish) and nothing is lost: jobs keep waiting in
+ * Redis and PostgreSQL still holds the outbox.
+ */
+export async function queuesCommand(
+  config: Config,
+  action: QueuesAction,
+  only: string | undefined,
+): Promise<QueueStatus[]> {
+  if (!config.redisUrl) {
+    // The private redis-server of `npm start` listens on a port chosen at start; only REDIS_URL names a shared one.
+    throw new QueuesCommandError(
+      'queues needs REDIS_URL (the Redis the workers use); with `npm start` use Bull Board',
+    );
+  }
+  const names = selectQueues(only);
+  const connection = createRedis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  const queues = names.map((name) => ({
+    name,
+    queue: new Queue(name, { connection, prefix: queuePrefixFor(config.queuePrefix, name) }),
+  }));
+  try {
+    return await Promise.all(
+      queues.map(async ({ name, queue }): Promise<QueueStatus> => {
+        if (action === 'pause') await queue.pause();
+        if (action === 'resume') await queue.resume();
+        const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed');
+        return {
+          queue: name,
+          paused: await queue.isPaused(),
+          // BullMQ 6 keeps a paused queue's jobs in its waiting list.
+          waiting: counts.waiting ?? 0,
+          delayed: counts.delayed ?? 0,
+          active: counts.active ?? 0,
+          failed: counts.failed ?? 0,
+        };
+      }),
+    );
+  } finally {
+    await Promise.all(queues.map(({ queue }) => queue.close()));
+    connection.disconnect();
+  }
+}
+
+export function formatQueueStatus(rows: QueueStatus[]): string {
+  const header = ['queue', 'state', 'waiting', 'delayed', 'active', 'failed'];
+  const lines = rows.map((r) => [
+    r.queue,
+    r.paused ? 'paused' : 'running',
+    String(r.waiting),
+    String(r.delayed),
+    String(r.active),
+    String(r.failed),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  return [header, ...lines]
+    .map((cells) =>
+      cells
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}

@@ -1,0 +1,303 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect } from 'chai';
+import { and, eq, sql } from 'drizzle-orm';
+import type { SeedResult } from '../../src/cli/seed.js';
+import { schema } from '../../src/shared/db/index.js';
+import { createLink as insertLink, eventually, Receiver } from '../events/helpers.js';
+import { sharedApp, type TestApp } from '../helpers/app.js';
+import { HttpClient } from '../helpers/http.js';
+import { startDeployment, type Deployment } from '../helpers/processes.js';
+
+const BREAKER_THRESHOLD = 4;
+const READS_PER_MINUTE = 60;
+
+/**
+ * Two web and two worker processes on one PostgreSQL database and one Redis, as `docker compose`
+ * runs them: what one process guarantees must hold across them.
+ */
+describe('scale-out: two web and two worker processes behave as one', function () {
+  this.timeout(120_000);
+  let deployment: Deployment;
+  let local: TestApp;
+  let webs: HttpClient[];
+  const receivers: Receiver[] = [];
+
+  before(async () => {
+    local = await sharedApp();
+    deployment = await startDeployment({
+      webs: 2,
+      workers: 2,
+      env: {
+        RATE_LIMIT_PER_MINUTE: String(READS_PER_MINUTE),
+        RATE_LIMIT_WRITES_PER_MINUTE: '1000',
+        BREAKER_THRESHOLD: String(BREAKER_THRESHOLD),
+        OUTBOX_SWEEP_MS: '300',
+        WEBHOOK_RETRY_SCHEDULE: '3600',
+        RENEWAL_SWEEP_MS: '200',
+      },
+    });
+    webs = deployment.webs.map((url) => new HttpClient(url, local.ctx.config));
+  });
+  after(async () => {
+    await Promise.all(receivers.map((r) => r.close()));
+    await deployment?.stop();
+  });
+
+  const web = (i: number): HttpClient => webs[i % webs.length] ?? (webs[0] as HttpClient);
+  async function receiver(reply?: Receiver['reply']): Promise<Receiver> {
+    const r = await new Receiver().start();
+    if (reply) r.reply = reply;
+    receivers.push(r);
+    return r;
+  }
+  async function integrate(tenant: SeedResult, url: string, events: string[]): Promise<number> {
+    const res = await web(0).post<{ id: number }>('/panel/v1/integrations/', {
+      auth: tenant.panel_token,
+      body: { type: 'webhook', config: { url }, events, send_to_all_products: true },
+    });
+    expect(res.status, res.text).to.equal(201);
+    return res.body.id;
+  }
+  async function testLink(tenant: SeedResult, i: number): Promise<string> {
+    const offer = tenant.offers.find((o) => o.status === 'active');
+    const res = await web(i).post<{ id: string }>('/v1/payment-links', {
+      auth: tenant.keys.test,
+      body: { offer_code: offer?.code, external_reference: `scale-${i}` },
+    });
+    expect(res.status, res.text).to.equal(201);
+    return res.body.id;
+  }
+  const duplicates = (r: Receiver): number => {
+    const ids = r.requests.map((q) => String(q.headers['webhook-id']));
+    return ids.length - new Set(ids).size;
+  };
+
+  it('rate limits: one key’s requests spread over both webs meet one shared limit', async () => {
+    const tenant = await deployment.seed();
+    const statuses = await Promise.all(
+      Array.from({ length: READS_PER_MINUTE + 10 }, (_, i) =>
+        web(i)
+          .get('/v1/payment-links?limit=1', { auth: tenant.keys.test })
+          .then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).to.have.length(READS_PER_MINUTE);
+    expect(statuses.filter((s) => s === 429)).to.have.length(10);
+  });
+
+  it('idempotency: 50 racing creates with one Idempotency-Key over both webs make one link', async () => {
+    const tenant = await deployment.seed();
+    const offer = tenant.offers.find((o) => o.status === 'active');
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        web(i).post<{ id: string }>('/v1/payment-links', {
+          auth: tenant.keys.test,
+          headers: { 'Idempotency-Key': 'race-across-webs' },
+          body: { offer_code: offer?.code, external_reference: 'race' },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 201)).to.deep.equal([]);
+    expect(answers.filter((a) => a.status === 201)).to.have.length(1);
+    expect(new Set(answers.map((a) => a.body.id)).size).to.equal(1);
+    const links = await deployment.db
+      .select()
+      .from(schema.paymentLinks)
+      .where(
+        and(
+          eq(schema.paymentLinks.companyId, tenant.company.id),
+          eq(schema.paymentLinks.idempotencyKey, 'race-across-webs'),
+        ),
+      );
+    expect(links).to.have.length(1);
+  });
+
+  it('delivers each event once per integration whichever worker takes it', async () => {
+    const tenant = await deployment.seed();
+    const [a, b] = [await receiver(), await receiver()];
+    await integrate(tenant, a.url, ['order.paid']);
+    await integrate(tenant, b.url, ['order.paid']);
+    const links = await Promise.all(Array.from({ length: 20 }, (_, i) => testLink(tenant, i)));
+    const simulated = await Promise.all(
+      links.map((id, i) =>
+        web(i).post(`/v1/payment-links/${id}/simulate`, {
+          auth: tenant.keys.test,
+          body: { outcome: 'paid' },
+        }),
+      ),
+    );
+    expect(simulated.map((s) => s.status)).to.deep.equal(links.map(() => 200));
+    await Promise.all([a.waitFor(20), b.waitFor(20)]);
+    const events = await deployment.db
+      .select({ id: schema.events.id })
+      .from(schema.events)
+      .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.paid')));
+    expect(events).to.have.length(20);
+    // A duplicate is an absence to disprove: give it several sweeps of both workers (300 ms each) to show.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect([a.requests.length, b.requests.length, duplicates(a), duplicates(b)]).to.deep.equal([
+      20, 20, 0, 0,
+    ]);
+  });
+
+  it('the breaker opens once, at its threshold, with failures spread over both workers', async () => {
+    const tenant = await deployment.seed();
+    const failing = await receiver(() => ({ status: 500, body: 'down' }));
+    const integrationId = await integrate(tenant, failing.url, ['order.paid']);
+    for (let i = 0; i < BREAKER_THRESHOLD + 3; i += 1) {
+      const id = await testLink(tenant, i);
+      const res = await web(i).post(`/v1/payment-links/${id}/simulate`, {
+        auth: tenant.keys.test,
+        body: { outcome: 'paid' },
+      });
+      expect(res.status).to.equal(200);
+    }
+    expect(failing.requests).to.have.length(BREAKER_THRESHOLD);
+    const [row] = await deployment.db
+      .select()
+      .from(schema.integrations)
+      .where(eq(schema.integrations.id, integrationId));
+    expect(row).to.include({
+      isActive: false,
+      disabledReason: 'auto_disabled',
+      failureCount: BREAKER_THRESHOLD,
+    });
+    const logs = await Promise.all(
+      deployment.workerProcesses.map((_, i) =>
+        readFile(path.join(deployment.logDir, `worker-${i + 1}.log`), 'utf8'),
+      ),
+    );
+    const openings = logs.flatMap((log) =>
+      log
+        .split('\n')
+        .filter(
+          (line) =>
+            line.includes('circuit breaker opened') && line.includes(`"integrationId":${integrationId}`),
+        ),
+    );
+    expect(openings).to.have.length(1);
+  });
+
+  it('a link expires once, with one order.expired, while both workers sweep', async () => {
+    const tenant = await deployment.seed();
+    const r = await receiver();
+    await integrate(tenant, r.url, ['order.expired']);
+    const links = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        insertLink(deployment.db, tenant, { expiresAt: new Date(Date.now() + 500) }),
+      ),
+    );
+    await r.waitFor(5, 15_000);
+    const expired = await eventually(async () => {
+      const rows = await deployment.db
+        .select()
+        .from(schema.events)
+        .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.expired')));
+      return rows.length >= 5 ? rows : undefined;
+    });
+    // Several sweeps of both workers later, still one event and one delivery per link.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const again = await deployment.db
+      .select()
+      .from(schema.events)
+      .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.expired')));
+    expect(again).to.have.length(expired.length).and.length(5);
+    expect([r.requests.length, duplicates(r)]).to.deep.equal([5, 0]);
+    for (const link of links) {
+      const [row] = await deployment.db
+        .select()
+        .from(schema.paymentLinks)
+        .where(eq(schema.paymentLinks.id, link.id));
+      expect(row?.status).to.equal('expired');
+    }
+  });
+
+  it('a due subscription renews once, with one order.paid, while both workers sweep', async () => {
+    const tenant = await deployment.seed();
+    const r = await receiver();
+    await integrate(tenant, r.url, ['order.paid']);
+    const plan = tenant.plans.find((p) => p.status === 'active');
+    const link = await web(0).post<{ id: string }>('/v1/payment-links', {
+      auth: tenant.keys.live,
+      body: { plan_code: plan?.code },
+    });
+    expect(link.status, link.text).to.equal(201);
+    const paid = await web(1).post<string>(`/pay/${plan?.code ?? ''}/pay`, {
+      rawBody: new URLSearchParams({
+        plink: link.body.id,
+        name: 'Scale Renewal',
+        email: 'renew@example.com',
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(paid.status, paid.text).to.equal(200);
+    await r.waitFor(1, 15_000);
+    const [subscription] = await deployment.db
+      .select()
+      .from(schema.subscriptions)
+      .where(eq(schema.subscriptions.paymentLinkId, link.body.id));
+    if (!subscription) throw new Error('paying the plan link started no subscription');
+    // Its first period ended five minutes ago: both workers' sweeps now find it due at once.
+    await deployment.db.execute(
+      sql`UPDATE subscriptions SET created_at = created_at - interval '1 month 5 minutes',
+              current_period_end = created_at - interval '1 month 5 minutes' + interval '1 month'
+           WHERE id = ${subscription.id}`,
+    );
+    const renewals = await eventually(async () => {
+      const rows = await deployment.db
+        .select()
+        .from(schema.orders)
+        .where(eq(schema.orders.subscriptionId, subscription.id));
+      return rows.length >= 2 ? rows : undefined;
+    }, 15_000);
+    await r.waitFor(2, 15_000);
+    // Many sweeps of both workers later, still one renewal order and one renewal delivery.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const again = await deployment.db
+      .select()
+      .from(schema.orders)
+      .where(eq(schema.orders.subscriptionId, subscription.id));
+    expect(again).to.have.length(renewals.length).and.length(2);
+    expect([r.requests.length, duplicates(r)]).to.deep.equal([2, 0]);
+  });
+});
+
+describe('key lookups cached per web process, revoked everywhere at once', function () {
+  this.timeout(60_000);
+  let deployment: Deployment;
+  let local: TestApp;
+
+  before(async () => {
+    local = await sharedApp();
+    deployment = await startDeployment({ webs: 2, workers: 0 });
+  });
+  after(async () => {
+    await deployment?.stop();
+  });
+
+  it('a key revoked through one web fails on its very next request to the other', async () => {
+    const [a, b] = deployment.webs.map((url) => new HttpClient(url, local.ctx.config));
+    if (!a || !b) throw new Error('two webs expected');
+    const tenant = await deployment.seed();
+    for (let round = 0; round < 5; round += 1) {
+      const created = await a.post<{ id: number; key: string }>('/panel/v1/api-keys', {
+        auth: tenant.panel_token,
+        body: { name: `cached ${round}`, kind: 'payments', test: true },
+      });
+      expect(created.status, created.text).to.equal(201);
+      // Warm the key in B's cache (and A's).
+      for (const web of [b, a, b]) {
+        expect((await web.get('/v1/offers', { auth: created.body.key })).status).to.equal(200);
+      }
+      expect(
+        (await a.delete(`/panel/v1/api-keys/${created.body.id}`, { auth: tenant.panel_token })).status,
+      ).to.equal(204);
+      const next = await b.get<{ error: { type: string; message: string } }>('/v1/offers', {
+        auth: created.body.key,
+      });
+      expect(next.status).to.equal(401);
+      expect(next.body.error.message).to.match(/revoked/);
+    }
+  });
+});
