@@ -102,8 +102,7 @@ export function adminQueuesRouter(ctx: AppContext): Router {
       queues: new Producers(redis, ctx.config.queuePrefix)
         .all()
         .map((queue) => new BullMQAdapter(queue, { readOnlyMode: !readWrite })),
-      // @bull-board/express pins its own patch release of @bull-board/api: same shape, separate typings.
-      serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+      serverAdapter,
     });
     router.use(serverAdapter.getRouter() as RequestHandler);
   }
