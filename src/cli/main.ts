@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createKey, revokeKey } from '../keys/service.js';
 import { createOwnerToken, createPanelToken, setCompanyActive } from '../companies/service.js';
@@ -12,6 +13,7 @@ import type { Redis } from 'ioredis';
 import { announceCompanyChange } from '../keys/key-changes.js';
 import { migrate } from '../shared/db/migrate.js';
 import { resolveInfrastructure } from '../shared/infra/index.js';
+import { runningPrivateRedisUrl } from '../shared/infra/private-redis.js';
 import { createLogger } from '../shared/logger.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -134,7 +136,7 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
         `Revoked key ${row.id} (${row.prefix}…${row.last4}) of company ${companyId} at ${row.revokedAt?.toISOString() ?? ''}` +
           (config.redisUrl
             ? ''
-            : ` (no REDIS_URL: running web processes stop accepting it within ${config.limits.keyCacheTtlMs / 1000} s)`),
+            : ` (no Redis to announce it on: running web processes stop accepting it within ${config.limits.keyCacheTtlMs / 1000} s)`),
       );
       return;
     }
@@ -200,7 +202,13 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
   }
 }
 
-const config = loadConfig();
+const loaded = loadConfig();
+// Without REDIS_URL, the private redis-server of a running `npm start` with this DATA_DIR is the
+// service's Redis: key revokes are announced there, and `queues` reads it.
+const privateRedis = loaded.redisUrl
+  ? undefined
+  : await runningPrivateRedisUrl(path.join(loaded.dataDir, 'redis'));
+const config: Config = privateRedis ? { ...loaded, redisUrl: privateRedis } : loaded;
 // Logs go to stderr so that `seed --json` leaves exactly one JSON object on stdout.
 const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'cli', 2);
 let exitCode = 0;

@@ -36,9 +36,8 @@ export async function queuesCommand(
   only: string | undefined,
 ): Promise<QueueStatus[]> {
   if (!config.redisUrl) {
-    // The private redis-server of `npm start` listens on a port chosen at start; only REDIS_URL names a shared one.
     throw new QueuesCommandError(
-      'queues needs REDIS_URL (the Redis the workers use); with `npm start` use Bull Board',
+      'queues needs the Redis the workers use: set REDIS_URL, or start the service (npm start) with the same DATA_DIR first',
     );
   }
   const names = selectQueues(only);

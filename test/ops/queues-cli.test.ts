@@ -1,9 +1,13 @@
 import { queuePrefixFor } from '../../queues/index.js';
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { PrivateRedis, runningPrivateRedisUrl } from '../../src/shared/infra/private-redis.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { testEnvironment } from '../helpers/environment.js';
 
@@ -95,5 +99,63 @@ describe('CLI: queues status | pause | resume', function () {
     expect(failure?.code).to.equal(2);
     expect(failure?.stderr).to.include('--queue must be one of outbox, deliveries');
     expect(await deliveries.isPaused()).to.equal(false);
+  });
+});
+
+describe('CLI: the Redis of a running `npm start`, found without REDIS_URL', function () {
+  this.timeout(60_000);
+  let dataDir: string;
+  let redis: PrivateRedis;
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'plinks-cli-redis-'));
+    // What `npm start` runs without REDIS_URL: a persistent private redis-server under DATA_DIR/redis.
+    redis = new PrivateRedis({ dir: path.join(dataDir, 'redis'), persist: true });
+    await redis.start();
+  });
+  after(async () => {
+    await redis.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('names the running server of DATA_DIR, and nothing for a folder where none runs', async () => {
+    expect(await runningPrivateRedisUrl(path.join(dataDir, 'redis'))).to.equal(redis.url);
+    const other = await mkdtemp(path.join(tmpdir(), 'plinks-cli-redis-none-'));
+    try {
+      expect(await runningPrivateRedisUrl(path.join(other, 'redis'))).to.equal(undefined);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('queues status reads it (no REDIS_URL), and says what to do when no service runs', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATABASE_URL: testEnvironment().databaseUrl,
+      LOG_LEVEL: 'warn',
+    };
+    delete env.REDIS_URL;
+    const { stdout } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'queues', 'status', '--json'],
+      { env: { ...env, DATA_DIR: dataDir }, timeout: 60_000 },
+    );
+    expect((JSON.parse(stdout) as Row[]).map((r) => r.queue)).to.include('outbox');
+
+    const empty = await mkdtemp(path.join(tmpdir(), 'plinks-cli-redis-none-'));
+    try {
+      const failure = await run(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli/main.ts', 'queues', 'status'],
+        { env: { ...env, DATA_DIR: empty }, timeout: 60_000 },
+      ).then(
+        () => undefined,
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(failure?.code).to.equal(2);
+      expect(failure?.stderr).to.include('set REDIS_URL, or start the service');
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from './free-port.js';
 import { StartupError } from './startup-error.js';
@@ -22,25 +22,40 @@ export interface PrivateRedisOptions {
 }
 
 const PID_FILE = 'redis-server.pid';
+/** Beside the pid file: where the running server listens, for the CLI of the same DATA_DIR. */
+const URL_FILE = 'redis-server.url';
 
-/**
- * Two servers appending to one append-only file corrupt it, so a persistent folder is refused
- * while the redis-server named in its pid file still runs (redis removes the file when it stops).
- */
-async function refuseSharedDir(dir: string): Promise<void> {
+/** The pid of the redis-server named in the folder's pid file, if it still runs (redis removes the file when it stops). */
+async function runningServerPid(dir: string): Promise<number | undefined> {
   const pid = Number((await readFile(path.join(dir, PID_FILE), 'utf8').catch(() => '')).trim());
-  if (!Number.isSafeInteger(pid) || pid <= 0) return;
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
   try {
     process.kill(pid, 0);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return;
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return undefined;
   }
   // On Linux, make sure the pid was not reused by something else since (after a reboot, say).
   const name = await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => 'redis-server');
-  if (!name.startsWith('redis-server')) return;
+  return name.startsWith('redis-server') ? pid : undefined;
+}
+
+/** Two servers appending to one append-only file corrupt it: a persistent folder in use is refused. */
+async function refuseSharedDir(dir: string): Promise<void> {
+  const pid = await runningServerPid(dir);
+  if (pid === undefined) return;
   throw new StartupError(
     `${dir} is used by a running redis-server (pid ${pid}) of another instance of this service: stop that instance, set REDIS_URL to share its Redis, or give this one its own DATA_DIR.`,
   );
+}
+
+/**
+ * The URL of the private redis-server a running service started in `dir` (its persistent folder,
+ * DATA_DIR/redis), so that the CLI reaches the same Redis as `npm start` without REDIS_URL.
+ */
+export async function runningPrivateRedisUrl(dir: string): Promise<string | undefined> {
+  if ((await runningServerPid(dir)) === undefined) return undefined;
+  const url = (await readFile(path.join(dir, URL_FILE), 'utf8').catch(() => '')).trim();
+  return /^redis:\/\/127\.0\.0\.1:\d+$/.test(url) ? url : undefined;
 }
 
 /** A redis-server child process owned by this process, on loopback only; it cannot outlive it. */
@@ -111,6 +126,7 @@ export class PrivateRedis {
     child.stderr.off('data', onData);
     child.stdout.resume();
     child.stderr.resume();
+    if (this.options.persist) await writeFile(path.join(this.options.dir, URL_FILE), `${this.url}\n`);
     void child.exited.then(() => {
       if (this.child === child) this.child = undefined;
     });
