@@ -4,30 +4,12 @@ import { schema, type Db, type Executor, type Tx } from '../shared/db/index.js';
 const { integrations, integrationProducts, products } = schema;
 
 export type IntegrationRow = typeof integrations.$inferSelect;
-export type NewIntegration = Pick<
-  IntegrationRow,
-  | 'companyId'
-  | 'type'
-  | 'isActive'
-  | 'config'
-  | 'events'
-  | 'sendToAllProducts'
-  | 'oauthPending'
-  | 'oauthState'
->;
+/** What a panel request sets on an integration, at creation or in a PATCH. */
+type EditableField =
+  'type' | 'isActive' | 'config' | 'events' | 'sendToAllProducts' | 'oauthPending' | 'oauthState';
+export type NewIntegration = Pick<IntegrationRow, 'companyId' | EditableField>;
 export type IntegrationChanges = Partial<
-  Pick<
-    IntegrationRow,
-    | 'type'
-    | 'isActive'
-    | 'config'
-    | 'events'
-    | 'sendToAllProducts'
-    | 'oauthPending'
-    | 'oauthState'
-    | 'previousSecret'
-    | 'previousSecretExpiresAt'
-  >
+  Pick<IntegrationRow, EditableField | 'previousSecret' | 'previousSecretExpiresAt'>
 >;
 
 /** A product link with the product facts the wire shape (spec 2.9) shows. */
