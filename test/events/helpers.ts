@@ -43,6 +43,7 @@ export class Receiver {
   readonly violations: string[] = [];
   reply: (req: ReceivedRequest, index: number) => Reply = () => ({ status: 200, body: 'ok' });
   private server: http.Server | undefined;
+  private readonly path = `/hook-${randomBase62(12)}`;
   private waiters: Array<() => void> = [];
   private validator: WebhookBodyValidator | undefined;
 
@@ -57,6 +58,13 @@ export class Receiver {
   async start(): Promise<this> {
     this.validator = await servedWebhookValidator();
     this.server = http.createServer((req, res) => {
+      // A delivery meant for an earlier test's receiver, whose port the system gave to this one, is
+      // not this test's: 410 ends its retries, and it is not recorded.
+      if (req.url !== this.path) {
+        req.resume();
+        res.writeHead(410).end();
+        return;
+      }
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -84,7 +92,7 @@ export class Receiver {
 
   get url(): string {
     const address = this.server?.address() as AddressInfo;
-    return `http://127.0.0.1:${address.port}/hook`;
+    return `http://127.0.0.1:${address.port}${this.path}`;
   }
 
   /** Resolves once `count` requests arrived; rejects after `timeoutMs`. */
