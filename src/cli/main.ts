@@ -166,6 +166,12 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
       const stop = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
+        // Run in the background of a script (`… listen &`, then `kill %1` without job control), only
+        // npm gets the signal and this process is orphaned: stop as if signalled when the parent goes.
+        const parent = process.ppid;
+        setInterval(() => {
+          if (process.ppid !== parent) resolve();
+        }, 500).unref();
       });
       try {
         const options = {

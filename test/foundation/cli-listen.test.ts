@@ -13,10 +13,13 @@ class Listener {
   private readonly waiters: Array<() => void> = [];
   readonly child: ChildProcessWithoutNullStreams;
 
-  constructor(args: string[], env: Record<string, string>) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'listen', ...args], {
-      env: { ...process.env, ...env, LOG_LEVEL: 'warn' },
-    });
+  /** `underShell`: started in the background of a shell script, which is then the parent to kill. */
+  constructor(args: string[], env: Record<string, string>, underShell = false) {
+    const command = [process.execPath, '--import', 'tsx', 'src/cli/main.ts', 'listen', ...args];
+    const options = { env: { ...process.env, ...env, LOG_LEVEL: 'warn' } };
+    this.child = underShell
+      ? spawn('sh', ['-c', '"$@" & wait', 'sh', ...command], options)
+      : spawn(command[0] ?? '', command.slice(1), options);
     createInterface({ input: this.child.stdout }).on('line', (line) => {
       this.lines.push(line);
       for (const wake of this.waiters.splice(0)) wake();
@@ -98,6 +101,16 @@ describe('cli listen', function () {
     await listener.line(/^Removed integration/);
     const left = await listIntegrations(engine.app.ctx.db, tenant.company.id, 'webhook');
     expect(left.filter((i) => String(i.config.url).includes('cli-listen'))).to.deep.equal([]);
+  });
+
+  it('stops and removes its integration when orphaned (its parent killed, as `kill %1` in a script kills only npm)', async () => {
+    const listener = new Listener(['--company', String(tenant.company.id)], env(), true);
+    const ready = await listener.line(/^Ready: integration (\d+)/);
+    const id = Number(/integration (\d+)/.exec(ready)?.[1]);
+    listener.child.kill('SIGKILL');
+    await listener.line(/^Removed integration/, 10_000);
+    const left = await listIntegrations(engine.app.ctx.db, tenant.company.id, 'webhook');
+    expect(left.map((i) => i.id)).to.not.include(id);
   });
 
   it('prints whole bodies with --json, and refuses an unknown event kind with the usage', async () => {
