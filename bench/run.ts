@@ -24,6 +24,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_S = 2;
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const LIST_SIZE = 100_000;
+// BENCH_ONLY=get|post|health: that path of the service alone, no baseline and no list (with
+// BENCH_PROFILE, a CPU profile of that path only).
+const ONLY = process.env.BENCH_ONLY;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Measure {
@@ -221,7 +224,9 @@ async function main(): Promise<void> {
       postOurs: 'service POST /v1/payment-links',
       healthOurs: 'service GET /healthz (no DB)',
     };
-    const names = Object.keys(scenarios) as Array<keyof typeof scenarios>;
+    const only = ONLY === undefined ? undefined : (`${ONLY}Ours` as keyof typeof scenarios);
+    if (only !== undefined && !(only in scenarios)) throw new Error('BENCH_ONLY must be get, post or health');
+    const names = only ? [only] : (Object.keys(scenarios) as Array<keyof typeof scenarios>);
     log(`warming up (${WARMUP_S} s each)`);
     for (const name of names) await scenarios[name](WARMUP_S);
     const runs: Record<keyof typeof scenarios, Measure[]> = {
@@ -234,6 +239,12 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       log(`round ${round}/${ROUNDS}`);
       for (const name of names) runs[name].push(await measure(labels[name], () => scenarios[name]()));
+    }
+    if (only) {
+      const m = median(runs[only]);
+      log(`${labels[only]}: median ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
+      await database.close();
+      return;
     }
     const getBase = median(runs.getBase);
     const getOurs = median(runs.getOurs);

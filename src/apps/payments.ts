@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { paymentsAuth } from '../auth/payments-auth.js';
-import { paymentsRateLimits } from '../auth/rate-limit.js';
+import { paymentsRateLimit } from '../auth/rate-limit.js';
 import { catalogPaymentsRoutes } from '../catalog/routes.js';
 import { paymentLinksRoutes } from '../payment-links/routes.js';
 import type { AppContext } from '../shared/context.js';
@@ -11,17 +11,12 @@ import { paymentsDocumentRoute } from './openapi.js';
 
 /** The payments API, mounted at `{base_url}`; every path starts with `/v1`. */
 export function paymentsApp(ctx: AppContext): Express {
-  const rateLimits = paymentsRateLimits(ctx);
-  const routes = [
-    ...catalogPaymentsRoutes(ctx),
-    ...paymentLinksRoutes(ctx, { writeLimit: rateLimits.writes }),
-    ...simulateRoutes(ctx),
-  ];
+  const routes = [...catalogPaymentsRoutes(ctx), ...paymentLinksRoutes(ctx), ...simulateRoutes(ctx)];
   return jsonApp(ctx, { nulInBody: 'left-to-schemas' }, (app) => {
     const open = caseSensitiveRouter();
     mountRoutes(open, [paymentsDocumentRoute(ctx.config, routes)]);
     app.use(open);
-    app.use('/v1', paymentsAuth(ctx), rateLimits.all);
+    app.use('/v1', paymentsAuth(ctx), paymentsRateLimit(ctx, routes));
     const api = caseSensitiveRouter();
     mountRoutes(api, routes);
     app.use(api);

@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { Response } from 'express';
 import type { AppContext } from '../shared/context.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
 import { paymentsPrincipal } from '../shared/http/principal.js';
@@ -11,20 +11,16 @@ import { cancelPaymentLink, createPaymentLink, getPaymentLink, listPaymentLinks 
 
 const tags = ['Payment links'];
 
-export interface PaymentLinksRouteOptions {
-  /** Runs before create and cancel: the tighter per-key limit on writes (spec section 8). */
-  writeLimit: RequestHandler;
-}
-
 const scopeOf = (res: Response, linkId: string): LinkScope => {
   const { companyId, livemode } = paymentsPrincipal(res);
   return { companyId, livemode, linkId };
 };
 
 /** The payment-links endpoints of the payments API (spec 4.1). */
-export function paymentLinksRoutes(ctx: AppContext, options: PaymentLinksRouteOptions): Route[] {
+export function paymentLinksRoutes(ctx: AppContext): Route[] {
   const wire = toPaymentLinkWire.bind(null, ctx.config);
-  const writes = { before: [options.writeLimit] };
+  // Create and cancel also count toward the tighter per-key limit on writes (spec section 8).
+  const writes = { rateLimit: 'writes' } as const;
   return [
     route(
       operation({

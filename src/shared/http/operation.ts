@@ -50,13 +50,16 @@ export const operation = <R extends RequestShape>(op: Operation<R>): Operation<R
 export interface Route {
   operation: Operation;
   handlers: RequestHandler[];
+  /** A tighter window this route counts toward besides its API's own (payments API writes). */
+  rateLimit?: 'writes';
 }
 
 export type Handler<R extends RequestShape> = (input: RequestInput<R>, res: Response) => Promise<void> | void;
 
 export interface RouteOptions {
-  /** Runs before validation: rate limits, and refusals that do not depend on the request's content. */
+  /** Runs before validation: refusals that do not depend on the request's content. */
   before?: RequestHandler[];
+  rateLimit?: Route['rateLimit'];
 }
 
 // Every field is checked, unknown ones included, and every problem of every part is reported at once.
@@ -95,6 +98,7 @@ export function route<R extends RequestShape>(
   };
   return {
     operation: op,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     handlers: [
       ...(options.before ?? []),
       ...(op.request.body ? [emptyBodyAsObject] : []),
