@@ -77,7 +77,11 @@ function validator(request: RequestShape): RequestHandler | undefined {
   if (request.query) rules[Segments.QUERY] = request.query;
   if (request.headers) rules[Segments.HEADERS] = request.headers;
   if (request.body) rules[Segments.BODY] = request.body;
-  return Object.keys(rules).length > 0 ? celebrate(rules, JOI_OPTIONS, { mode: Modes.FULL }) : undefined;
+  const parts = Object.keys(rules).length;
+  if (parts === 0) return undefined;
+  // FULL reports every part's problems at once, but builds an Error (a stack trace) for every
+  // request, valid or not; with one part PARTIAL reports the same and builds one only on failure.
+  return celebrate(rules, JOI_OPTIONS, { mode: parts > 1 ? Modes.FULL : Modes.PARTIAL });
 }
 
 function inputOf<R extends RequestShape>(req: Request): RequestInput<R> {

@@ -69,12 +69,17 @@ function undecodable(rawQuery: string, fields: FieldErrors): void {
  * them into a 500 from PostgreSQL, or read a value other than the one the client meant.
  */
 export function queryGuard(req: Request, _res: Response, next: NextFunction): void {
-  const [path = '', ...rest] = (req.originalUrl ?? req.url).split('?');
+  const url = req.originalUrl ?? req.url;
+  const queryAt = url.indexOf('?');
+  const path = queryAt < 0 ? url : url.slice(0, queryAt);
   if (/%00/i.test(path)) throw new NotFoundError('Not found');
-  const fields = noFields();
-  undecodable(rest.join('?'), fields);
-  collect(req.query, fields);
-  refuse(fields);
+  // Express parses req.query anew on every read: a request without a query has nothing to check.
+  if (queryAt >= 0) {
+    const fields = noFields();
+    undecodable(url.slice(queryAt + 1), fields);
+    collect(req.query, fields);
+    refuse(fields);
+  }
   next();
 }
 
