@@ -19,6 +19,8 @@ import { httpMetrics, METRICS_PATH, metricsApp, metricsHandler } from './metrics
 export function createApp(ctx: AppContext): Express {
   const app = express();
   app.disable('x-powered-by');
+  // The JSON APIs are routers of this app, whose responses carry no ETag (they are never cached).
+  app.set('etag', false);
   app.set('trust proxy', ctx.config.trustProxy);
   app.use(requestId);
   app.use(httpMetrics());

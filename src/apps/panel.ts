@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Router } from 'express';
 import { panelAuth } from '../auth/panel-auth.js';
 import { catalogPanelRoutes } from '../catalog/routes.js';
 import { integrationsOauthRoutes, integrationsRoutes } from '../integrations/routes.js';
@@ -11,7 +11,7 @@ import { deliveriesRoutes } from '../webhooks/routes.js';
 import { panelDocumentRoute } from './openapi.js';
 
 /** The panel API, mounted at `{panel_api_url}` (default `/panel/v1`). */
-export function panelApp(ctx: AppContext): Express {
+export function panelApp(ctx: AppContext): Router {
   // The gateway's OAuth redirect carries no panel token; its single-use state authenticates it.
   const publicRoutes = integrationsOauthRoutes(ctx);
   const routes = [

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Router } from 'express';
 import { paymentsAuth } from '../auth/payments-auth.js';
 import { paymentsRateLimit } from '../auth/rate-limit.js';
 import { catalogPaymentsRoutes } from '../catalog/routes.js';
@@ -10,7 +10,7 @@ import { simulateRoutes } from '../simulate/routes.js';
 import { paymentsDocumentRoute } from './openapi.js';
 
 /** The payments API, mounted at `{base_url}`; every path starts with `/v1`. */
-export function paymentsApp(ctx: AppContext): Express {
+export function paymentsApp(ctx: AppContext): Router {
   const routes = [...catalogPaymentsRoutes(ctx), ...paymentLinksRoutes(ctx), ...simulateRoutes(ctx)];
   return jsonApp(ctx, { nulInBody: 'left-to-schemas' }, (app) => {
     const open = caseSensitiveRouter();

@@ -1,7 +1,8 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type RequestHandler, type Router } from 'express';
 import type { AppContext } from '../context.js';
 import { UnsupportedMediaTypeError, ValidationError } from '../errors.js';
 import { errorHandler, notFoundHandler } from './errors.js';
+import { caseSensitiveRouter } from './operation.js';
 import { bodyGuard, queryGuard } from './request-guards.js';
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
@@ -42,18 +43,16 @@ const jsonBodiesOnly: RequestHandler = (req, _res, next) => {
 /**
  * The shell every JSON API shares: no-store responses, JSON bodies only (size-limited, strict, not
  * nested too deep, no U+0000), and the error envelope for anything that goes wrong, unknown routes
- * included. `mount` adds the routes.
+ * included. `mount` adds the routes. A router, not an Express app of its own: a mounted app costs
+ * every request a swap of its request and response prototypes and a second dispatch, both ways.
  */
 export function jsonApp(
   ctx: AppContext,
   options: { nulInBody: 'refuse' | 'left-to-schemas' },
-  mount: (app: Express) => void,
-): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
+  mount: (app: Router) => void,
+): Router {
   // Paths are case-sensitive, as the documents write them: /v1/OPENAPI.JSON names nothing.
-  app.set('case sensitive routing', true);
+  const app = caseSensitiveRouter();
   app.use(noStore, jsonBodiesOnly);
   app.use(express.json({ limit: ctx.config.limits.bodyBytes, strict: true, type: JSON_TYPES }));
   app.use(queryGuard, bodyGuard({ nul: options.nulInBody === 'refuse' }));
