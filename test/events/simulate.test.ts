@@ -138,6 +138,34 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
     expect(res.body.simulation).to.deep.equal({ event: 'order.expired', webhooks: [] });
   });
 
+  it('serves 15 simulate calls waiting at once without a listener per call (no MaxListenersExceededWarning)', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app, tenant, {
+      url: ok.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
+    const links = await Promise.all(Array.from({ length: 15 }, (_, i) => newLink(tenant, `sim-many-${i}`)));
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning.message);
+    };
+    process.on('warning', onWarning);
+    // Every reply takes 300 ms, so all 15 requests wait on the simulate queue together.
+    ok.reply = () => ({ status: 200, body: 'ok', delayMs: 300 });
+    try {
+      const answers = await Promise.all(links.map((id) => simulate(tenant, id, { outcome: 'paid' })));
+      expect(answers.map((a) => a.status)).to.deep.equal(links.map(() => 200));
+      expect(answers.every((a) => a.body.simulation.webhooks[0]?.success)).to.equal(true);
+      // A warning is emitted on the next tick after the listener that crosses the limit.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('warning', onWarning);
+      ok.reply = () => ({ status: 200, body: 'ok' });
+    }
+    expect(warnings).to.deep.equal([]);
+  });
+
   it('refuses a live key with 403 permission_error', async () => {
     const tenant = await seed();
     const linkId = await newLink(tenant);
