@@ -3,14 +3,17 @@
  * against bare Express + pg doing one INSERT / one primary-key SELECT on the same database, and
  * deep keyset pagination (page 500 of 100,000 links against page 1). Everything runs on this
  * machine in one go: an embedded PostgreSQL (fast mode) and a private redis-server in a temp dir,
- * the service and the baseline as child processes, autocannon in this process.
+ * the service (compiled first, run as the Procfile runs it: `node dist/src/web.js`) and the baseline
+ * as child processes, autocannon in this process.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { seedCompany } from '../src/cli/seed.js';
 import { createDatabase } from '../src/shared/db/index.js';
@@ -42,12 +45,7 @@ function startChild(
   script: string,
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string }> {
-  // BENCH_PROFILE=DIR writes a CPU profile of the service (open it in Chrome DevTools).
-  const profile =
-    process.env.BENCH_PROFILE && script === 'service-server.ts'
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
-      : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(here, script)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -69,6 +67,39 @@ function startChild(
     lines.on('line', onLine);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
   });
+}
+
+/** Compiles the service (`npm run build`): the bench measures what the Procfile runs, `dist/`. */
+async function build(): Promise<void> {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  await promisify(execFile)(process.execPath, [tsc, '-p', path.join(here, '..', 'tsconfig.json')]);
+}
+
+/**
+ * The web process as the Procfile starts it (`node dist/src/web.js`), ready once /healthz answers.
+ * BENCH_PROFILE=DIR writes a CPU profile of it (open it in Chrome DevTools).
+ */
+async function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, path.join(here, '..', 'dist', 'src', 'web.js')], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    if (child.exitCode !== null) throw new Error(`dist/src/web.js exited with ${String(child.exitCode)}`);
+    const up = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (up) return { child, url };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('dist/src/web.js did not answer /healthz within 30 s');
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
@@ -158,7 +189,9 @@ async function main(): Promise<void> {
     if (!offerRow) throw new Error('offer not found');
     log(`seeded company ${tenant.company.id}`);
 
-    const service = await startChild('service-server.ts', {
+    log('building dist/ (npm run build): the service runs compiled, as the Procfile runs it');
+    await build();
+    const service = await startService({
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATABASE_URL: postgres.url,
