@@ -7,7 +7,7 @@
  * as child processes, autocannon in this process.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Measure {
   rps: number;
+  /** Requests answered in the run. */
+  requests: number;
   p50: number;
   p99: number;
   errors: number;
@@ -67,6 +69,14 @@ function startChild(
     lines.on('line', onLine);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
   });
+}
+
+/** User and system CPU time a process has used so far, from /proc (Linux; 0 elsewhere). */
+async function cpuSeconds(pid: number | undefined): Promise<number> {
+  const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
 }
 
 /** Compiles the service (`npm run build`): the bench measures what the Procfile runs, `dist/`. */
@@ -133,6 +143,7 @@ async function load(
   });
   return {
     rps: result.requests.average,
+    requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
@@ -154,6 +165,7 @@ function median(runs: Measure[]): Measure {
   };
   return {
     rps: mid(runs.map((r) => r.rps)),
+    requests: runs.reduce((sum, r) => sum + r.requests, 0),
     p50: mid(runs.map((r) => r.p50)),
     p99: mid(runs.map((r) => r.p99)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
@@ -269,13 +281,20 @@ async function main(): Promise<void> {
       postOurs: [],
       healthOurs: [],
     };
+    const cpuBefore = await cpuSeconds(service.child.pid);
     for (let round = 1; round <= ROUNDS; round++) {
       log(`round ${round}/${ROUNDS}`);
       for (const name of names) runs[name].push(await measure(labels[name], () => scenarios[name]()));
     }
     if (only) {
       const m = median(runs[only]);
-      log(`${labels[only]}: median ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms`);
+      // CPU time per request is steadier than requests/s on a shared machine: compare it between versions.
+      const served = runs[only].reduce((sum, r) => sum + r.requests, 0);
+      const cpu = (await cpuSeconds(service.child.pid)) - cpuBefore;
+      log(
+        `${labels[only]}: median ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms; ` +
+          `service CPU ${((cpu / served) * 1e6).toFixed(0)} µs per request`,
+      );
       await database.close();
       return;
     }
