@@ -210,18 +210,23 @@ try {
   received = 0;
   firstArrival.clear();
 
+  /** THROUGHPUT_EVENTS events committed by 16 writers at once, for a worker to drain afterwards. */
+  const commitBacklog = async (): Promise<void> => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < THROUGHPUT_EVENTS) {
+          next += 1;
+          await commitEvent();
+        }
+      }),
+    );
+  };
+
   // 3. The engine: events committed (outbox + fast path) first, then the worker drains them:
   // relay, fan-out, signed POST, attempt recorded.
   log(`engine throughput: committing ${THROUGHPUT_EVENTS} events, 1 integration each`);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < THROUGHPUT_EVENTS) {
-        next += 1;
-        await commitEvent();
-      }
-    }),
-  );
+  await commitBacklog();
   // Let the fast path's enqueues land before the worker starts.
   await sleep(500);
   log(`engine throughput: worker draining ${THROUGHPUT_EVENTS} events, concurrency ${CONCURRENCY}`);
@@ -236,15 +241,7 @@ try {
   await stopWorkerProcess(engineWorker);
   received = 0;
   log(`engine with two worker processes: committing ${THROUGHPUT_EVENTS} events`);
-  next = 0;
-  await Promise.all(
-    Array.from({ length: 16 }, async () => {
-      while (next < THROUGHPUT_EVENTS) {
-        next += 1;
-        await commitEvent();
-      }
-    }),
-  );
+  await commitBacklog();
   await sleep(500);
   const pair = await Promise.all([startWorkerProcess('engine'), startWorkerProcess('engine')]);
   const pairStart = performance.now();
