@@ -109,9 +109,20 @@ export async function loadDeliveryTarget(
   return row ? toDeliveryTarget(row) : undefined;
 }
 
+/** Where an integration's webhooks go and the secrets that sign them, from its row. */
+function sendingFacts(row: Pick<TargetRow, 'type' | 'config' | 'previous_secret'>) {
+  const { url, secret } = row.config;
+  return {
+    integrationType: row.type,
+    url: typeof url === 'string' ? url : null,
+    secrets: [
+      typeof secret === 'string' ? secret : '',
+      ...(row.previous_secret ? [row.previous_secret] : []),
+    ],
+  };
+}
+
 export function toDeliveryTarget(row: TargetRow): DeliveryTarget {
-  const url = row.config.url;
-  const secret = row.config.secret;
   return {
     id: Number(row.id),
     eventId: row.event_id,
@@ -120,12 +131,7 @@ export function toDeliveryTarget(row: TargetRow): DeliveryTarget {
     attempts: row.attempts,
     payload: row.payload,
     integrationActive: row.is_active,
-    integrationType: row.type,
-    url: typeof url === 'string' ? url : null,
-    secrets: [
-      typeof secret === 'string' ? secret : '',
-      ...(row.previous_secret ? [row.previous_secret] : []),
-    ],
+    ...sendingFacts(row),
   };
 }
 
@@ -466,16 +472,13 @@ export async function findSendTarget(
   db: Executor,
   companyId: number,
   integrationId: number,
-): Promise<{ type: string; url: string | null; secrets: string[] } | undefined> {
-  const result = await db.execute<TargetRow>(sql`
-    SELECT 0 AS id, '' AS event_id, i.id AS integration_id, 'pending' AS status, 0 AS attempts,
-           '{}'::jsonb AS payload, i.is_active, i.type, i.config, ${PREVIOUS_SECRET}
+): Promise<{ integrationType: string; url: string | null; secrets: string[] } | undefined> {
+  const result = await db.execute<Pick<TargetRow, 'type' | 'config' | 'previous_secret'>>(sql`
+    SELECT i.type, i.config, ${PREVIOUS_SECRET}
       FROM integrations i
      WHERE i.id = ${integrationId} AND i.company_id = ${companyId}`);
   const row = result.rows[0];
-  if (!row) return undefined;
-  const { integrationType, url, secrets } = toDeliveryTarget(row);
-  return { type: integrationType, url, secrets };
+  return row ? sendingFacts(row) : undefined;
 }
 
 /**

@@ -33,8 +33,8 @@ export async function sendTestEvent(
 ): Promise<TestSendResult> {
   const target = await findSendTarget(ctx.db, companyId, integrationId);
   if (!target) throw new NotFoundError(`No integration ${integrationId} in this company`);
-  if (!WEBHOOK_KINDS.has(target.type) || !target.url) {
-    throw new ConflictError(`An integration of type ${target.type} does not receive webhooks`);
+  if (!WEBHOOK_KINDS.has(target.integrationType) || !target.url) {
+    throw new ConflictError(`An integration of type ${target.integrationType} does not receive webhooks`);
   }
   const id = newEventId();
   const envelope = envelopeOf(
