@@ -14,7 +14,7 @@ import { LastUsedTracker } from './last-used.js';
  */
 export function paymentsAuth(ctx: AppContext): RequestHandler {
   const lastUsed = new LastUsedTracker((id) => touchKeyLastUsed(ctx.db, id), ctx.logger);
-  const cache = keyCacheOf(ctx);
+  const cache = newKeyCache(ctx);
   const lookup = async (keyHash: string): Promise<KeyLookup | undefined> => {
     const cached = cache.get(keyHash);
     if (cached) return cached.lookup;
@@ -37,22 +37,15 @@ export function paymentsAuth(ctx: AppContext): RequestHandler {
   };
 }
 
-const caches = new WeakMap<AppContext['redis'], KeyCache>();
-
 /**
- * One cache per process connection, subscribed on its own connection (a subscribed connection can
- * do nothing else), closed with the connection it was made from.
+ * The process's cache of key lookups, subscribed on a connection of its own (a subscribed
+ * connection can do nothing else), closed with the connection it was made from.
  */
-function keyCacheOf(ctx: AppContext): KeyCache {
-  let cache = caches.get(ctx.redis);
-  if (!cache) {
-    const made = new KeyCache(
-      ctx.redis.duplicate({ maxRetriesPerRequest: null }),
-      ctx.config.limits.keyCacheTtlMs,
-    );
-    ctx.redis.once('end', () => made.close());
-    caches.set(ctx.redis, made);
-    cache = made;
-  }
+function newKeyCache(ctx: AppContext): KeyCache {
+  const cache = new KeyCache(
+    ctx.redis.duplicate({ maxRetriesPerRequest: null }),
+    ctx.config.limits.keyCacheTtlMs,
+  );
+  ctx.redis.once('end', () => cache.close());
   return cache;
 }
