@@ -35,7 +35,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
       integration it creates (or reuses) is removed on exit (Ctrl-C).
   queues status|pause|resume [--queue NAME] [--json]
       Show each queue's jobs (waiting, delayed, active, failed), or pause / resume one queue or
-      all: a paused queue keeps its jobs, every worker stops taking new ones. Needs REDIS_URL.
+      all: a paused queue keeps its jobs, every worker stops taking new ones. Uses REDIS_URL, or the
+      private redis-server of a running npm start with the same DATA_DIR.
 
 Reaches the same database as the service: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR.`;
 
@@ -43,7 +44,8 @@ class UsageError extends Error {}
 
 /**
  * Running web processes cache key lookups; a change made here is announced through the service's
- * Redis when REDIS_URL is set (otherwise they see it when their cache entry expires).
+ * Redis (REDIS_URL, or npm start's private redis-server); without one they see it when their cache
+ * entry expires.
  */
 async function withAnnouncer<T>(config: Config, work: (redis: Redis | null) => Promise<T>): Promise<T> {
   const redis = config.redisUrl ? createRedis(config.redisUrl, { maxRetriesPerRequest: 1 }) : null;
