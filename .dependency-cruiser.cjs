@@ -7,13 +7,17 @@ const LAYERS = [
   ['shared', 'src/shared/'],
   ['events', 'src/events/'],
   ['integrations', 'src/integrations/'],
+  // Delivery needs only the outbox, the receivers and the plumbing below it.
+  ['webhooks', 'src/webhooks/'],
   ['catalog', 'src/catalog/'],
   ['keys', 'src/keys/'],
   ['companies', 'src/companies/'],
   ['auth', 'src/auth/'],
   ['payment-links', 'src/payment-links/'],
   ['orders', 'src/orders/'],
-  ['webhooks', 'src/webhooks/'],
+  // Payment gateway adapters (the dev gateway, a PSP's): they implement the port orders/gateway.ts.
+  ['gateways', 'src/gateways/'],
+  ['sweeps', 'src/sweeps/'],
   ['simulate', 'src/simulate/'],
   ['checkout', 'src/checkout/'],
   ['apps', 'src/apps/'],

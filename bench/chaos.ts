@@ -7,7 +7,8 @@
  *
  *   npm run chaos
  *   options: --only NAME[,NAME] (control, worker-kill, web-kill, redis-restart, postgres-stop,
- *            receiver-refuse), --logs DIR (keep the service logs), --rate N (requests/s of the small
+ *            receiver-refuse; and cluster-failover, which runs the whole world on a Redis Cluster of
+ *            three masters with a replica each and is run only when named), --logs DIR (keep the service logs), --rate N (requests/s of the small
  *            load, 40), --store-rate N (requests/s during the Redis and PostgreSQL faults, 200),
  *            --service DIR (run the web, worker and CLI of another checkout), --rounds N (each fault
  *            N times, 2)
@@ -20,6 +21,10 @@ import type { Death } from './harness/service-process.js';
 import { DEFAULT_MIX, Traffic, type Mix } from './harness/traffic.js';
 import { clock, ms, sleep, table } from './harness/util.js';
 import { World } from './harness/world.js';
+import { QUEUE, queuePrefixFor } from '../queues/index.js';
+
+/** The service's default queue prefix (the chaos world does not set QUEUE_PREFIX). */
+const QUEUE_PREFIX = '{plinks}';
 
 const { values } = parseArgs({
   options: {
@@ -58,6 +63,8 @@ interface Fault {
   title: string;
   mix?: Mix;
   load?: { rate: number; users: number };
+  /** Runs only on a Redis Cluster world (and only when named in --only). */
+  cluster?: boolean;
   /** Injects the fault and restores the world; returns what happened, for the report. */
   inject(world: World, traffic: Traffic): Promise<string>;
 }
@@ -145,6 +152,34 @@ const FAULTS: Fault[] = [
       const after = await redisKeys(world.redis.port);
       log(`redis-server back with ${after} keys`);
       return `stopped with ${simulating} simulate calls in flight, down 3 s; ${before} keys before, ${after} after the restart`;
+    },
+  },
+  {
+    name: 'cluster-failover',
+    title: 'Redis Cluster: the outbox queue’s master killed',
+    cluster: true,
+    load: STORE,
+    mix: SIMULATE_HEAVY,
+    inject: async (world, traffic) => {
+      const cluster = world.cluster;
+      if (!cluster) throw new Error('cluster-failover needs the cluster world');
+      await waitUntil('requests in flight', () => traffic.inFlight > 1, 20_000);
+      const outbox = queuePrefixFor(QUEUE_PREFIX, QUEUE.outbox);
+      const victim = await cluster.masterOf(outbox);
+      const killedAt = Date.now();
+      await cluster.kill(victim);
+      log(`master 127.0.0.1:${victim} (holding ${outbox}) stopped; waiting for its replica to take over`);
+      // The others notice the silence after the node timeout (2 s), then the replica is elected.
+      let successor = victim;
+      while (successor === victim) {
+        if (Date.now() - killedAt > 60_000) throw new Error(`no replica took over ${outbox} within 60 s`);
+        await sleep(100);
+        successor = await cluster.masterOf(outbox).catch(() => victim);
+      }
+      await cluster.waitUntilHealthy(60_000);
+      const tookMs = Date.now() - killedAt;
+      log(`replica 127.0.0.1:${successor} serves ${outbox} after ${ms(tookMs)} ms`);
+      return `master :${victim} of ${outbox} stopped under load; replica :${successor} promoted, cluster ok after ${ms(tookMs)} ms`;
     },
   },
   {
@@ -268,7 +303,11 @@ async function main(): Promise<number> {
   const only = values.only?.split(',').map((s) => s.trim());
   const unknown = only?.filter((name) => !FAULTS.some((f) => f.name === name)) ?? [];
   if (unknown.length > 0) throw new Error(`unknown fault(s): ${unknown.join(', ')}`);
-  const faults = only ? FAULTS.filter((f) => only.includes(f.name)) : FAULTS;
+  const faults = only ? FAULTS.filter((f) => only.includes(f.name)) : FAULTS.filter((f) => !f.cluster);
+  // A cluster fault runs the whole world on a cluster; the single-server Redis fault cannot run there.
+  const onCluster = faults.some((f) => f.cluster);
+  if (onCluster && faults.some((f) => f.name === 'redis-restart'))
+    throw new Error('redis-restart runs on one redis-server: run it apart from cluster-failover');
 
   const world = await World.start({
     label: 'chaos',
@@ -287,6 +326,7 @@ async function main(): Promise<number> {
       SIMULATE_WAIT_MS: '5000',
     },
     ...(values.logs ? { logDir: values.logs } : {}),
+    ...(onCluster ? { redisCluster: { masters: 3, replicas: 1 } } : {}),
     log,
   });
 

@@ -21,6 +21,7 @@ import { migrate } from '../src/shared/db/migrate.js';
 import { startEmbeddedPostgres } from '../src/shared/infra/embedded-postgres.js';
 import { freePort } from '../src/shared/infra/free-port.js';
 import { PrivateRedis } from '../src/shared/infra/private-redis.js';
+import { benchTracing, startOtlpSink, type OtlpSink } from './harness/otlp-sink.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -89,8 +90,15 @@ async function build(): Promise<void> {
  * The web process as the Procfile starts it (`node dist/src/web.js`), ready once /healthz answers.
  * BENCH_PROFILE=DIR writes a CPU profile of it (open it in Chrome DevTools).
  */
+let tracing: OtlpSink | undefined;
+
 async function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
+  // BENCH_TRACING=1: the service exports its spans (to a sink that drops them); the baseline has none.
+  if (benchTracing()) {
+    tracing ??= await startOtlpSink();
+    env = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: tracing.url };
+  }
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
     : [];
@@ -373,9 +381,11 @@ async function main(): Promise<void> {
         `page 500 ${deep.rps.toFixed(0)} req/s, p50 ${deep.p50} ms, p99 ${deep.p99} ms; ` +
         `page 500 / page 1 latency (p50) ${(deep.p50 / Math.max(page1.p50, 0.001)).toFixed(2)}, throughput ${(page1.rps / deep.rps).toFixed(2)} (target ≤ 1.5)`,
     );
+    if (tracing) log(`tracing on: the service sent ${tracing.exports()} span exports to the OTLP sink`);
     log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await Promise.all(children.map(stopChild));
+    await tracing?.close();
     await redis.stop();
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });

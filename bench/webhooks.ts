@@ -18,6 +18,7 @@ import { schema } from '../src/shared/db/index.js';
 import { createLogger } from '../src/shared/logger.js';
 import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
+import { benchTracing, startOtlpSink } from './harness/otlp-sink.js';
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RATES = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
@@ -36,6 +37,7 @@ hardStop.unref();
 
 log('starting embedded PostgreSQL (fast mode) and a private redis-server');
 const env = await startTestEnvironment();
+const tracingSink = benchTracing() ? await startOtlpSink() : undefined;
 const baseEnv = {
   LOG_LEVEL: 'silent',
   DELIVERY_CONCURRENCY: CONCURRENCY,
@@ -47,7 +49,7 @@ const config = env.config(baseEnv);
 const owned = createContext(
   config,
   createLogger('silent'),
-  { databaseUrl: env.databaseUrl, redisUrl: env.redis.url },
+  { databaseUrl: env.databaseUrl, redis: { kind: 'single', url: env.redis.url } },
   20,
 );
 const { ctx } = owned;
@@ -99,6 +101,8 @@ function startWorkerProcess(
         NODE_ENV: 'test',
         DATABASE_URL: env.databaseUrl,
         REDIS_URL: env.redis.url,
+        // BENCH_TRACING=1: the engine's workers export their spans (to a sink that drops them).
+        ...(tracingSink && mode === 'engine' ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracingSink.url } : {}),
         ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -156,7 +160,7 @@ try {
   // worker process starts and the clock runs from its "ready" to the last job done.
   // 1. Raw BullMQ: no-op jobs, same concurrency.
   log(`raw BullMQ baseline: ${THROUGHPUT_EVENTS} no-op jobs, concurrency ${CONCURRENCY}`);
-  const rawConnection = createRedis(env.redis.url);
+  const rawConnection = createRedis({ kind: 'single', url: env.redis.url });
   const rawQueue = new Queue('bench-raw', { connection: rawConnection, prefix: '{bench}' });
   const rawEvents = new QueueEvents('bench-raw', {
     connection: { host: '127.0.0.1', port: env.redis.port },
@@ -294,7 +298,10 @@ try {
   );
   for (const line of latencyResults) console.log(`  ${line}`);
   console.log('  (target: p99 < 100 ms at 1,000 events/s)');
+  if (tracingSink)
+    console.log(`  tracing on: the engine sent ${tracingSink.exports()} span exports to the OTLP sink`);
 } finally {
+  await tracingSink?.close();
   await owned.close();
   receiver.closeAllConnections();
   receiver.close();

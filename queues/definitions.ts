@@ -13,6 +13,7 @@ export const QUEUE = {
   orderAbandonment: 'order-abandonment',
   deliveryRecovery: 'delivery-recovery',
   retention: 'retention',
+  deliveryLanes: 'delivery-lanes',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -36,43 +37,50 @@ export function queuePrefixFor(base: string, queue: QueueName): string {
  * recognised as a request for one more attempt.
  */
 export interface JobPayloads {
+  /** `failed…`: a failed outbox job of the engine before delivery lanes, which made first attempts. */
   outbox: { eventId: string; eventType?: string; failedDeliveries?: number[]; failedIntegrations?: number[] };
+  /**
+   * One failed attempt, shown in Bull Board: `reason` is the receiver's answer; `failedAttempt` is set
+   * once the job has failed, so a retry from the board is told apart from the first run.
+   */
   deliveries: {
     deliveryId: number;
     attempt: number;
     eventType?: string;
     integrationId?: number;
+    reason?: string;
     failedAttempt?: number;
   };
   linkExpiry: { linkId: string };
   simulate: { eventId: string };
-  /** Renew one subscription into `period` (1 is the first purchase, so renewals start at 2). */
-  renewals: { subscriptionId: number; period: number };
+  /**
+   * Renew one subscription into `period` (1 is the first purchase, so renewals start at 2); with
+   * `attempt`, the attempt-th retry of that renewal after its charge failed.
+   */
+  renewals: { subscriptionId: number; period: number; attempt?: number };
   /** Abandon this order if it is still pending at its deadline. */
   orderAbandonment: { orderCode: string };
   /** Walk one bulk recovery's deliveries page by page; its progress lives in PostgreSQL. */
   deliveryRecovery: { recoveryId: number };
   /** Prune what is older than RETENTION_DAYS (a repeatable job; the payload is empty). */
   retention: Record<string, never>;
+  /** Run one integration's delivery lane; a job of a replaced `generation` does nothing. */
+  deliveryLanes: { integrationId: number; generation: number };
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
 export type JobOf<Q extends QueueKey> = JobPayloads[Q];
 
-/** What the simulate dispatch job returns to the HTTP request waiting on it. */
-export interface SimulateResult {
-  webhooks: Array<{ integration_id: number; destination: string; success: boolean; status: number }>;
-}
-
 export interface JobResults {
-  outbox: { deliveries: number };
+  outbox: { relayed: boolean };
   deliveries: { outcome: string };
   linkExpiry: { expired: boolean };
-  simulate: SimulateResult;
+  simulate: { relayed: boolean };
   renewals: { renewed: boolean };
   orderAbandonment: { abandoned: boolean };
   deliveryRecovery: { recovered: number };
   retention: { events: number; deliveries: number; attempts: number };
+  deliveryLanes: { outcome: string; sent: number };
 }
 
 const DAY = 24 * 3600;
@@ -88,11 +96,24 @@ const retention = {
 
 /**
  * BullMQ-level retries cover infrastructure errors only (PostgreSQL or Redis unreachable while a
- * job runs); webhook retries follow the delivery schedule and are separate jobs.
+ * job runs); webhook retries follow the delivery schedule in each integration's lane.
  */
 export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
-  outbox: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
-  deliveries: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 1000 } },
+  // One per event, and PostgreSQL's claim makes a relay idempotent: keep few once done, so Redis does
+  // not grow with a burst of events (a backlog for a receiver that is down, say).
+  outbox: {
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: 7 * DAY, count: 10_000 },
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000 },
+  },
+  // The Bull Board face of failed attempts: bounded, so a failing receiver cannot fill Redis.
+  deliveries: {
+    removeOnComplete: { age: DAY, count: 1000 },
+    removeOnFail: { age: 7 * DAY, count: 10_000 },
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 1000 },
+  },
   linkExpiry: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 2000 } },
   simulate: {
     removeOnComplete: { age: 3600, count: 1000 },
@@ -103,23 +124,27 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
   orderAbandonment: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 2000 } },
   deliveryRecovery: { ...retention, attempts: 20, backoff: { type: 'exponential', delay: 2000 } },
   retention: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 }, attempts: 3 },
+  // Lane jobs are many and short-lived (each generation is its own job): keep few once done.
+  deliveryLanes: {
+    removeOnComplete: { age: 3600, count: 1000 },
+    removeOnFail: { age: DAY, count: 1000 },
+    attempts: 20,
+    backoff: { type: 'exponential', delay: 1000 },
+  },
 };
 
 /** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
 export const jobIds = {
   outbox: (eventId: string): string => `evt-${eventId}`,
   deliveries: (deliveryId: number, attempt: number): string => `dlv-${deliveryId}-${attempt}`,
-  /**
-   * A resend is a person asking again: it must not collapse into an earlier job with the same attempt
-   * number (a skipped attempt leaves its completed job behind), so each request gets its own id.
-   */
-  resend: (deliveryId: number, attempt: number, requestedAt: number): string =>
-    `dlv-${deliveryId}-${attempt}-resend-${requestedAt}`,
   linkExpiry: (linkId: string, expiresAt: Date): string => `expire-${linkId}-${expiresAt.getTime()}`,
   simulate: (eventId: string): string => `sim-${eventId}`,
   renewals: (subscriptionId: number, period: number): string => `renew-${subscriptionId}-${period}`,
+  renewalRetries: (subscriptionId: number, period: number, attempt: number): string =>
+    `renew-${subscriptionId}-${period}-retry-${attempt}`,
   orderAbandonment: (orderCode: string): string => `abandon-${orderCode}`,
   deliveryRecovery: (recoveryId: number): string => `recover-${recoveryId}`,
+  deliveryLanes: (integrationId: number, generation: number): string => `lane-${integrationId}-${generation}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

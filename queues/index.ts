@@ -1,2 +1,3 @@
 export * from './definitions.js';
 export * from './producers.js';
+export * from './connection.js';

@@ -1,5 +1,5 @@
-import { Queue, QueueEvents, type JobsOptions, type RedisOptions } from 'bullmq';
-import { Redis } from 'ioredis';
+import { Queue, QueueEvents, type JobsOptions, type Telemetry } from 'bullmq';
+import { patientConnection, type RedisClient } from './connection.js';
 import {
   DEFAULT_JOB_OPTIONS,
   QUEUE,
@@ -12,6 +12,9 @@ import {
 
 export type TypedQueue<Q extends QueueKey> = Queue<JobOf<Q>, JobResults[Q], string>;
 
+/** How far back a new subscription to a queue's events starts (clock skew between hosts included). */
+const EVENT_REPLAY_MS = 60_000;
+
 /** How a wait for a job ended. */
 export type JobEnd = 'completed' | 'failed' | 'timeout';
 
@@ -23,7 +26,11 @@ export type JobEnd = 'completed' | 'failed' | 'timeout';
 class JobWaiter {
   private readonly waiting = new Map<string, Set<(end: JobEnd) => void>>();
 
-  constructor(private readonly events: QueueEvents) {
+  constructor(
+    private readonly events: QueueEvents,
+    /** The blocking connection the subscription reads on, owned by this waiter. */
+    private readonly connection: RedisClient,
+  ) {
     events.on('error', () => undefined); // reconnection is automatic; a waiting request times out
     events.on('completed', ({ jobId }) => this.finish(jobId, 'completed'));
     events.on('failed', ({ jobId }) => this.finish(jobId, 'failed'));
@@ -56,9 +63,10 @@ class JobWaiter {
     });
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     for (const jobId of [...this.waiting.keys()]) this.finish(jobId, 'timeout');
-    return this.events.close();
+    await this.events.close();
+    this.connection.disconnect();
   }
 }
 
@@ -71,11 +79,14 @@ export class Producers {
    * @param connection shared, not closed by BullMQ; the owner closes it.
    * @param failFast the request path must not wait for a Redis that is down: the outbox sweep
    *   delivers later whatever could not be enqueued now.
+   * @param telemetry BullMQ's tracing hook (tracing on): each add is a producer span whose context
+   *   travels in the job to the worker's consumer span.
    */
   constructor(
-    private readonly connection: Redis,
+    private readonly connection: RedisClient,
     readonly prefix: string,
     private readonly failFast = false,
+    private readonly telemetry?: Telemetry,
   ) {}
 
   queue<Q extends QueueKey>(key: Q): TypedQueue<Q> {
@@ -86,6 +97,7 @@ export class Producers {
         prefix: queuePrefixFor(this.prefix, QUEUE[key]),
         defaultJobOptions: DEFAULT_JOB_OPTIONS[key],
         skipWaitingForReady: this.failFast,
+        ...(this.telemetry ? { telemetry: this.telemetry } : {}),
       });
       queue.on('error', () => undefined); // surfaced where the add is awaited
       this.queues.set(key, queue);
@@ -102,12 +114,18 @@ export class Producers {
   waitForJob(key: QueueKey, jobId: string, ms: number): Promise<JobEnd> {
     let waiter = this.waiters.get(key);
     if (!waiter) {
-      // Options, not a connection: the QueueEvents owns (and closes) its blocking connection.
+      // A connection of its own: a QueueEvents blocks on a stream read. Made like the shared one
+      // (one node or the cluster), patient where that one fails fast.
+      const connection = patientConnection(this.connection);
       const events = new QueueEvents(QUEUE[key], {
-        connection: patientOptions(this.connection),
+        connection,
         prefix: queuePrefixFor(this.prefix, QUEUE[key]),
+        // Read from a little before now, not from "new events only": the subscription goes live
+        // only once its connection is up (slower on a cluster, which first learns the slots), and a
+        // job that finished meanwhile, after its state was read, would otherwise be waited on in vain.
+        lastEventId: `${Date.now() - EVENT_REPLAY_MS}-0`,
       });
-      waiter = new JobWaiter(events);
+      waiter = new JobWaiter(events, connection);
       this.waiters.set(key, waiter);
     }
     const queue: Queue = this.queue(key);
@@ -125,18 +143,23 @@ export class Producers {
     this.queues.clear();
   }
 }
-
 /**
- * Where `like` connects, for a connection that waits out an outage instead of failing fast (blocking
- * readers such as QueueEvents and Bull Board, which must never crash on a Redis restart).
+ * Makes sure a job with this deterministic id is on its way. Waiting, delayed and active jobs are
+ * left alone (a stalled active job is BullMQ's to retry); a finished one whose work is still due in
+ * PostgreSQL (it failed for good, or Redis lost it) is replaced. Returns whether it enqueued.
  */
-export function patientOptions(like: Redis): RedisOptions {
-  const { host, port, username, password, db, tls } = like.options;
-  return { host, port, username, password, db, tls, maxRetriesPerRequest: null };
-}
-
-export function patientConnection(like: Redis): Redis {
-  const redis = new Redis(patientOptions(like));
-  redis.on('error', () => undefined); // reconnection is automatic; readiness reports the outage
-  return redis;
+export async function ensureJob<Q extends QueueKey>(
+  producers: Producers,
+  key: Q,
+  jobId: string,
+  data: JobOf<Q>,
+): Promise<boolean> {
+  const existing = await producers.queue(key).getJob(jobId);
+  if (existing) {
+    const state = await existing.getState();
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return false;
+    await existing.remove();
+  }
+  await producers.add(key, jobId, data);
+  return true;
 }

@@ -1,20 +1,8 @@
-import { startWorkers } from '../workers/index.js';
-import { startWebServer } from './apps/server.js';
-import { announceReady } from './ready-banner.js';
-import { boot } from './shared/bootstrap.js';
-import { isStoreUnavailable } from './shared/availability.js';
-import { onShutdown, onUnexpectedError } from './shared/shutdown.js';
+import { startTracingOrExit } from './shared/tracing.js';
 
-/** `npm start`: web and workers in one process, on embedded defaults unless URLs are configured. */
-const started = Date.now();
-const runtime = await boot({ checkPort: true, migrate: true });
-const workers = await startWorkers(runtime.ctx, runtime.infra.redisUrl);
-const web = await startWebServer(runtime.ctx).catch(runtime.abort);
-announceReady(runtime.ctx.logger, runtime.ctx.config, { port: web.port, startupMs: Date.now() - started });
-const stop = async (): Promise<void> => {
-  await web.close();
-  await workers.close();
-  await runtime.close();
-};
-onShutdown(runtime.ctx.logger, stop);
-onUnexpectedError(runtime.ctx.logger, stop, isStoreUnavailable);
+/**
+ * `npm start`. Tracing (when configured) starts before the service's modules load, so that the
+ * instrumentations of express, pg, ioredis and undici patch them as they are imported.
+ */
+await startTracingOrExit('web+worker');
+await import('./main-process.js');

@@ -8,7 +8,9 @@ import { createLogger } from './shared/logger.js';
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 const infra = await resolveInfrastructure(config, logger, { redis: false });
-const database = createDatabase(infra.databaseUrl, 1);
+// DATABASE_MIGRATION_URL when set: the migration lock is a session lock, which PgBouncer's
+// transaction mode cannot hold.
+const database = createDatabase(infra.migrationUrl, 1);
 try {
   await migrateWhenReachable(database.pool, logger);
 } finally {

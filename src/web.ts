@@ -1,16 +1,8 @@
-import { startWebServer } from './apps/server.js';
-import { announceReady } from './ready-banner.js';
-import { boot } from './shared/bootstrap.js';
-import { isStoreUnavailable } from './shared/availability.js';
-import { onShutdown, onUnexpectedError } from './shared/shutdown.js';
+import { startTracingOrExit } from './shared/tracing.js';
 
-/** Procfile `web`: the three HTTP apps only (the `release` step migrates; see boot). */
-const runtime = await boot({ checkPort: true });
-const web = await startWebServer(runtime.ctx).catch(runtime.abort);
-announceReady(runtime.ctx.logger, runtime.ctx.config, { port: web.port });
-const stop = async (): Promise<void> => {
-  await web.close();
-  await runtime.close();
-};
-onShutdown(runtime.ctx.logger, stop);
-onUnexpectedError(runtime.ctx.logger, stop, isStoreUnavailable);
+/**
+ * Procfile `web`. Tracing (when configured) starts before the service's modules load, so that the
+ * instrumentations of express, pg, ioredis and undici patch them as they are imported.
+ */
+await startTracingOrExit('web');
+await import('./web-process.js');

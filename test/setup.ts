@@ -1,4 +1,5 @@
 import { closeTestApps, sharedApp } from './helpers/app.js';
+import { ensureBuilt } from './helpers/compiled.js';
 import { hasTestEnvironment, startTestEnvironment, testEnvironment } from './helpers/environment.js';
 import { leakedIntoLogs } from './helpers/log-check.js';
 import { takeWebhookViolations } from './helpers/webhook-validator.js';
@@ -7,6 +8,9 @@ import { takeWebhookViolations } from './helpers/webhook-validator.js';
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(120_000);
+    // The tests of separate processes run the compiled service: the build starts now, beside the
+    // first tests, and they wait for it (a failed build fails them, not this hook).
+    ensureBuilt().catch(() => undefined);
     await startTestEnvironment();
   },
   /** A webhook body that broke its documented schema, received by any test receiver, fails the test. */

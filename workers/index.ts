@@ -1,11 +1,12 @@
 import { Worker } from 'bullmq';
 import { Producers, QUEUE, QUEUE_KEYS, queuePrefixFor, type QueueKey } from '../queues/index.js';
 import type { AppContext } from '../src/shared/context.js';
-import { createRedis } from '../src/shared/redis.js';
-import { sweepRenewals } from '../src/orders/renewals.js';
+import { createRedis, describeRedis, type RedisTarget } from '../src/shared/redis.js';
+import { queueTelemetry } from '../src/shared/tracing.js';
+import { AttemptFailedError } from '../src/webhooks/failed-jobs.js';
 import { closeHttpAgents } from '../src/webhooks/http-client.js';
 import { jobsTotal } from '../src/shared/metrics.js';
-import { DEFAULT_SWEEP, Sweeper, type SweepOptions } from '../src/webhooks/sweep.js';
+import { DEFAULT_SWEEP, outboxSweeper, renewalSweeper, type SweepOptions } from '../src/sweeps/sweep.js';
 import { buildProcessors } from './processors.js';
 
 export interface RunningWorkers {
@@ -24,6 +25,15 @@ export interface WorkerOptions {
   lockDurationMs?: number;
   stalledIntervalMs?: number;
   sweep?: Partial<SweepOptions>;
+  /**
+   * How long a delivery lane's claim holds without renewal: a worker that dies mid-lane has its
+   * lane taken over by another once it lapses (its runner renews it every third of it).
+   */
+  laneLeaseMs?: number;
+  /** How long a lane runner keeps its worker slot before handing the lane on. */
+  laneSliceMs?: number;
+  /** How long `close` waits for jobs in progress (default: WEBHOOK_TIMEOUT_MS + 5 s). */
+  closeGraceMs?: number;
 }
 
 /**
@@ -32,17 +42,25 @@ export interface WorkerOptions {
  */
 export async function startWorkers(
   web: AppContext,
-  redisUrl: string,
+  redis: RedisTarget,
   options: WorkerOptions = {},
 ): Promise<RunningWorkers> {
-  const connection = createRedis(redisUrl);
-  const producers = new Producers(connection, web.config.queuePrefix);
+  const connection = createRedis(redis);
+  const producers = new Producers(connection, web.config.queuePrefix, false, queueTelemetry());
   // Jobs added by workers wait out a Redis outage on this connection instead of failing fast.
   const ctx: AppContext = { ...web, producers };
-  const processors = buildProcessors(ctx);
+  let stopping = false;
+  const processors = buildProcessors(ctx, {
+    leaseMs: options.laneLeaseMs ?? 30_000,
+    sliceMs: options.laneSliceMs ?? 10_000,
+    stopping: () => stopping,
+  });
   const concurrency: Record<QueueKey, number> = {
     outbox: ctx.config.workers.outboxConcurrency,
-    deliveries: ctx.config.workers.deliveryConcurrency,
+    // Each lane job sends one integration's deliveries (up to WEBHOOK_MAX_IN_FLIGHT at once).
+    deliveryLanes: ctx.config.workers.deliveryConcurrency,
+    // The Bull Board face of failed attempts: each job fails at once, or wakes a lane.
+    deliveries: 8,
     linkExpiry: ctx.config.workers.expiryConcurrency,
     simulate: ctx.config.workers.simulateConcurrency,
     // Scheduled, low-volume work like expiry.
@@ -63,11 +81,14 @@ export async function startWorkers(
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: 5,
+      telemetry: queueTelemetry(), // tracing on: consumer spans continue the producer's trace
     });
     worker.on('completed', () => jobsTotal.inc({ queue: QUEUE[key], outcome: 'completed' }));
     worker.on('failed', (job, err) => {
       jobsTotal.inc({ queue: QUEUE[key], outcome: 'failed' });
-      ctx.logger.warn(
+      // A failed attempt's job fails on purpose, for Bull Board; the attempt is recorded with its delivery.
+      const level = err instanceof AttemptFailedError ? 'debug' : 'warn';
+      ctx.logger[level](
         { err, queue: QUEUE[key], jobId: job?.id, attemptsMade: job?.attemptsMade },
         'job failed',
       );
@@ -79,11 +100,15 @@ export async function startWorkers(
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-  const sweeper = new Sweeper(ctx, ctx.config.workers.outboxSweepMs, { ...DEFAULT_SWEEP, ...options.sweep });
+  const sweeper = outboxSweeper(ctx, ctx.config.workers.outboxSweepMs, {
+    ...DEFAULT_SWEEP,
+    ...options.sweep,
+  });
   // After a Redis outage, relay what piled up in the outbox without waiting for the next tick.
   connection.on('ready', () => sweeper.kick());
   sweeper.start();
-  const renewalSweep = startRenewalSweep(ctx, ctx.config.workers.renewalSweepMs);
+  const renewalSweep = renewalSweeper(ctx, ctx.config.workers.renewalSweepMs);
+  renewalSweep.start();
   // Every worker process upserts the same scheduler: one hourly prune however many run.
   await producers
     .queue('retention')
@@ -94,15 +119,23 @@ export async function startWorkers(
     );
 
   ctx.logger.info(
-    { redis: redisUrl.replace(/\/\/[^@]*@/, '//***@'), queues: Object.values(QUEUE), concurrency },
+    { redis: describeRedis(redis), queues: Object.values(QUEUE), concurrency },
     'workers started',
   );
   return {
     producers,
     async close() {
+      // Lane runners finish what is in flight and hand their lanes on to the other workers.
+      stopping = true;
       await sweeper.stop();
       await renewalSweep.stop();
-      await Promise.all(workers.map((w) => w.close()));
+      // A worker whose active job vanished with Redis's data can wait for it forever: bounded.
+      const graceMs = options.closeGraceMs ?? ctx.config.webhooks.timeoutMs + 5000;
+      const closed = await Promise.race([
+        Promise.all(workers.map((w) => w.close())).then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref()),
+      ]);
+      if (!closed) ctx.logger.warn({ graceMs }, 'workers still busy after the grace period; closing anyway');
       await producers.close();
       await closeHttpAgents();
       connection.disconnect();
@@ -112,27 +145,3 @@ export async function startWorkers(
 
 const RETENTION_SCHEDULER_ID = 'retention-hourly';
 const RETENTION_EVERY_MS = 3_600_000;
-
-/** Renews subscriptions whose renewal job was lost, every `RENEWAL_SWEEP_MS` (never two sweeps at once). */
-function startRenewalSweep(ctx: AppContext, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    running ??= sweepRenewals(ctx)
-      .then((renewed) => {
-        if (renewed > 0) ctx.logger.info({ renewed }, 'renewal sweep renewed overdue subscriptions');
-      })
-      .catch((err: unknown) =>
-        ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next interval'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  }, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

@@ -1,22 +1,8 @@
-import { boot } from '../src/shared/bootstrap.js';
-import { isStoreUnavailable } from '../src/shared/availability.js';
-import { onShutdown, onUnexpectedError } from '../src/shared/shutdown.js';
-import { startMetricsServer } from '../src/apps/metrics.js';
-import { startWorkers } from './index.js';
+import { startTracingOrExit } from '../src/shared/tracing.js';
 
-/** Procfile `worker`: every BullMQ worker, no HTTP. */
-const runtime = await boot();
-const workers = await startWorkers(runtime.ctx, runtime.infra.redisUrl);
-const { port: metricsPort, token: metricsToken } = runtime.ctx.config.metrics;
-const metrics =
-  metricsPort !== undefined && metricsToken
-    ? await startMetricsServer(runtime.ctx, metricsPort).catch(runtime.abort)
-    : undefined;
-if (metrics) runtime.ctx.logger.info({ port: metrics.port }, 'worker metrics at /metrics');
-const stop = async (): Promise<void> => {
-  await metrics?.close();
-  await workers.close();
-  await runtime.close();
-};
-onShutdown(runtime.ctx.logger, stop);
-onUnexpectedError(runtime.ctx.logger, stop, isStoreUnavailable);
+/**
+ * Procfile `worker`. Tracing (when configured) starts before the service's modules load, so that the
+ * instrumentations of pg, ioredis and undici patch them as they are imported.
+ */
+await startTracingOrExit('worker');
+await import('./process.js');

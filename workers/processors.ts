@@ -3,11 +3,12 @@ import Joi from 'joi';
 import type { JobOf, JobResults, QueueKey } from '../queues/index.js';
 import { publishAfterCommit } from '../src/events/publish.js';
 import { abandonDueOrder } from '../src/orders/abandonment.js';
-import { renewSubscription } from '../src/orders/renewals.js';
+import { runRenewal } from '../src/orders/renewals.js';
 import { expireDueLink } from '../src/payment-links/expiry.js';
 import type { AppContext } from '../src/shared/context.js';
-import { dispatchSimulation } from '../src/simulate/dispatch.js';
-import { runDeliveryJob, runRelayJob } from '../src/webhooks/jobs.js';
+import type { LaneRunOptions } from '../src/webhooks/lane-runner.js';
+import { runDeliveryJob, runLaneJob, runRelayJob } from '../src/webhooks/jobs.js';
+import { relayEvent } from '../src/webhooks/relay.js';
 import { runRecovery } from '../src/webhooks/recovery.js';
 import { pruneExpired } from '../src/webhooks/retention.js';
 
@@ -28,6 +29,7 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
     attempt: Joi.number().integer().min(1).max(1000).required(),
     eventType: Joi.string().max(100),
     integrationId: Joi.number().integer().min(1),
+    reason: Joi.string().max(2000),
     failedAttempt: Joi.number().integer().min(1).max(1000),
   }),
   linkExpiry: Joi.object({
@@ -39,10 +41,15 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
   renewals: Joi.object({
     subscriptionId: Joi.number().integer().min(1).required(),
     period: Joi.number().integer().min(2).required(),
+    attempt: Joi.number().integer().min(1).max(1000),
   }),
   orderAbandonment: Joi.object({ orderCode: Joi.string().guid().required() }),
   deliveryRecovery: Joi.object({ recoveryId: Joi.number().integer().min(1).required() }),
   retention: Joi.object({}),
+  deliveryLanes: Joi.object({
+    integrationId: Joi.number().integer().min(1).required(),
+    generation: Joi.number().integer().min(1).required(),
+  }),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -59,10 +66,11 @@ export type ProcessorOf<Q extends QueueKey> = (job: Job, token?: string) => Prom
  * run twice. `workers/index.ts` refuses to start when a queue has none. `ctx` carries the workers'
  * own producers (a connection that waits out a Redis outage).
  */
-export function buildProcessors(ctx: AppContext): { [Q in QueueKey]: ProcessorOf<Q> } {
+export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in QueueKey]: ProcessorOf<Q> } {
   return {
-    outbox: async (job) => runRelayJob(ctx, job, payload('outbox', job)),
+    outbox: async (job) => runRelayJob(ctx, payload('outbox', job)),
     deliveries: async (job) => runDeliveryJob(ctx, job, payload('deliveries', job)),
+    deliveryLanes: async (job, token) => runLaneJob(ctx, job, token, payload('deliveryLanes', job), lanes),
     linkExpiry: async (job) => {
       const { linkId } = payload('linkExpiry', job);
       const eventId = await expireDueLink(ctx.db, linkId);
@@ -70,15 +78,17 @@ export function buildProcessors(ctx: AppContext): { [Q in QueueKey]: ProcessorOf
       return { expired: eventId !== undefined };
     },
     simulate: async (job) => {
-      const { eventId } = payload('simulate', job);
-      return dispatchSimulation(ctx, eventId);
+      // Relayed on a queue of its own, so a simulated event never waits behind the outbox.
+      await relayEvent(ctx, payload('simulate', job).eventId);
+      return { relayed: true };
     },
     renewals: async (job) => {
-      const { subscriptionId, period } = payload('renewals', job);
-      // A delayed job can fire a moment before the period end by the database's clock; a few seconds
-      // early is harmless, while "not due yet" would leave the renewal to the sweep.
+      const { subscriptionId, period, attempt } = payload('renewals', job);
+      // A delayed job can fire a moment before its due time by the database's clock; a few seconds
+      // early is harmless, while "not due yet" would leave the charge to the sweep.
       const asOf = new Date(Date.now() + RENEWAL_CLOCK_TOLERANCE_MS);
-      return { renewed: (await renewSubscription(ctx, subscriptionId, period, asOf)) !== undefined };
+      const charge = { subscriptionId, period, attempt: attempt ?? 0 };
+      return { renewed: (await runRenewal(ctx, charge, asOf)) !== undefined };
     },
     deliveryRecovery: async (job) => {
       const { recoveryId } = payload('deliveryRecovery', job);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { isShuttingDown, registerCleanup } from './cleanup.js';
 import { cpuSeconds, rssKb, sleep } from './util.js';
@@ -19,8 +20,10 @@ export interface Death {
 export interface ServiceProcessOptions {
   role: Role;
   cwd: string;
-  /** Entry point, run as the Procfile does: `node --import tsx <script>`. */
+  /** Entry point (`src/web.ts`, `workers/main.ts`), run through tsx unless `compiled`. */
   script: string;
+  /** Run the build of `script` from `dist/` as the Procfile does (`node dist/src/web.js`). */
+  compiled?: boolean;
   env: NodeJS.ProcessEnv;
   logFile: string;
   /** Resolves true once the process serves (web: /healthz answers). */
@@ -149,7 +152,11 @@ export class ServiceProcess {
     // Evidence is about this run of the process only.
     this.tail.length = 0;
     this.log.write(`\n----- ${new Date().toISOString()} harness: starting ${this.role} -----\n`);
-    const child = spawn(process.execPath, ['--import', 'tsx', this.options.script], {
+    const args =
+      this.options.compiled === true
+        ? [path.join('dist', this.options.script.replace(/\.ts$/, '.js'))]
+        : ['--import', 'tsx', this.options.script];
+    const child = spawn(process.execPath, args, {
       cwd: this.options.cwd,
       env: this.options.env,
       stdio: ['ignore', 'pipe', 'pipe'],

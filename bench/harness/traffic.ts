@@ -286,7 +286,8 @@ export class Traffic {
             'POST',
             `/pay/${link.code}/pay`,
             { 'content-type': 'application/x-www-form-urlencoded' },
-            200,
+            // The pay step leads to the order's page (the card is paid by then).
+            303,
             form.toString(),
           )) !== undefined
         );

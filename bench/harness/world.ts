@@ -17,6 +17,7 @@ import { Pool } from 'undici';
 import { startEmbeddedPostgres, type RunningPostgres } from '../../src/shared/infra/embedded-postgres.js';
 import { freePort } from '../../src/shared/infra/free-port.js';
 import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
+import { LocalRedisCluster } from './redis-cluster.js';
 import { registerCleanup } from './cleanup.js';
 import { Ledger, type IntegrationRef } from './ledger.js';
 import { WebhookReceiver } from './receiver.js';
@@ -100,6 +101,8 @@ export interface WorldOptions {
   serviceDir?: string;
   /** Keep the service logs here instead of the temp folder (which is removed). */
   logDir?: string;
+  /** Run on a Redis Cluster of this shape (REDIS_CLUSTER_NODES) instead of one redis-server. */
+  redisCluster?: { masters: number; replicas: number };
   log: (line: string) => void;
 }
 
@@ -120,6 +123,8 @@ export class World {
   worker!: ServiceProcess;
   readonly receiver = new WebhookReceiver();
   readonly redis: PrivateRedis;
+  /** Set when the world runs on a Redis Cluster (then `redis` is not started). */
+  readonly cluster: LocalRedisCluster | undefined;
   readonly pg: ControlledPostgres;
   webPort = 0;
   serviceDir = REPO_ROOT;
@@ -133,6 +138,9 @@ export class World {
   ) {
     this.pg = new ControlledPostgres(path.join(dir, 'pg'), pgPort, path.join(logDir, 'postgres.log'));
     this.redis = new PrivateRedis({ dir: path.join(dir, 'redis'), persist: false });
+    this.cluster = options.redisCluster
+      ? new LocalRedisCluster({ ...options.redisCluster, nodeTimeoutMs: 2000 })
+      : undefined;
   }
 
   static async start(options: WorldOptions): Promise<World> {
@@ -157,18 +165,32 @@ export class World {
     log(`temp folder ${this.dir}; service logs in ${this.logDir}; service from ${this.serviceDir}`);
     await this.pg.start();
     log(`PostgreSQL (embedded, fast mode) on 127.0.0.1:${this.pg.port}`);
-    registerCleanup({
-      name: 'redis-server',
-      run: () => this.redis.stop(),
-      force: () => {
-        if (this.redis.port)
-          execFileSync('redis-cli', ['-p', String(this.redis.port), 'shutdown', 'nosave'], {
-            stdio: 'ignore',
-          });
-      },
-    });
-    await this.redis.start();
-    log(`redis-server (no persistence) on 127.0.0.1:${this.redis.port}`);
+    const cluster = this.cluster;
+    if (cluster) {
+      registerCleanup({
+        name: 'Redis Cluster',
+        run: () => cluster.stop(),
+        force: () => {
+          for (const port of cluster.ports)
+            execFileSync('redis-cli', ['-p', String(port), 'shutdown', 'nosave'], { stdio: 'ignore' });
+        },
+      });
+      await cluster.start();
+      log(`Redis Cluster (no persistence) on 127.0.0.1:${cluster.ports.join(',')}`);
+    } else {
+      registerCleanup({
+        name: 'redis-server',
+        run: () => this.redis.stop(),
+        force: () => {
+          if (this.redis.port)
+            execFileSync('redis-cli', ['-p', String(this.redis.port), 'shutdown', 'nosave'], {
+              stdio: 'ignore',
+            });
+        },
+      });
+      await this.redis.start();
+      log(`redis-server (no persistence) on 127.0.0.1:${this.redis.port}`);
+    }
     await this.receiver.start();
     log(`webhook receiver on 127.0.0.1:${this.receiver.port}`);
 
@@ -188,7 +210,7 @@ export class World {
       PORT: String(this.webPort),
       PUBLIC_BASE_URL: `http://127.0.0.1:${this.webPort}`,
       DATABASE_URL: this.pg.url,
-      REDIS_URL: this.redis.url,
+      ...(cluster ? { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.seeds } : { REDIS_URL: this.redis.url }),
       DATA_DIR: path.join(this.dir, 'data'),
       LOG_LEVEL: 'warn',
       // The receiver is on loopback, and the checkout confirms payments through the dev gateway.

@@ -14,7 +14,7 @@ import {
   registry,
   scrapeErrors,
 } from '../shared/metrics.js';
-import { oldestUnrelayedAgeSeconds } from '../webhooks/repository.js';
+import { oldestUnrelayedAgeSeconds } from '../webhooks/repository/fan-out.js';
 
 export const METRICS_PATH = '/metrics';
 /** A scrape never waits longer than this on a store that is down; the gauges keep their last value. */

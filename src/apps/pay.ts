@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { pageErrorHandler } from '../checkout/html.js';
 import { checkoutRouter } from '../checkout/routes.js';
+import { gatewayFor } from '../gateways/index.js';
 import { gatewayCallbackRouter } from '../orders/gateway-routes.js';
 import { shortLinkRouter } from '../checkout/short-link.js';
 import type { AppContext } from '../shared/context.js';
@@ -12,8 +13,8 @@ export function payApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
   // The gateway callback is signed over its raw body, so it is routed before any body parser.
-  const gatewaySecret = ctx.config.gatewayWebhookSecret;
-  if (gatewaySecret !== undefined) app.use(gatewayCallbackRouter(ctx, gatewaySecret));
+  const { readCallback } = gatewayFor(ctx.config);
+  if (readCallback) app.use(gatewayCallbackRouter(ctx, readCallback));
   else ctx.logger.warn('GATEWAY_WEBHOOK_SECRET is not set: the gateway payment callback is disabled');
   app.use(express.urlencoded({ extended: false, limit: ctx.config.limits.bodyBytes }));
   app.use(queryGuard, bodyGuard({ nul: true }));

@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis';
-import { companyChange, KEY_CHANGES_CHANNEL } from '../keys/key-changes.js';
+import type { RedisClient } from '../../queues/index.js';
+import { companyChange, KEY_CHANGES_CHANNEL, localKeyChanges } from '../keys/key-changes.js';
 import type { KeyLookup } from '../keys/repository.js';
 
 interface Entry {
@@ -13,17 +13,25 @@ interface Entry {
  * at once. Whenever this process's subscription is not live (Redis down, reconnecting) nothing is
  * read from or written to the cache, and a reconnect starts it empty: a message missed meanwhile can
  * leave nothing stale. Changes made outside the service (SQL by hand) live at most `ttlMs`.
+ *
+ * A lookup takes a mark with `beginRead()` before its read and hands it to `set`: the answer is
+ * cached only if no announcement arrived and the subscription did not drop in between. So a read
+ * that saw a key before its revoke committed, and returns after the revoke's announcement was
+ * handled here, is not cached (the announcement found nothing to drop when it came).
  */
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
   private live = false;
+  /** Bumped by every announcement and every change of the subscription's state. */
+  private changes = 0;
 
   constructor(
-    private readonly subscriber: Redis,
+    private readonly subscriber: RedisClient,
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
   ) {
     subscriber.on('ready', () => {
+      this.changes += 1;
       this.entries.clear();
       subscriber.subscribe(KEY_CHANGES_CHANNEL).then(
         () => {
@@ -35,18 +43,25 @@ export class KeyCache {
     });
     for (const down of ['close', 'reconnecting', 'end'] as const) {
       subscriber.on(down, () => {
+        this.changes += 1;
         this.live = false;
         this.entries.clear();
       });
     }
-    subscriber.on('message', (_channel: string, change: string) => {
-      if (!this.entries.delete(change) && change.startsWith('company:')) {
-        for (const [hash, entry] of this.entries) {
-          if (change === companyChange(entry.lookup?.companyId ?? 0)) this.entries.delete(hash);
-        }
-      }
-    });
+    subscriber.on('message', (_channel: string, change: string) => this.forget(change));
+    localKeyChanges.on('change', this.forgetLocal);
     subscriber.on('error', () => undefined);
+  }
+
+  private readonly forgetLocal = (change: string): void => this.forget(change);
+
+  private forget(change: string): void {
+    this.changes += 1;
+    if (!this.entries.delete(change) && change.startsWith('company:')) {
+      for (const [hash, entry] of this.entries) {
+        if (change === companyChange(entry.lookup?.companyId ?? 0)) this.entries.delete(hash);
+      }
+    }
   }
 
   /** The cached lookup (`undefined` inside means "no such key"), or null when it must be read. */
@@ -62,11 +77,20 @@ export class KeyCache {
   }
 
   /**
-   * Caches a lookup read while the subscription was live from before the read to after it: a
-   * revoke announced during the read is then either seen by the read or delivered after this set.
+   * To call before reading a key: the mark `set` needs, or undefined when the subscription is not
+   * live (then nothing read now may be cached).
    */
-  set(keyHash: string, lookup: KeyLookup | undefined, wasLive: boolean): void {
-    if (!this.live || !wasLive || this.ttlMs <= 0) return;
+  beginRead(): number | undefined {
+    return this.live ? this.changes : undefined;
+  }
+
+  /**
+   * Caches a lookup whose read began at `mark`, unless anything was announced (or the subscription
+   * dropped) since: a revoke committed after the read is then either announced after this set (and
+   * drops the entry) or announced before it (and this set does nothing).
+   */
+  set(keyHash: string, lookup: KeyLookup | undefined, mark: number | undefined): void {
+    if (!this.live || mark !== this.changes || this.ttlMs <= 0) return;
     if (this.entries.size >= this.maxEntries) this.entries.clear();
     this.entries.set(keyHash, { lookup, until: Date.now() + this.ttlMs });
   }
@@ -78,6 +102,7 @@ export class KeyCache {
   close(): void {
     this.live = false;
     this.entries.clear();
+    localKeyChanges.off('change', this.forgetLocal);
     this.subscriber.disconnect();
   }
 }

@@ -4,6 +4,7 @@ import { AuthenticationError, PermissionError } from '../shared/errors.js';
 import { sha256Hex } from '../shared/ids.js';
 import { KEY_PATTERN } from '../keys/key-format.js';
 import { findKeyByHash, touchKeyLastUsed, type KeyLookup } from '../keys/repository.js';
+import { patientConnection } from '../../queues/index.js';
 import { KeyCache } from './key-cache.js';
 import { bearerToken } from './bearer.js';
 import { LastUsedTracker } from './last-used.js';
@@ -18,9 +19,9 @@ export function paymentsAuth(ctx: AppContext): RequestHandler {
   const lookup = async (keyHash: string): Promise<KeyLookup | undefined> => {
     const cached = cache.get(keyHash);
     if (cached) return cached.lookup;
-    const wasLive = cache.isLive;
+    const mark = cache.beginRead();
     const found = await findKeyByHash(ctx.db, keyHash);
-    cache.set(keyHash, found, wasLive);
+    cache.set(keyHash, found, mark);
     return found;
   };
   return async (req, res, next) => {
@@ -42,10 +43,7 @@ export function paymentsAuth(ctx: AppContext): RequestHandler {
  * connection can do nothing else), closed with the connection it was made from.
  */
 function newKeyCache(ctx: AppContext): KeyCache {
-  const cache = new KeyCache(
-    ctx.redis.duplicate({ maxRetriesPerRequest: null }),
-    ctx.config.limits.keyCacheTtlMs,
-  );
+  const cache = new KeyCache(patientConnection(ctx.redis), ctx.config.limits.keyCacheTtlMs);
   ctx.redis.once('end', () => cache.close());
   return cache;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import { RateLimitedError } from '../shared/errors.js';
 import type { Route } from '../shared/http/operation.js';
@@ -34,7 +34,7 @@ end
 return out`;
 const COUNT_SHA = createHash('sha1').update(COUNT_SCRIPT).digest('hex');
 
-async function countInRedis(redis: Redis, keys: string[]): Promise<Array<[number, number]>> {
+async function countInRedis(redis: RedisClient, keys: string[]): Promise<Array<[number, number]>> {
   const args = [keys.length, ...keys, WINDOW_MS] as const;
   const reply: unknown = await redis
     .evalsha(COUNT_SHA, ...args)

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { schema, type Db, type Executor } from '../shared/db/index.js';
+import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
 import { preparedOn } from '../shared/db/prepared.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 
@@ -64,7 +64,7 @@ const withKind =
 const prepareByCode = (kind: ItemKind) => (db: Db) =>
   selectItems(db, kind)
     .where(eq(tableOf(kind).code, sql.placeholder('code')))
-    .prepare(`catalog_${kind}_by_code`);
+    .prepare(statementName(db, `catalog_${kind}_by_code`));
 const byCodeStatements = {
   offer: new WeakMap<Db, ReturnType<ReturnType<typeof prepareByCode>>>(),
   plan: new WeakMap<Db, ReturnType<ReturnType<typeof prepareByCode>>>(),
@@ -224,7 +224,7 @@ const prepareCouponLookup = (db: Db) =>
     .select()
     .from(coupons)
     .where(couponWhere(sql.placeholder('companyId'), sql.placeholder('code')))
-    .prepare('catalog_coupon_by_code');
+    .prepare(statementName(db, 'catalog_coupon_by_code'));
 const couponStatements = new WeakMap<Db, ReturnType<typeof prepareCouponLookup>>();
 
 /** A company's coupon by code (a prepared statement: link creation checks coupons per request). */

@@ -74,8 +74,14 @@ dt{color:#4b5563}dd{margin:0;text-align:right}.prices dd{white-space:nowrap}
 .test{background:#e6f0ff;border:1px solid #1a4fb5;padding:.5rem 1rem;border-radius:6px}
 .hint{color:#4b5563;font-size:.9rem;margin:.1rem 0 0}
 label,legend{display:block;margin:.9rem 0 .25rem;font-weight:600}
-input[type=text],input[type=email],input[type=tel]{width:100%;padding:.6rem;font:inherit;border:1px solid #6b7280;border-radius:4px}
-input[aria-invalid=true]{border:2px solid #9b1c1c}
+input[type=text],input[type=email],input[type=tel],select,textarea{width:100%;padding:.6rem;font:inherit;border:1px solid #6b7280;border-radius:4px;background:#fff;color:#1d2330}
+input[aria-invalid=true],select[aria-invalid=true]{border:2px solid #9b1c1c}
+textarea{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem;resize:vertical;overflow-wrap:anywhere}
+.qr{text-align:center;margin:.5rem 0}.qr img{width:16.5rem;max-width:100%;height:auto;image-rendering:pixelated}
+.barcode img{display:block;width:100%;max-width:32rem;height:auto;background:#fff}
+.line code{font-size:1.05rem;letter-spacing:.02em}
+.copy-box{margin:1rem 0}.copy-box .label{font-weight:600;margin:.9rem 0 .25rem}.copy-box button{margin-top:.5rem}
+.copied{min-height:1.5em;margin:.25rem 0 0;color:#166534;font-weight:600}
 fieldset{border:0;margin:.9rem 0 0;padding:0}legend{padding:0;margin-top:0}
 .choice{display:flex;align-items:center;gap:.5rem;margin:.35rem 0;font-weight:400}
 .choice input{width:1.25rem;height:1.25rem;margin:0}
@@ -88,12 +94,18 @@ caption{text-align:left;font-weight:600;margin-bottom:.25rem}
 td,th{border-bottom:1px solid #d1d5db;padding:.4rem .3rem;text-align:left;vertical-align:top;font-size:.9rem}
 th:first-child{width:55%}
 .note{color:#4b5563;font-size:.9rem}
+@media print{header,.no-print,button{display:none!important}body{background:#fff}main{box-shadow:none;margin:0;max-width:none}}
 @media (max-width:40rem){main{border-radius:0;box-shadow:none;padding:1rem}header{padding:.5rem 1rem}
 .facts div{display:block}.facts dd{text-align:left}body>main:first-child{margin-top:0}}
 `;
 
 /** The one small layout of every buyer page, error pages included: language, viewport, landmarks. */
-export function layout(page: PageLocale, title: string, body: SafeHtml): SafeHtml {
+export function layout(
+  page: PageLocale,
+  title: string,
+  body: SafeHtml,
+  options: { script?: string } = {},
+): SafeHtml {
   const alternates =
     page.alternates.length === 0
       ? ''
@@ -124,6 +136,7 @@ export function layout(page: PageLocale, title: string, body: SafeHtml): SafeHtm
         <style>
           ${new SafeHtml(STYLE)}
         </style>
+        ${options.script ? html`<script src="${options.script}" defer></script>` : ''}
       </head>
       <body>
         ${alternates}
@@ -132,11 +145,23 @@ export function layout(page: PageLocale, title: string, body: SafeHtml): SafeHtm
     </html>`;
 }
 
+const CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** The order pages run one script of this service's own (copy buttons, the status check). */
+const CSP_WITH_SCRIPT = `${CSP}; script-src 'self'; connect-src 'self'`;
+
 /**
  * Buyer pages are never cached (they show live link state), never framed, send no Referer (the
- * address carries a link id) and may only post forms back to this service.
+ * address carries a link id) and may only post forms back to this service. Only pages that ask for
+ * it may run scripts, and then only this service's own files.
  */
-export function sendPage(res: Response, status: number, page: PageLocale, body: SafeHtml): void {
+export function sendPage(
+  res: Response,
+  status: number,
+  page: PageLocale,
+  body: SafeHtml,
+  options: { scripts?: boolean } = {},
+): void {
   res
     .status(status)
     .set({
@@ -146,8 +171,7 @@ export function sendPage(res: Response, status: number, page: PageLocale, body: 
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy':
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      'Content-Security-Policy': options.scripts ? CSP_WITH_SCRIPT : CSP,
     })
     .send(body.value);
 }

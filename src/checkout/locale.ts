@@ -59,10 +59,39 @@ export interface PageLocale {
   href(segments: string[], query?: Record<string, string>): string;
   /** This very address in each other language; empty when the page answers a form (a POST). */
   alternates: Array<{ lang: Language; name: string; href: string }>;
+  /**
+   * An address relative to this page that does not speak (a script, the status a page polls): no
+   * `lang` carried.
+   */
+  bare(target: string): string;
   money(amount: string, currency: string): string;
+  /** A moment as Brasília's clock shows it ("12 de março de 2025 às 14:30"). */
+  dateTime(instant: Date): string;
+  /** A calendar date (`YYYY-MM-DD`) in the page's words ("15 de março de 2025"). */
+  date(day: string): string;
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();
+const dateFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/** One cached Intl.DateTimeFormat per locale and kind. */
+function dateFormat(locale: string, kind: 'dateTime' | 'date'): Intl.DateTimeFormat {
+  const key = `${locale} ${kind}`;
+  let format = dateFormatters.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      // Boleto due dates are calendar days: read at noon UTC, they are the same day in every zone.
+      ...(kind === 'dateTime'
+        ? { hour: '2-digit', minute: '2-digit', timeZone: 'America/Sao_Paulo' }
+        : { timeZone: 'UTC' }),
+    });
+    dateFormatters.set(key, format);
+  }
+  return format;
+}
 
 /** Amounts as Intl formats them for the page's locale: `R$ 197,50` in pt-BR, `R$197.50` in English. */
 function formatMoney(locale: string, amount: string, currency: string): string {
@@ -111,6 +140,9 @@ export function pageLocale(req: Request): PageLocale {
     href: (segments, values = {}) =>
       withQuery(local(segments.map(encodeURIComponent).join('/')), new URLSearchParams(values)),
     alternates,
+    bare: (target) => root + target,
     money: (amount, currency) => formatMoney(t.locale, amount, currency),
+    dateTime: (instant) => dateFormat(t.locale, 'dateTime').format(instant),
+    date: (day) => dateFormat(t.locale, 'date').format(new Date(`${day}T12:00:00Z`)),
   };
 }

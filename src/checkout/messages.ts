@@ -28,7 +28,11 @@ export type ErrorKey =
   | 'link_of_other_item'
   | 'link_not_payable'
   | 'payment_in_progress'
-  | 'unknown_outcome';
+  | 'unknown_outcome'
+  | 'order_not_found'
+  | 'method_not_offered'
+  | 'installments_not_offered'
+  | 'method_unavailable';
 
 export type SentenceKey = NoticeKey | ErrorKey;
 
@@ -44,6 +48,7 @@ export const FIELD_PROBLEMS = [
   'cpf_invalid',
   'cnpj_invalid',
   'payment_method_invalid',
+  'installments_invalid',
   'unexpected_field',
 ] as const;
 export type FieldProblem = (typeof FIELD_PROBLEMS)[number];
@@ -90,6 +95,10 @@ export interface Messages {
     pay: (amount: string) => string;
     errorSummary: string;
     privacyNote: string;
+    installments: string;
+    installmentsHint: string;
+    /** One option of the instalments list: `n` payments of `each` (the first `first` when uneven). */
+    installmentOption: (n: number, each: string, first: string) => string;
   };
 
   thanks: {
@@ -108,13 +117,62 @@ export interface Messages {
     statusPaid: string;
     statusPending: string;
     nextHeading: string;
-    paidEmail: (email: string, product: string) => string;
+    paidEmail: (product: string) => string;
     paidSubscription: (price: string, cycle: string) => string;
     pendingByMethod: Record<PaymentMethod, string>;
-    pendingEmail: (email: string) => string;
+    pendingEmail: string;
     noNeedToPayAgain: string;
     keepCode: string;
     spamHint: string;
+    /** The payment method line of the summary for a card in `n` instalments of `each`. */
+    cardInstallments: (n: number, each: string) => string;
+  };
+
+  /** The order page after the pay step, and the printable boleto. */
+  order: {
+    brasiliaTime: string;
+    autoUpdate: string;
+    copy: { pix: string; boleto: string; done: string; failed: string };
+    pixTitle: string;
+    pixHeading: string;
+    pixLead: (until: string) => string;
+    pixScanHeading: string;
+    pixScanHint: string;
+    pixQrAlt: (amount: string) => string;
+    pixCopyLabel: string;
+    pixCopyHint: string;
+    pixExpires: string;
+    pixExpiredTitle: string;
+    pixExpiredLead: string;
+    boletoTitle: string;
+    boletoHeading: (due: string) => string;
+    boletoLead: string;
+    boletoLineLabel: string;
+    boletoBarcodeAlt: string;
+    boletoDue: string;
+    boletoPrint: string;
+    boletoClearing: string;
+    failedTitle: string;
+    failedLead: string;
+    abandonedTitle: string;
+    abandonedLead: string;
+    refundedTitle: string;
+    refundedLead: string;
+    chargedBackTitle: string;
+    chargedBackLead: string;
+    tryAgain: string;
+    statuses: { failed: string; abandoned: string; refunded: string; charged_back: string };
+  };
+
+  boletoPage: {
+    title: (item: string) => string;
+    heading: string;
+    beneficiary: string;
+    howToPay: string;
+    print: string;
+    back: string;
+    paid: string;
+    closed: string;
   };
 
   simulation: {
@@ -172,6 +230,10 @@ const ptBR: Messages = {
     payment_in_progress:
       'Já existe um pagamento deste link em andamento. Aguarde a confirmação antes de tentar de novo.',
     unknown_outcome: 'Escolha um dos três resultados da página de teste.',
+    order_not_found: 'Este pedido não existe. Confira o endereço que você recebeu.',
+    method_not_offered: 'Esta forma de pagamento não está disponível para este link. Volte e escolha outra.',
+    installments_not_offered: 'Este número de parcelas não está disponível. Volte e escolha outro.',
+    method_unavailable: 'Esta forma de pagamento não está disponível para este valor. Volte e escolha outra.',
   },
   problems: {
     name_required: 'Informe seu nome.',
@@ -184,6 +246,7 @@ const ptBR: Messages = {
     cpf_invalid: 'Este CPF não é válido. Confira os números.',
     cnpj_invalid: 'Este CNPJ não é válido. Confira os números.',
     payment_method_invalid: 'Escolha cartão de crédito, Pix ou boleto.',
+    installments_invalid: 'Escolha o número de parcelas da lista.',
     unexpected_field: 'O formulário chegou com dados inesperados. Recarregue a página e tente de novo.',
   },
   statusTitles: {
@@ -239,6 +302,14 @@ const ptBR: Messages = {
     pay: (amount) => `Pagar ${amount}`,
     errorSummary: 'Confira os campos abaixo:',
     privacyNote: 'Seus dados vão só para o vendedor, para confirmar a compra.',
+    installments: 'Parcelas no cartão',
+    installmentsHint: 'Só para pagamento com cartão de crédito, sem juros.',
+    installmentOption: (n, each, first) =>
+      n === 1
+        ? `À vista: ${each}`
+        : first === each
+          ? `${n}x de ${each} sem juros`
+          : `${n}x sem juros: 1x de ${first} e ${n - 1}x de ${each}`,
   },
 
   thanks: {
@@ -257,8 +328,8 @@ const ptBR: Messages = {
     statusPaid: 'Pago',
     statusPending: 'Aguardando confirmação do pagamento',
     nextHeading: 'O que acontece agora',
-    paidEmail: (email, product) =>
-      `O vendedor vai enviar a confirmação da compra para ${email}, com as instruções para receber ${product}.`,
+    paidEmail: (product) =>
+      `O vendedor vai enviar a confirmação da compra para o e-mail que você informou, com as instruções para receber ${product}.`,
     paidSubscription: (price, cycle) =>
       `Sua assinatura está ativa: as próximas cobranças são de ${price} ${cycle}.`,
     pendingByMethod: {
@@ -268,11 +339,73 @@ const ptBR: Messages = {
       boleto:
         'Se ainda não pagou, pague o boleto até o vencimento. O banco confirma o pagamento em até 3 dias úteis.',
     },
-    pendingEmail: (email) =>
-      `Quando o pagamento for confirmado, o vendedor vai enviar a confirmação para ${email}.`,
+    pendingEmail:
+      'Quando o pagamento for confirmado, o vendedor vai enviar a confirmação para o e-mail que você informou.',
     noNeedToPayAgain: 'Não é preciso pagar de novo nem enviar este formulário outra vez.',
     keepCode: 'Guarde o código do pedido: é com ele que o vendedor encontra sua compra.',
     spamHint: 'Se o e-mail não chegar, confira a caixa de spam e fale com o vendedor.',
+    cardInstallments: (n, each) =>
+      n === 1 ? 'Cartão de crédito, à vista' : `Cartão de crédito, ${n}x de ${each}`,
+  },
+
+  order: {
+    brasiliaTime: 'horário de Brasília',
+    autoUpdate:
+      'Esta página mostra a confirmação assim que o pagamento for confirmado. Se ela não mudar, recarregue a página.',
+    copy: {
+      pix: 'Copiar código Pix',
+      boleto: 'Copiar linha digitável',
+      done: 'Copiado! Cole no app do seu banco.',
+      failed: 'Não foi possível copiar. Selecione o código e copie.',
+    },
+    pixTitle: 'Pague com Pix',
+    pixHeading: 'Pague com Pix para concluir a compra',
+    pixLead: (until) => `Seu pedido está reservado. Pague até ${until}.`,
+    pixScanHeading: 'Escaneie o QR code',
+    pixScanHint: 'No app do seu banco, escolha pagar com Pix e aponte a câmera para o QR code.',
+    pixQrAlt: (amount) => `QR code do Pix de ${amount}`,
+    pixCopyLabel: 'Ou use o Pix copia e cola',
+    pixCopyHint: 'Copie o código e cole no app do seu banco, na opção Pix copia e cola.',
+    pixExpires: 'Código válido até',
+    pixExpiredTitle: 'O código Pix expirou',
+    pixExpiredLead:
+      'O prazo para pagar este Pix terminou. Se você não pagou, faça um novo pedido; se pagou, aguarde a confirmação.',
+    boletoTitle: 'Pague o boleto',
+    boletoHeading: (due) => `Pague o boleto até ${due}`,
+    boletoLead: 'Pague no app do seu banco, no internet banking ou em uma lotérica.',
+    boletoLineLabel: 'Linha digitável',
+    boletoBarcodeAlt: 'Código de barras do boleto',
+    boletoDue: 'Vencimento',
+    boletoPrint: 'Abrir o boleto para imprimir',
+    boletoClearing: 'O banco confirma o pagamento de um boleto em até 3 dias úteis.',
+    failedTitle: 'Pagamento não aprovado',
+    failedLead: 'O pagamento deste pedido não foi aprovado e nada foi cobrado. Você pode tentar de novo.',
+    abandonedTitle: 'Pedido expirado',
+    abandonedLead:
+      'Este pedido não foi pago a tempo. Se você já pagou, o vendedor vai confirmar quando o banco avisar; se não, faça um novo pedido.',
+    refundedTitle: 'Pedido reembolsado',
+    refundedLead: 'O valor deste pedido foi devolvido.',
+    chargedBackTitle: 'Pagamento contestado',
+    chargedBackLead:
+      'O pagamento deste pedido foi contestado junto ao banco e devolvido. Fale com o vendedor se tiver dúvidas.',
+    tryAgain: 'Fazer um novo pedido',
+    statuses: {
+      failed: 'Não aprovado',
+      abandoned: 'Expirado',
+      refunded: 'Reembolsado',
+      charged_back: 'Contestado',
+    },
+  },
+
+  boletoPage: {
+    title: (item) => `Boleto: ${item}`,
+    heading: 'Boleto bancário',
+    beneficiary: 'Beneficiário',
+    howToPay: 'Pague em qualquer banco, app de banco ou lotérica até o vencimento.',
+    print: 'Imprimir',
+    back: 'Voltar ao pedido',
+    paid: 'Este boleto já foi pago.',
+    closed: 'Este boleto não pode mais ser pago.',
   },
 
   simulation: {
@@ -330,6 +463,10 @@ const en: Messages = {
     payment_in_progress:
       'A payment for this link is already in progress. Wait for its confirmation before trying again.',
     unknown_outcome: 'Choose one of the three outcomes on the test page.',
+    order_not_found: 'This order does not exist. Check the address you received.',
+    method_not_offered: 'This payment method is not available for this link. Go back and choose another.',
+    installments_not_offered: 'This number of instalments is not available. Go back and choose another.',
+    method_unavailable: 'This payment method is not available for this amount. Go back and choose another.',
   },
   problems: {
     name_required: 'Enter your name.',
@@ -342,6 +479,7 @@ const en: Messages = {
     cpf_invalid: 'This CPF is not valid. Check the digits.',
     cnpj_invalid: 'This CNPJ is not valid. Check the digits.',
     payment_method_invalid: 'Choose credit card, Pix or boleto.',
+    installments_invalid: 'Choose a number of instalments from the list.',
     unexpected_field: 'The form arrived with unexpected data. Reload the page and try again.',
   },
   statusTitles: {
@@ -395,6 +533,14 @@ const en: Messages = {
     pay: (amount) => `Pay ${amount}`,
     errorSummary: 'Please check these fields:',
     privacyNote: 'Your details go only to the seller, to confirm the purchase.',
+    installments: 'Card instalments',
+    installmentsHint: 'For credit card payments only, interest-free.',
+    installmentOption: (n, each, first) =>
+      n === 1
+        ? `In full: ${each}`
+        : first === each
+          ? `${n} × ${each}, interest-free`
+          : `${n} payments, interest-free: 1 × ${first} and ${n - 1} × ${each}`,
   },
 
   thanks: {
@@ -413,8 +559,8 @@ const en: Messages = {
     statusPaid: 'Paid',
     statusPending: 'Waiting for the payment to be confirmed',
     nextHeading: 'What happens next',
-    paidEmail: (email, product) =>
-      `The seller will send the purchase confirmation to ${email}, with how to receive ${product}.`,
+    paidEmail: (product) =>
+      `The seller will send the purchase confirmation to the email address you entered, with how to receive ${product}.`,
     paidSubscription: (price, cycle) =>
       `Your subscription is active: the next charges are ${price} ${cycle}.`,
     pendingByMethod: {
@@ -423,11 +569,72 @@ const en: Messages = {
       boleto:
         'If you have not paid yet, pay the boleto by its due date. The bank confirms the payment within 3 business days.',
     },
-    pendingEmail: (email) =>
-      `When the payment is confirmed, the seller will send the confirmation to ${email}.`,
+    pendingEmail:
+      'When the payment is confirmed, the seller will send the confirmation to the email address you entered.',
     noNeedToPayAgain: 'You do not need to pay again or send this form again.',
     keepCode: 'Keep the order code: the seller finds your purchase with it.',
     spamHint: 'If the email does not arrive, check your spam folder and contact the seller.',
+    cardInstallments: (n, each) => (n === 1 ? 'Credit card, in full' : `Credit card, ${n} × ${each}`),
+  },
+
+  order: {
+    brasiliaTime: 'Brasília time',
+    autoUpdate:
+      'This page shows the confirmation as soon as the payment is confirmed. If it does not change, reload the page.',
+    copy: {
+      pix: 'Copy Pix code',
+      boleto: 'Copy the boleto number',
+      done: 'Copied! Paste it in your bank’s app.',
+      failed: 'Could not copy. Select the code and copy it.',
+    },
+    pixTitle: 'Pay with Pix',
+    pixHeading: 'Pay with Pix to complete your purchase',
+    pixLead: (until) => `Your order is reserved. Pay by ${until}.`,
+    pixScanHeading: 'Scan the QR code',
+    pixScanHint: 'In your bank’s app, choose to pay with Pix and point the camera at the QR code.',
+    pixQrAlt: (amount) => `Pix QR code for ${amount}`,
+    pixCopyLabel: 'Or use Pix copy and paste',
+    pixCopyHint: 'Copy the code and paste it in your bank’s app, under Pix copy and paste (copia e cola).',
+    pixExpires: 'Code valid until',
+    pixExpiredTitle: 'The Pix code has expired',
+    pixExpiredLead:
+      'The time to pay this Pix is over. If you did not pay, place a new order; if you did, wait for the confirmation.',
+    boletoTitle: 'Pay the boleto',
+    boletoHeading: (due) => `Pay the boleto by ${due}`,
+    boletoLead: 'Pay it in your bank’s app, in internet banking or at a lottery outlet (lotérica).',
+    boletoLineLabel: 'Boleto number (linha digitável)',
+    boletoBarcodeAlt: 'Barcode of the boleto',
+    boletoDue: 'Due date',
+    boletoPrint: 'Open the boleto to print it',
+    boletoClearing: 'The bank confirms a boleto payment within 3 business days.',
+    failedTitle: 'Payment not approved',
+    failedLead: 'The payment for this order was not approved and nothing was charged. You can try again.',
+    abandonedTitle: 'Order expired',
+    abandonedLead:
+      'This order was not paid in time. If you did pay, the seller confirms it when the bank reports it; if not, place a new order.',
+    refundedTitle: 'Order refunded',
+    refundedLead: 'The amount of this order was refunded.',
+    chargedBackTitle: 'Payment disputed',
+    chargedBackLead:
+      'The payment for this order was disputed with the bank and returned. Contact the seller with any questions.',
+    tryAgain: 'Place a new order',
+    statuses: {
+      failed: 'Not approved',
+      abandoned: 'Expired',
+      refunded: 'Refunded',
+      charged_back: 'Disputed',
+    },
+  },
+
+  boletoPage: {
+    title: (item) => `Bank slip (boleto) for ${item}`,
+    heading: 'Boleto (bank slip)',
+    beneficiary: 'Payee',
+    howToPay: 'Pay at any bank, banking app or lottery outlet by the due date.',
+    print: 'Print',
+    back: 'Back to the order',
+    paid: 'This boleto has already been paid.',
+    closed: 'This boleto can no longer be paid.',
   },
 
   simulation: {

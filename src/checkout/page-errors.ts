@@ -48,6 +48,8 @@ function problemOf(detail: Joi.ValidationErrorItem): FieldProblem {
     }
     case 'payment_method':
       return 'payment_method_invalid';
+    case 'installments':
+      return 'installments_invalid';
     default:
       return 'unexpected_field';
   }

@@ -36,3 +36,13 @@ export function priceWithCoupon(listPrice: string, coupon: CouponRow | undefined
     discount: fromCents(discount),
   };
 }
+
+/**
+ * `total` in `n` interest-free instalments, in cents: equal parts, the cents that do not divide
+ * evenly added to the first (R$ 100,00 in 3 is R$ 33,34 then twice R$ 33,33).
+ */
+export function installmentPlan(total: string, n: number): { first: string; each: string } {
+  const cents = toCents(total);
+  const each = Math.floor(cents / n);
+  return { first: fromCents(each + (cents - each * n)), each: fromCents(each) };
+}

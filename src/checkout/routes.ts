@@ -1,18 +1,33 @@
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
+import type { OrderRow } from '../orders/repository.js';
+import { errorHandler } from '../shared/http/errors.js';
 import { allowOnly, caseSensitiveRouter } from '../shared/http/operation.js';
 import type { AppContext } from '../shared/context.js';
 import { OUTCOMES, type Outcome } from '../simulate/outcomes.js';
 import { sendPage } from './html.js';
+import { boletoBarcodeImage, qrCodeImage } from './instructions.js';
 import { pageLocale } from './locale.js';
+import { ORDER_SCRIPT } from './order-script.js';
 import { invalidField, notFound, PayFormError } from './page-errors.js';
 import {
   loadCheckout,
+  loadOrder,
   loadTestLink,
+  orderStatus,
   payAtCheckout,
   simulateFromPage,
+  successRedirectUrl,
   type PayFormValues,
 } from './service.js';
-import { checkoutPage, orderPage, simulationPage, simulationResultPage } from './views.js';
+import {
+  boletoPage,
+  checkoutPage,
+  orderPage,
+  orderState,
+  simulationPage,
+  simulationResultPage,
+  type OrderImages,
+} from './views.js';
 
 /** Form bodies as plain strings (a missing body reads as empty). */
 function formValues(req: Request): PayFormValues {
@@ -25,6 +40,20 @@ function formValues(req: Request): PayFormValues {
 
 const isOutcome = (value: unknown): value is Outcome =>
   typeof value === 'string' && (OUTCOMES as readonly string[]).includes(value);
+
+/** The pictures a page of this order shows: the Pix QR code, the boleto's barcode. */
+async function orderImages(order: OrderRow, show: { qr: boolean; barcode: boolean }): Promise<OrderImages> {
+  const [qr, barcode] = await Promise.all([
+    show.qr && order.pixCopyPaste !== null ? qrCodeImage(order.pixCopyPaste) : null,
+    show.barcode && order.boletoBarcode !== null ? boletoBarcodeImage(order.boletoBarcode) : null,
+  ]);
+  return { qr, barcode };
+}
+
+/** A redirect of the buyer pages: never cached, and the next page is not told where the buyer was. */
+function redirect(res: Response, location: string): void {
+  res.set({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }).redirect(303, location);
+}
 
 /**
  * `{checkout_url}/teste/<id>` (test links: the simulation page and its three buttons) and
@@ -59,7 +88,8 @@ export function checkoutRouter(ctx: AppContext): Router {
     const values = formValues(req);
     try {
       const payment = await payAtCheckout(ctx, code, values);
-      sendPage(res, payment.paid ? 200 : 202, page, orderPage(page, payment.order, payment.view));
+      // The order's own page, so a reload shows its current state instead of posting again.
+      redirect(res, page.href(['orders', payment.order.code]));
     } catch (err) {
       // Form mistakes show the form again with the buyer's entries and the messages.
       if (!(err instanceof PayFormError) || 'plink' in err.problems) throw err;
@@ -68,6 +98,48 @@ export function checkoutRouter(ctx: AppContext): Router {
     }
   });
 
+  // The order's page: a pending Pix or boleto to pay, or what became of the order. Once paid, a
+  // link with a success_url sends the buyer there.
+  router.get('/orders/:code', async (req, res) => {
+    const page = pageLocale(req);
+    const view = await loadOrder(ctx, String(req.params.code));
+    const { order, link } = view;
+    if (order.status === 'paid' && link?.successUrl) {
+      redirect(res, successRedirectUrl(link.successUrl, link.id, order.code));
+      return;
+    }
+    const now = new Date();
+    const state = orderState(order, now);
+    const images = await orderImages(order, { qr: state === 'pix', barcode: state === 'boleto' });
+    sendPage(res, 200, page, orderPage(page, view, images, now), { scripts: true });
+  });
+
+  router.get('/orders/:code/boleto', async (req, res) => {
+    const page = pageLocale(req);
+    const view = await loadOrder(ctx, String(req.params.code));
+    if (view.order.boletoDigitableLine === null) throw notFound('page_not_found');
+    const images = await orderImages(view.order, { qr: false, barcode: view.order.status === 'pending' });
+    sendPage(res, 200, page, boletoPage(page, view, images), { scripts: true });
+  });
+
+  // What the order page polls: `{status}` and nothing else (the order code is the only credential).
+  router.get('/orders/:code/status', async (req, res) => {
+    const status = await orderStatus(ctx, String(req.params.code));
+    res.set({ 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).json({ status });
+  });
+  router.use('/orders/:code/status', errorHandler(ctx.logger));
+
+  router.get('/assets/order.js', (_req, res) => {
+    res
+      .type('text/javascript; charset=utf-8')
+      .set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
+      .send(ORDER_SCRIPT);
+  });
+
+  allowOnly(router, '/orders/:code', ['get']);
+  allowOnly(router, '/orders/:code/boleto', ['get']);
+  allowOnly(router, '/orders/:code/status', ['get']);
+  allowOnly(router, '/assets/order.js', ['get']);
   allowOnly(router, '/teste/:linkId', ['get']);
   allowOnly(router, '/teste/:linkId/simulate', ['post']);
   allowOnly(router, '/:code', ['get']);

@@ -1,8 +1,12 @@
 import { findCoupon, findItemByCode, findItemById, type CatalogItem } from '../catalog/repository.js';
+import { findCompany } from '../companies/repository.js';
 import { publishAfterCommit } from '../events/publish.js';
+import { gatewayFor } from '../gateways/index.js';
 import { scheduleAbandonment } from '../orders/abandonment.js';
+import { ChargeRefusedError } from '../orders/gateway.js';
 import { confirmPayment, createPendingOrder } from '../orders/service.js';
-import type { OrderRow } from '../orders/repository.js';
+import { findOrderByCode, type OrderRow } from '../orders/repository.js';
+import { CHECKOUT_OPTIONS } from '../payment-links/schemas.js';
 import { customerFields } from '../payment-links/customer.js';
 import { isPayable, isSimulatable, unpayableReason } from '../payment-links/payable.js';
 import {
@@ -43,7 +47,18 @@ export interface CheckoutView {
   price: Price;
   notice: NoticeKey | null;
   prefill: OrderCustomer;
+  /** The methods the checkout offers (the link's, or all), and the most card instalments. */
+  methods: PaymentMethod[];
+  maxInstallments: number;
 }
+
+/** What a checkout without a link offers: the defaults of a link's options. */
+const LINKLESS_OPTIONS = {
+  methods: [...PAYMENT_METHODS],
+  maxInstallments: CHECKOUT_OPTIONS.maxInstallments.default,
+  pixExpiresInSeconds: CHECKOUT_OPTIONS.pixExpiresInSeconds.default,
+  boletoDueDays: CHECKOUT_OPTIONS.boletoDueDays.default,
+};
 
 const EMPTY_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
 
@@ -137,6 +152,8 @@ export async function loadCheckout(
       price: priceWithCoupon(item.price, undefined),
       notice: null,
       prefill: EMPTY_CUSTOMER,
+      methods: LINKLESS_OPTIONS.methods,
+      maxInstallments: LINKLESS_OPTIONS.maxInstallments,
     };
   }
   const view = await loadLink(ctx, plink, true, now);
@@ -155,6 +172,8 @@ export async function loadCheckout(
       phone: link.customerPhone === null ? null : `+${link.customerPhone.replace(/^\+/, '')}`,
       document: link.customerDocument,
     },
+    methods: link.paymentMethods,
+    maxInstallments: link.maxInstallments,
   };
 }
 
@@ -169,6 +188,7 @@ const payForm = v.object({
   phone: customerFields.phone(),
   document: customerFields.document(),
   payment_method: v.defaulted(v.enum(PAYMENT_METHODS), 'credit_card'),
+  installments: v.integer().min(1).max(CHECKOUT_OPTIONS.maxInstallments.max),
 });
 
 export type PayFormValues = Record<string, string>;
@@ -180,7 +200,13 @@ export interface Payment {
   paid: boolean;
 }
 
-function parsePayForm(values: PayFormValues): { customer: OrderCustomer; paymentMethod: PaymentMethod } {
+interface PayForm {
+  customer: OrderCustomer;
+  paymentMethod: PaymentMethod;
+  installments: number | undefined;
+}
+
+function parsePayForm(values: PayFormValues): PayForm {
   const cleaned = Object.fromEntries(
     Object.entries(values).map(([k, value]) => [k, blankToUndefined(value)]),
   );
@@ -194,15 +220,32 @@ function parsePayForm(values: PayFormValues): { customer: OrderCustomer; payment
       document: value.document ?? null,
     },
     paymentMethod: value.payment_method,
+    installments: value.installments,
   };
 }
 
 /**
+ * How the buyer pays, as the checkout offers it: one of the link's methods (a form that sends another
+ * did not come from its page: a 400 page), and for a card 1 to the link's most instalments.
+ */
+function chosenPayment(
+  view: CheckoutView,
+  form: PayForm,
+): { method: PaymentMethod; installments: number | null } {
+  if (!view.methods.includes(form.paymentMethod)) throw invalidField('payment_method', 'method_not_offered');
+  if (form.paymentMethod !== 'credit_card') return { method: form.paymentMethod, installments: null };
+  const installments = form.installments ?? 1;
+  if (installments > view.maxInstallments) throw invalidField('installments', 'installments_not_offered');
+  return { method: form.paymentMethod, installments };
+}
+
+/**
  * The pay step: checks the link can still be paid (under its row lock, so a cancel or another
- * payment of a single-use link cannot slip in between), creates the pending order for the price
- * minus the coupon with its `order.created` event (and `lead.created` for a new buyer) in one
- * transaction, then, with the dev gateway and a card, confirms it through the same function as the
- * signed gateway callback.
+ * payment of a single-use link cannot slip in between) and the buyer's method is one it offers, has
+ * the gateway make the charge, then creates the pending order for the price minus the coupon, with
+ * the charge's instructions and its `order.created` event (and `lead.created` for a new buyer), in
+ * one transaction. A charge the gateway approved at once (the dev gateway's card) is then confirmed
+ * through the same function as the signed gateway callback.
  */
 export async function payAtCheckout(
   ctx: AppContext,
@@ -213,8 +256,10 @@ export async function payAtCheckout(
   const plink = values.plink === undefined || values.plink === '' ? undefined : values.plink;
   const view = await loadCheckout(ctx, code, plink, now);
   if (view.notice) throw conflict(view.notice);
-  const { customer, paymentMethod } = parsePayForm(values);
+  const form = parsePayForm(values);
+  const { method, installments } = chosenPayment(view, form);
   const { item, link } = view;
+  const gateway = gatewayFor(ctx.config);
 
   const created = await ctx.db.transaction(async (tx) => {
     if (link) {
@@ -226,10 +271,30 @@ export async function payAtCheckout(
         throw conflict('payment_in_progress');
       }
     }
-    return createPendingOrder(
+    const orderCode = newUuid();
+    const createdAt = new Date();
+    const company = await findCompany(tx, item.companyId);
+    const charge = await gateway
+      .createCharge({
+        orderCode,
+        companyId: item.companyId,
+        merchantName: company?.name ?? item.productName,
+        amount: view.price.amount,
+        method,
+        installments,
+        createdAt,
+        pixExpiresInSeconds: link?.pixExpiresInSeconds ?? LINKLESS_OPTIONS.pixExpiresInSeconds,
+        boletoDueDays: link?.boletoDueDays ?? LINKLESS_OPTIONS.boletoDueDays,
+        boletoPageUrl: `${ctx.config.urls.checkout}/orders/${orderCode}/boleto`,
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ChargeRefusedError) throw invalidField('payment_method', 'method_unavailable');
+        throw err;
+      });
+    const order = await createPendingOrder(
       tx,
       {
-        code: newUuid(),
+        code: orderCode,
         companyId: item.companyId,
         livemode: true,
         paymentLinkId: link?.id ?? null,
@@ -237,24 +302,70 @@ export async function payAtCheckout(
         offerId: item.kind === 'offer' ? item.id : null,
         planId: item.kind === 'plan' ? item.id : null,
         amount: view.price.amount,
-        paymentMethod,
-        customer,
+        paymentMethod: method,
+        installments,
+        customer: form.customer,
+        createdAt,
+        charge,
       },
       link,
     );
+    return { ...order, charge };
   });
   publishAfterCommit(ctx, created.eventIds);
 
-  // The dev gateway, like a real one, confirms a card at once; pix and boleto wait for the gateway's
-  // callback, or for the abandonment check at the order's deadline.
-  if (!ctx.config.devGateway || paymentMethod !== 'credit_card') {
+  // A card the gateway approved while the buyer waited is paid now; everything else waits for the
+  // gateway's callback, or for the abandonment check at the order's deadline.
+  if (created.charge.status !== 'paid') {
     scheduleAbandonment(ctx, created.order);
     return { order: created.order, view, paid: false };
   }
   const confirmed = await confirmPayment(ctx, {
     orderCode: created.order.code,
-    paymentMethod,
+    paymentMethod: method,
     paidAt: new Date(),
   });
   return { order: confirmed.order, view, paid: true };
+}
+
+const ORDER_CODE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** An order as the buyer's pages show it: what was bought, from whom, and through which link. */
+export interface OrderView {
+  order: OrderRow;
+  item: CatalogItem;
+  link: LinkRow | null;
+  merchantName: string;
+}
+
+/** The order of a buyer page (`{checkout_url}/orders/<code>`): its code is all the buyer holds. */
+export async function loadOrder(ctx: AppContext, code: string): Promise<OrderView> {
+  const order = ORDER_CODE.test(code) ? await findOrderByCode(ctx.db, code) : undefined;
+  if (!order) throw notFound('order_not_found');
+  const kind = order.planId !== null ? 'plan' : 'offer';
+  const [item, found, company] = await Promise.all([
+    findItemById(ctx.db, kind, order.planId ?? order.offerId ?? 0),
+    order.paymentLinkId === null ? undefined : findLinkById(ctx.db, order.paymentLinkId),
+    findCompany(ctx.db, order.companyId),
+  ]);
+  if (!item) throw notFound('order_not_found');
+  return { order, item, link: found?.link ?? null, merchantName: company?.name ?? item.productName };
+}
+
+/** The status of an order, for the page that waits for it (and nothing else about it). */
+export async function orderStatus(ctx: AppContext, code: string): Promise<OrderRow['status']> {
+  const order = ORDER_CODE.test(code) ? await findOrderByCode(ctx.db, code) : undefined;
+  if (!order) throw notFound('order_not_found');
+  return order.status;
+}
+
+/**
+ * Where a buyer goes once the order is paid, when its link has a `success_url`: that URL with
+ * `link_id` and `order_code` added to its query (after whatever query it has; a fragment stays last).
+ */
+export function successRedirectUrl(successUrl: string, linkId: string, orderCode: string): string {
+  const url = new URL(successUrl);
+  const added = new URLSearchParams({ link_id: linkId, order_code: orderCode }).toString();
+  url.search = url.search.length > 1 ? `${url.search.slice(1)}&${added}` : added;
+  return url.href;
 }

@@ -11,6 +11,10 @@ import { listIntegrations } from '../integrations/repository.js';
 import { createIntegration, deleteIntegration, updateIntegration } from '../integrations/service.js';
 import type { Config } from '../shared/config.js';
 import type { Db } from '../shared/db/index.js';
+import { firstAttemptsOutstanding } from '../webhooks/repository/delivery-log.js';
+
+/** How long a stopping listener waits for events committed before the stop to arrive. */
+const DRAIN_MS = 10_000;
 
 /** The path every listener receives on: it marks the integration as the CLI's, to be reused. */
 export const LISTEN_PATH = '/payment-links-cli-listen';
@@ -32,6 +36,8 @@ interface Envelope {
   livemode?: boolean;
   data?: {
     purchase?: { payment_link?: { code?: string } | null; tracking?: { external_reference?: string | null } };
+    order?: { status?: string } | null;
+    subscription?: { id?: number; status?: string; cancel_reason?: string | null } | null;
   };
 }
 
@@ -50,12 +56,21 @@ function describe(body: string, verified: boolean): string {
   const link = event.data?.purchase?.payment_link?.code ?? '-';
   const reference = event.data?.purchase?.tracking?.external_reference ?? '-';
   const mode = event.livemode ? 'live' : 'test';
+  const facts = [`${mode} link=${link} ref=${reference}`];
+  // The order's and the subscription's state as the event left them: a subscription's life reads
+  // line by line (created, past_due, active again, canceled and why).
+  const { order, subscription } = event.data ?? {};
+  if (order?.status) facts.push(`order=${order.status}`);
+  if (subscription?.id !== undefined) {
+    const reason = subscription.cancel_reason ? ` (${subscription.cancel_reason})` : '';
+    facts.push(`sub=${subscription.id} ${subscription.status ?? '?'}${reason}`);
+  }
   return [
     new Date().toISOString(),
     verified ? 'verified  ' : 'UNVERIFIED',
     (event.type ?? '?').padEnd(24),
     event.id ?? '?',
-    `${mode} link=${link} ref=${reference}`,
+    facts.join(' '),
   ].join('  ');
 }
 
@@ -144,6 +159,16 @@ export async function listen(
   );
   try {
     await stop;
+    // A script that changes something and then stops listen (the README's quick start) expects the
+    // change's event on screen: wait, a bounded time, for what was committed before the stop.
+    const stoppedAt = new Date();
+    const giveUpAt = Date.now() + DRAIN_MS;
+    while (
+      Date.now() < giveUpAt &&
+      (await firstAttemptsOutstanding(db, options.companyId, row.id, stoppedAt)) > 0
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   } finally {
     await deleteIntegration(db, options.companyId, row.id);
     server.closeAllConnections();

@@ -1,54 +1,28 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { createKey, revokeKey } from '../keys/service.js';
 import { createOwnerToken, createPanelToken, setCompanyActive } from '../companies/service.js';
-import { listen, ListenError, parseEvents } from './listen.js';
+import { parseInvocation, UsageError, USAGE, type Invocation } from './arguments.js';
+import { listen, ListenError } from './listen.js';
 import { seedCompany } from './seed.js';
 import { formatQueueStatus, queuesCommand, QueuesCommandError } from './queues.js';
 import { exitOnStartupFailure } from '../shared/bootstrap.js';
 import { loadConfig, type Config } from '../shared/config.js';
 import { createDatabase, type Db } from '../shared/db/index.js';
-import { createRedis } from '../shared/redis.js';
-import type { Redis } from 'ioredis';
+import { configuredRedis, createRedis, type RedisClient } from '../shared/redis.js';
 import { announceCompanyChange } from '../keys/key-changes.js';
 import { migrate } from '../shared/db/migrate.js';
 import { resolveInfrastructure } from '../shared/infra/index.js';
 import { runningPrivateRedisUrl } from '../shared/infra/private-redis.js';
 import { createLogger } from '../shared/logger.js';
 
-const USAGE = `Usage: npm run cli -- <command> [options]
-
-  seed [--json] [--name NAME] [--inactive]
-      Create a demo company: owner, panel token, test/live/read-only keys, products, offers,
-      plans and a coupon. With --json, prints exactly one JSON object on stdout; npm prints
-      its own banner there first unless told --silent: npm run --silent cli -- seed --json
-  key create --company ID [--name NAME] [--kind payments|read_only] [--test]
-      Create an API key and print it (shown once).
-  key revoke --company ID --key KEY_ID
-      Revoke a key; it is refused from the next request.
-  token create --company ID [--user USER_ID]
-      Issue a panel token for the company's owner (or the given user).
-  company deactivate --company ID      (and: company activate --company ID)
-  listen --company ID [--events KIND,KIND] [--forward-to URL] [--json]
-      Like \`stripe listen\`: receive the company's webhooks on a local receiver and print one
-      verified line per event (whole bodies with --json), optionally forwarding each; the webhook
-      integration it creates (or reuses) is removed on exit (Ctrl-C).
-  queues status|pause|resume [--queue NAME] [--json]
-      Show each queue's jobs (waiting, delayed, active, failed), or pause / resume one queue or
-      all: a paused queue keeps its jobs, every worker stops taking new ones. Uses REDIS_URL, or the
-      private redis-server of a running npm start with the same DATA_DIR.
-
-Reaches the same database as the service: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR.`;
-
-class UsageError extends Error {}
-
 /**
  * Running web processes cache key lookups; a change made here is announced through the service's
  * Redis (REDIS_URL, or npm start's private redis-server); without one they see it when their cache
  * entry expires.
  */
-async function withAnnouncer<T>(config: Config, work: (redis: Redis | null) => Promise<T>): Promise<T> {
-  const redis = config.redisUrl ? createRedis(config.redisUrl, { maxRetriesPerRequest: 1 }) : null;
+async function withAnnouncer<T>(config: Config, work: (redis: RedisClient | null) => Promise<T>): Promise<T> {
+  const target = configuredRedis(config);
+  const redis = target ? createRedis(target, { maxRetriesPerRequest: 1 }) : null;
   try {
     return await work(redis);
   } finally {
@@ -56,39 +30,19 @@ async function withAnnouncer<T>(config: Config, work: (redis: Redis | null) => P
   }
 }
 
-function intOption(value: string | boolean | undefined, name: string): number {
-  const n = typeof value === 'string' ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer`);
-  return n;
-}
-
-async function run(db: Db, config: Config, argv: string[]): Promise<void> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean', default: false },
-      name: { type: 'string' },
-      inactive: { type: 'boolean', default: false },
-      company: { type: 'string' },
-      key: { type: 'string' },
-      user: { type: 'string' },
-      kind: { type: 'string', default: 'payments' },
-      test: { type: 'boolean', default: false },
-      events: { type: 'string' },
-      'forward-to': { type: 'string' },
-      queue: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const command = positionals.join(' ');
-  switch (command) {
+/** Runs a parsed command that needs the database (every one but `queues`). */
+async function run(
+  db: Db,
+  config: Config,
+  invocation: Exclude<Invocation, { command: 'help' | 'queues' }>,
+): Promise<void> {
+  switch (invocation.command) {
     case 'seed': {
       const seeded = await seedCompany(db, {
-        ...(values.name ? { name: values.name } : {}),
-        inactive: values.inactive,
+        ...(invocation.name ? { name: invocation.name } : {}),
+        inactive: invocation.inactive,
       });
-      if (values.json) {
+      if (invocation.json) {
         process.stdout.write(`${JSON.stringify(seeded)}\n`);
         // npm writes its "> script" banner to stdout before the script runs; only --silent stops it.
         if (process.env.npm_lifecycle_event === 'cli' && process.env.npm_config_loglevel !== 'silent') {
@@ -113,48 +67,39 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
       return;
     }
     case 'key create': {
-      const kind = values.kind;
-      if (kind !== 'payments' && kind !== 'read_only')
-        throw new UsageError('--kind must be payments or read_only');
-      const companyId = intOption(values.company, 'company');
-      const created = await createKey(db, {
-        companyId,
-        name: values.name ?? `${kind} key`,
-        kind,
-        test: values.test,
-      });
+      const { companyId, kind, test } = invocation;
+      const created = await createKey(db, { companyId, name: invocation.name ?? `${kind} key`, kind, test });
       console.log(
-        `Created ${kind} ${values.test ? 'test' : 'live'} key ${created.row.id} for company ${companyId} (shown once):`,
+        `Created ${kind} ${test ? 'test' : 'live'} key ${created.row.id} for company ${companyId} (shown once):`,
       );
       console.log(created.value);
       return;
     }
     case 'key revoke': {
-      const companyId = intOption(values.company, 'company');
-      const row = await withAnnouncer(config, (redis) =>
-        revokeKey({ db, redis }, companyId, intOption(values.key, 'key')),
-      );
+      const { companyId, keyId } = invocation;
+      const row = await withAnnouncer(config, (redis) => revokeKey({ db, redis }, companyId, keyId));
       console.log(
         `Revoked key ${row.id} (${row.prefix}…${row.last4}) of company ${companyId} at ${row.revokedAt?.toISOString() ?? ''}` +
-          (config.redisUrl
+          (configuredRedis(config)
             ? ''
             : ` (no Redis to announce it on: running web processes stop accepting it within ${config.limits.keyCacheTtlMs / 1000} s)`),
       );
       return;
     }
     case 'token create': {
-      const companyId = intOption(values.company, 'company');
-      const token = values.user
-        ? await createPanelToken(db, intOption(values.user, 'user'), companyId)
-        : await createOwnerToken(db, companyId);
+      const { companyId, userId } = invocation;
+      const token =
+        userId === undefined
+          ? await createOwnerToken(db, companyId)
+          : await createPanelToken(db, userId, companyId);
       console.log(`Created panel token for company ${companyId} (shown once):`);
       console.log(token);
       return;
     }
     case 'company deactivate':
     case 'company activate': {
-      const active = command === 'company activate';
-      const companyId = intOption(values.company, 'company');
+      const active = invocation.command === 'company activate';
+      const { companyId } = invocation;
       const row = await withAnnouncer(config, async (redis) => {
         const changed = await setCompanyActive(db, companyId, active);
         if (redis) await announceCompanyChange(redis, companyId);
@@ -164,7 +109,6 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
       return;
     }
     case 'listen': {
-      const companyId = intOption(values.company, 'company');
       const stop = new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
@@ -177,10 +121,10 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
       });
       try {
         const options = {
-          companyId,
-          events: parseEvents(values.events),
-          forwardTo: values['forward-to'],
-          json: values.json,
+          companyId: invocation.companyId,
+          events: invocation.events,
+          forwardTo: invocation.forwardTo,
+          json: invocation.json,
           out: (line: string) => process.stdout.write(`${line}\n`),
         };
         await listen(db, config, options, stop);
@@ -189,50 +133,60 @@ async function run(db: Db, config: Config, argv: string[]): Promise<void> {
       }
       return;
     }
-    case 'queues status':
-    case 'queues pause':
-    case 'queues resume': {
-      const action = command === 'queues pause' ? 'pause' : command === 'queues resume' ? 'resume' : 'status';
-      try {
-        const rows = await queuesCommand(config, action, values.queue);
-        console.log(values.json ? JSON.stringify(rows) : formatQueueStatus(rows));
-      } catch (err) {
-        throw err instanceof QueuesCommandError ? new UsageError(err.message) : err;
-      }
-      return;
-    }
-    default:
-      if (values.help || command === '' || command === 'help') {
-        console.log(USAGE);
-        return;
-      }
-      throw new UsageError(`Unknown command "${command}"`);
   }
 }
 
-const loaded = loadConfig();
-// Without REDIS_URL, the private redis-server of a running `npm start` with this DATA_DIR is the
-// service's Redis: key revokes are announced there, and `queues` reads it.
-const privateRedis = loaded.redisUrl
-  ? undefined
-  : await runningPrivateRedisUrl(path.join(loaded.dataDir, 'redis'));
-const config: Config = privateRedis ? { ...loaded, redisUrl: privateRedis } : loaded;
-// Logs go to stderr so that `seed --json` leaves exactly one JSON object on stdout.
-const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'cli', 2);
+/** `queues` needs only the service's Redis: no database is started for it. */
+async function queues(config: Config, invocation: Extract<Invocation, { command: 'queues' }>): Promise<void> {
+  try {
+    const rows = await queuesCommand(config, invocation.action, invocation.queue);
+    console.log(invocation.json ? JSON.stringify(rows) : formatQueueStatus(rows));
+  } catch (err) {
+    throw err instanceof QueuesCommandError ? new UsageError(err.message) : err;
+  }
+}
+
+async function main(invocation: Exclude<Invocation, { command: 'help' }>): Promise<void> {
+  const loaded = loadConfig();
+  // Without REDIS_URL, the private redis-server of a running `npm start` with this DATA_DIR is the
+  // service's Redis: key revokes are announced there, and `queues` reads it.
+  const privateRedis = configuredRedis(loaded)
+    ? undefined
+    : await runningPrivateRedisUrl(path.join(loaded.dataDir, 'redis'));
+  const config: Config = privateRedis ? { ...loaded, redisUrl: privateRedis } : loaded;
+  if (invocation.command === 'queues') return queues(config, invocation);
+  // Logs go to stderr so that `seed --json` leaves exactly one JSON object on stdout.
+  const logger = createLogger(process.env.LOG_LEVEL ?? 'warn', 'cli', 2);
+  const infra = await resolveInfrastructure(config, logger, { redis: false }).catch((err: unknown) =>
+    exitOnStartupFailure(err),
+  );
+  const database = createDatabase(infra.databaseUrl, 2, {
+    preparedStatements: config.databasePreparedStatements,
+  });
+  try {
+    // The migration lock is a session lock: taken where DATABASE_MIGRATION_URL points, never through a
+    // transaction-mode pooler.
+    if (infra.migrationUrl === infra.databaseUrl) await migrate(database.pool);
+    else {
+      const migrations = createDatabase(infra.migrationUrl, 1);
+      await migrate(migrations.pool).finally(() => migrations.close());
+    }
+    await run(database.db, config, invocation);
+  } finally {
+    await database.close();
+    await infra.stop();
+  }
+}
+
 let exitCode = 0;
-const infra = await resolveInfrastructure(config, logger, { redis: false }).catch((err: unknown) =>
-  exitOnStartupFailure(err),
-);
-const database = createDatabase(infra.databaseUrl, 2);
 try {
-  await migrate(database.pool);
-  await run(database.db, config, process.argv.slice(2));
+  // The whole command line is checked before anything starts: `--help` or a typo boots nothing.
+  const invocation = parseInvocation(process.argv.slice(2));
+  if (invocation.command === 'help') console.log(USAGE);
+  else await main(invocation);
 } catch (err) {
   exitCode = err instanceof UsageError ? 2 : 1;
   console.error(`error: ${(err as Error).message}`);
   if (err instanceof UsageError) console.error(`\n${USAGE}`);
-} finally {
-  await database.close();
-  await infra.stop();
 }
 process.exit(exitCode);

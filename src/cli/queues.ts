@@ -1,7 +1,14 @@
 import { Queue } from 'bullmq';
-import { QUEUE, QUEUE_KEYS, queuePrefixFor, type QueueName } from '../../queues/index.js';
+import {
+  isCluster,
+  QUEUE,
+  QUEUE_KEYS,
+  queuePrefixFor,
+  type QueueName,
+  type RedisClient,
+} from '../../queues/index.js';
 import type { Config } from '../shared/config.js';
-import { createRedis } from '../shared/redis.js';
+import { configuredRedis, createRedis } from '../shared/redis.js';
 
 export class QueuesCommandError extends Error {}
 
@@ -14,11 +21,14 @@ export interface QueueStatus {
   delayed: number;
   active: number;
   failed: number;
+  /** On a Redis Cluster: the master (`host:port`) whose slot holds this queue's keys. */
+  node?: string;
 }
 
 const QUEUE_NAMES = QUEUE_KEYS.map((key) => QUEUE[key]);
 
-function selectQueues(only: string | undefined): QueueName[] {
+/** The queues `--queue` names (all of them without it); throws QueuesCommandError for an unknown one. */
+export function selectQueues(only: string | undefined): QueueName[] {
   if (only === undefined) return QUEUE_NAMES;
   const name = QUEUE_NAMES.find((n) => n === only);
   if (!name) throw new QueuesCommandError(`--queue must be one of ${QUEUE_NAMES.join(', ')}`);
@@ -35,13 +45,14 @@ export async function queuesCommand(
   action: QueuesAction,
   only: string | undefined,
 ): Promise<QueueStatus[]> {
-  if (!config.redisUrl) {
+  const target = configuredRedis(config);
+  if (!target) {
     throw new QueuesCommandError(
-      'queues needs the Redis the workers use: set REDIS_URL, or start the service (npm start) with the same DATA_DIR first',
+      'queues needs the Redis the workers use: set REDIS_URL (or REDIS_CLUSTER_NODES), or start the service (npm start) with the same DATA_DIR first',
     );
   }
   const names = selectQueues(only);
-  const connection = createRedis(config.redisUrl, { maxRetriesPerRequest: 1 });
+  const connection = createRedis(target, { maxRetriesPerRequest: 1 });
   const queues = names.map((name) => ({
     name,
     queue: new Queue(name, { connection, prefix: queuePrefixFor(config.queuePrefix, name) }),
@@ -60,6 +71,9 @@ export async function queuesCommand(
           delayed: counts.delayed ?? 0,
           active: counts.active ?? 0,
           failed: counts.failed ?? 0,
+          ...(isCluster(connection)
+            ? { node: await masterOf(connection, queuePrefixFor(config.queuePrefix, name)) }
+            : {}),
         };
       }),
     );
@@ -69,8 +83,15 @@ export async function queuesCommand(
   }
 }
 
+/** The master serving the slot of a queue's keys (its hash tag), as the cluster client knows it. */
+async function masterOf(cluster: RedisClient, prefix: string): Promise<string> {
+  const slot = await cluster.cluster('KEYSLOT', prefix);
+  return isCluster(cluster) ? (cluster.slots[slot]?.[0] ?? 'unknown') : 'single';
+}
+
 export function formatQueueStatus(rows: QueueStatus[]): string {
-  const header = ['queue', 'state', 'waiting', 'delayed', 'active', 'failed'];
+  const onCluster = rows.some((r) => r.node !== undefined);
+  const header = ['queue', 'state', 'waiting', 'delayed', 'active', 'failed', ...(onCluster ? ['node'] : [])];
   const lines = rows.map((r) => [
     r.queue,
     r.paused ? 'paused' : 'running',
@@ -78,6 +99,7 @@ export function formatQueueStatus(rows: QueueStatus[]): string {
     String(r.delayed),
     String(r.active),
     String(r.failed),
+    ...(onCluster ? [r.node ?? ''] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   return [header, ...lines]

@@ -21,6 +21,11 @@ export async function insertUser(
   return row;
 }
 
+export async function findCompany(db: Executor, id: number): Promise<CompanyRow | undefined> {
+  const [row] = await db.select().from(companies).where(eq(companies.id, id));
+  return row;
+}
+
 export async function setCompanyActive(
   db: Executor,
   id: number,

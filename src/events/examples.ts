@@ -1,6 +1,12 @@
-import type { EventKind } from './kinds.js';
+import {
+  isIntegrationEventKind,
+  isSubscriptionEventKind,
+  type EventKind,
+  type OrderEventKind,
+  type SubscriptionEventKind,
+} from './kinds.js';
 
-const EXAMPLE_ORDER_STATUS: Record<Exclude<EventKind, 'lead.created'>, string> = {
+const EXAMPLE_ORDER_STATUS: Record<OrderEventKind, string> = {
   'order.created': 'pending',
   'order.paid': 'paid',
   'order.failed': 'failed',
@@ -8,7 +14,38 @@ const EXAMPLE_ORDER_STATUS: Record<Exclude<EventKind, 'lead.created'>, string> =
   'order.abandoned': 'abandoned',
   'order.expired': 'expired',
   'order.payment_declined': 'failed',
+  'order.chargeback': 'charged_back',
 };
+
+const EXAMPLE_SUBSCRIPTION_STATUS: Record<SubscriptionEventKind, string> = {
+  'subscription.created': 'active',
+  'subscription.renewed': 'active',
+  'subscription.past_due': 'past_due',
+  'subscription.canceled': 'canceled',
+};
+
+/** The panel's subscription object as a subscription event carries it, with example values. */
+function exampleSubscription(kind: SubscriptionEventKind, now: Date): Record<string, unknown> {
+  const canceled = kind === 'subscription.canceled';
+  return {
+    object: 'subscription',
+    id: 1,
+    status: EXAMPLE_SUBSCRIPTION_STATUS[kind],
+    livemode: false,
+    plan_code: 'pl_sample0000',
+    billing_cycle: 'monthly',
+    current_period_end: new Date(now.getTime() + 30 * 86_400_000).toISOString(),
+    canceled_at: canceled ? now.toISOString() : null,
+    cancel_at_period_end: false,
+    cancel_reason: canceled ? 'requested' : null,
+    created_at: now.toISOString(),
+  };
+}
+
+/** A valid static BR Code of R$ 10,00 (an example key and txid; its CRC checks). */
+const EXAMPLE_PIX =
+  '00020126580014br.gov.bcb.pix0136123e4567-e89b-42d3-a456-426614174000520400005303986540510.00' +
+  '5802BR5914SAMPLE COMPANY6009SAO PAULO6229052500000000000000004000800006304BBE2';
 
 export interface ExampleOptions {
   productId?: number | null;
@@ -24,11 +61,11 @@ export interface ExampleOptions {
  */
 export function exampleEventData(kind: EventKind, options: ExampleOptions = {}): Record<string, unknown> {
   const productId = options.productId ?? 1;
-  const common = {
+  const bought = {
     product: { id: productId, name: 'Sample product' },
-    offer: { code: 'of_sample0000', name: 'Sample offer', price: '10.00' },
     purchase: { tracking: { external_reference: null }, payment_link: null },
   };
+  const common = { ...bought, offer: { code: 'of_sample0000', name: 'Sample offer', price: '10.00' } };
   const buyer = {
     name: options.buyerName ?? 'sample',
     email: 'buyer@example.com',
@@ -36,12 +73,41 @@ export function exampleEventData(kind: EventKind, options: ExampleOptions = {}):
     document: null,
   };
   if (kind === 'lead.created') return { lead: buyer, ...common };
+  if (isIntegrationEventKind(kind)) {
+    return {
+      integration: {
+        id: 1,
+        type: 'webhook',
+        url_host: 'receiver.example.com',
+        failure_count: kind === 'integration.disabled' ? 10 : 5,
+        last_failure_at: new Date().toISOString(),
+        disabled_reason: kind === 'integration.disabled' ? 'auto_disabled' : '',
+      },
+    };
+  }
+  if (isSubscriptionEventKind(kind)) {
+    return {
+      subscription: exampleSubscription(kind, new Date()),
+      customer: buyer,
+      ...bought,
+      plan: { code: 'pl_sample0000', name: 'Sample plan', price: '10.00', billing_cycle: 'monthly' },
+    };
+  }
   const order = {
     code: '00000000-0000-4000-8000-000000000000',
     status: EXAMPLE_ORDER_STATUS[kind],
     amount: '10.00',
     payment_method: 'pix',
-    paid_at: kind === 'order.paid' || kind === 'order.refunded' ? new Date().toISOString() : null,
+    // Refunded and charged-back orders were paid first.
+    paid_at: ['order.paid', 'order.refunded', 'order.chargeback'].includes(kind)
+      ? new Date().toISOString()
+      : null,
+    installments: null,
+    pix: {
+      copy_paste: EXAMPLE_PIX,
+      expires_at: new Date(Date.now() + 30 * 60_000).toISOString(),
+    },
+    boleto: null,
   };
   // A declined payment is a simulated event's; an expired link has no order.
   const simulated = options.simulated === true || kind === 'order.payment_declined';

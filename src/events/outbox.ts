@@ -1,6 +1,7 @@
 import { events } from '../shared/db/schema.js';
 import type { Executor } from '../shared/db/index.js';
 import { newEventId } from '../shared/ids.js';
+import { currentTraceCarrier } from '../shared/tracing.js';
 import type { EventKind } from './kinds.js';
 
 export interface NewEvent {
@@ -11,6 +12,8 @@ export interface NewEvent {
   test: boolean;
   /** The order's product, for routing; null means no product filter applies. */
   productId: number | null;
+  /** The integration an operational event describes: routing never sends the event to it. */
+  subjectIntegrationId?: number;
   data: Record<string, unknown>;
 }
 
@@ -49,7 +52,8 @@ export function envelopeOf(
 
 /**
  * Writes an event into the outbox. Call it with the transaction that makes the state change, so
- * the change and its event commit (or roll back) together; then call `publishAfterCommit`.
+ * the change and its event commit (or roll back) together; then call `publishAfterCommit`. The
+ * active trace context is stored with it.
  */
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<RecordedEvent> {
   const id = newEventId();
@@ -62,8 +66,11 @@ export async function recordEvent(tx: Executor, event: NewEvent): Promise<Record
     livemode: event.livemode,
     test: event.test,
     productId: event.productId,
+    integrationId: event.subjectIntegrationId ?? null,
     payload: envelope,
     createdAt,
+    // The request's trace (tracing on): the relay, wherever and whenever it runs, continues it.
+    traceContext: currentTraceCarrier(),
   });
   return { id, envelope };
 }

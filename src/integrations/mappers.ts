@@ -23,6 +23,7 @@ export interface IntegrationWire {
   failure_count: number;
   last_failure_at: string | null;
   disabled_reason: string;
+  rate_limit_per_second: number | null;
   created_at: string;
   updated_at: string;
 }
@@ -67,6 +68,7 @@ export function toIntegrationWire(
     failure_count: row.failureCount,
     last_failure_at: row.lastFailureAt ? row.lastFailureAt.toISOString() : null,
     disabled_reason: row.disabledReason,
+    rate_limit_per_second: row.rateLimitPerSecond,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

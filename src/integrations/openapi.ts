@@ -1,4 +1,4 @@
-import { EVENT_KINDS, PANEL_EVENT_KINDS } from '../events/kinds.js';
+import { EVENT_KINDS, LISTED_EVENT_KINDS } from '../events/kinds.js';
 import { dateTime, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
 import { INTEGRATION_TYPES } from './types.js';
@@ -20,6 +20,7 @@ export const integrationSchemas: Record<string, JsonSchema> = {
       'failure_count',
       'last_failure_at',
       'disabled_reason',
+      'rate_limit_per_second',
       'created_at',
       'updated_at',
     ],
@@ -43,6 +44,10 @@ export const integrationSchemas: Record<string, JsonSchema> = {
       failure_count: { type: 'integer', minimum: 0 },
       last_failure_at: nullable(dateTime),
       disabled_reason: { type: 'string', enum: ['', 'auto_disabled'] },
+      rate_limit_per_second: {
+        ...nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
+        description: 'Most webhook attempts started per second across every worker process; null: no limit',
+      },
       created_at: dateTime,
       updated_at: dateTime,
     },
@@ -65,7 +70,7 @@ export const integrationSchemas: Record<string, JsonSchema> = {
     additionalProperties: false,
     required: ['value', 'label'],
     properties: {
-      value: { type: 'string', enum: PANEL_EVENT_KINDS.map((k) => k.value) },
+      value: { type: 'string', enum: LISTED_EVENT_KINDS.map((k) => k.value) },
       label: { type: 'string' },
     },
   },

@@ -6,7 +6,14 @@ const { integrations, integrationProducts, products } = schema;
 export type IntegrationRow = typeof integrations.$inferSelect;
 /** What a panel request sets on an integration, at creation or in a PATCH. */
 type EditableField =
-  'type' | 'isActive' | 'config' | 'events' | 'sendToAllProducts' | 'oauthPending' | 'oauthState';
+  | 'type'
+  | 'isActive'
+  | 'config'
+  | 'events'
+  | 'sendToAllProducts'
+  | 'oauthPending'
+  | 'oauthState'
+  | 'rateLimitPerSecond';
 export type NewIntegration = Pick<IntegrationRow, 'companyId' | EditableField>;
 export type IntegrationChanges = Partial<
   Pick<IntegrationRow, EditableField | 'previousSecret' | 'previousSecretExpiresAt'>

@@ -24,6 +24,15 @@ const events = () =>
 
 const type = () => v.enum(INTEGRATION_TYPES);
 
+/** Most attempts started per second across every worker process; null lifts the limit. */
+const rateLimit = () =>
+  v
+    .nullable(v.strictInteger().min(1).max(1000))
+    .description(
+      'Most webhook attempts started per second for this integration, across every worker process; ' +
+        'null (the default) for no limit',
+    );
+
 /** Config of the webhook-kind types: where to POST and how to sign. */
 export const webhookConfig = v.object({
   url: v
@@ -91,6 +100,7 @@ export const createIntegrationBody = v.required(
     events: v.required(events()),
     is_active: v.strictBoolean().meta({ default: true }),
     send_to_all_products: v.strictBoolean().meta({ default: false }),
+    rate_limit_per_second: rateLimit().meta({ default: null }),
   }),
 );
 export const updateIntegrationBody = v.required(
@@ -100,6 +110,7 @@ export const updateIntegrationBody = v.required(
     events: events(),
     is_active: v.strictBoolean(),
     send_to_all_products: v.strictBoolean(),
+    rate_limit_per_second: rateLimit(),
   }),
 );
 export type IntegrationInput = Output<typeof updateIntegrationBody>;

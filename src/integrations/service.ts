@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Joi from 'joi';
-import { PANEL_EVENT_KINDS } from '../events/kinds.js';
+import { LISTED_EVENT_KINDS } from '../events/kinds.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db, Executor } from '../shared/db/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
@@ -104,6 +104,7 @@ export async function createIntegration(
         config,
         events: input.events,
         sendToAllProducts: input.send_to_all_products ?? false,
+        rateLimitPerSecond: input.rate_limit_per_second ?? null,
         oauthPending: gateway,
         oauthState: gateway ? randomBase62(32) : null,
       })
@@ -154,6 +155,7 @@ export async function updateIntegration(
     if (input.events !== undefined) changes.events = input.events;
     if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
     if (input.is_active !== undefined) changes.isActive = input.is_active;
+    if (input.rate_limit_per_second !== undefined) changes.rateLimitPerSecond = input.rate_limit_per_second;
     const reenable = input.is_active === true;
     const updated = await repo
       .updateIntegration(tx, companyId, id, changes, reenable)
@@ -198,9 +200,9 @@ export async function deleteIntegration(db: Db, companyId: number, id: number): 
   if (!deleted) throw new NotFoundError(`No integration ${id} in this company`);
 }
 
-/** The seven kinds of the panel list (spec 6); `order.payment_declined` is API-only. */
+/** Every kind the panel list offers, with its label; `order.payment_declined` is API-only. */
 export const panelEventTypes = (): Array<{ value: string; label: string }> =>
-  PANEL_EVENT_KINDS.map(({ value, label }) => ({ value, label }));
+  LISTED_EVENT_KINDS.map(({ value, label }) => ({ value, label }));
 
 export const oauthAuthorizeUrl = (deps: Deps, state: string): string =>
   `${deps.config.urls.panel}/integrations/oauth/authorize?state=${encodeURIComponent(state)}`;

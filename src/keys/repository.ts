@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { schema, type Db, type Executor } from '../shared/db/index.js';
+import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
 
 const { apiKeys, companies } = schema;
 
@@ -34,7 +34,7 @@ const prepareKeyLookup = (db: Db) =>
   keyLookupQuery(db)
     .where(eq(apiKeys.keyHash, sql.placeholder('keyHash')))
     .limit(1)
-    .prepare('api_keys_find_by_hash');
+    .prepare(statementName(db, 'api_keys_find_by_hash'));
 const preparedKeyLookups = new WeakMap<Db, ReturnType<typeof prepareKeyLookup>>();
 
 /**

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../queues/index.js';
 import { announceKeyChange } from './key-changes.js';
 import { eq } from 'drizzle-orm';
 import { schema, type Db } from '../shared/db/index.js';
@@ -53,7 +53,7 @@ export async function createKey(db: Db, input: NewKeyInput): Promise<CreatedKey>
 
 /** Revokes a key; every web process stops accepting it from its next request on. */
 export async function revokeKey(
-  deps: { db: Db; redis: Redis | null },
+  deps: { db: Db; redis: RedisClient | null },
   companyId: number,
   keyId: number,
 ): Promise<keys.ApiKeyRow> {

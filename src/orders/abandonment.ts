@@ -1,18 +1,20 @@
 import { jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
+import { abandonDeadline } from './deadlines.js';
 import { lockOrderByCode, markOrderAbandoned, overduePendingOrders, type OrderRow } from './repository.js';
 import { recordOrderEvent } from './service.js';
 
 /**
- * Schedules the check of a pending order at its deadline (created_at + ORDER_ABANDON_AFTER_SECONDS).
- * Never throws: the sweep abandons overdue orders whose job was lost.
+ * Schedules the check of a pending order at its deadline (its Pix expiry, its boleto's due date plus
+ * clearing, else created_at + ORDER_ABANDON_AFTER_SECONDS). Never throws: the sweep abandons overdue
+ * orders whose job was lost.
  */
 export function scheduleAbandonment(
   ctx: Pick<AppContext, 'producers' | 'logger' | 'config'>,
-  order: Pick<OrderRow, 'code' | 'createdAt'>,
+  order: Pick<OrderRow, 'code' | 'createdAt' | 'abandonAt'>,
 ): void {
-  const deadline = order.createdAt.getTime() + ctx.config.orderAbandonAfterSeconds * 1000;
+  const deadline = abandonDeadline(order, ctx.config.orderAbandonAfterSeconds).getTime();
   ctx.producers
     .add(
       'orderAbandonment',
@@ -46,7 +48,7 @@ export async function abandonDueOrder(
   return db.transaction(async (tx) => {
     const order = await lockOrderByCode(tx, orderCode);
     if (!order || order.status !== 'pending') return undefined;
-    const dueAt = new Date(order.createdAt.getTime() + afterSeconds * 1000);
+    const dueAt = abandonDeadline(order, afterSeconds);
     if (dueAt > asOf) return { dueAt };
     const abandoned = await markOrderAbandoned(tx, order.id);
     return abandoned ? { eventId: await recordOrderEvent(tx, 'order.abandoned', abandoned) } : undefined;

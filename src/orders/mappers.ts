@@ -1,6 +1,7 @@
 import { formatMoney } from '../shared/money.js';
 import type { OrderCustomer } from '../shared/db/schema.js';
-import type { PanelOrderRow } from './repository.js';
+import type { PaymentDetails } from '../payment-links/purchase-data.js';
+import type { OrderRow, PanelOrderRow } from './repository.js';
 import type { PanelSubscriptionRow } from './subscription-repository.js';
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -8,6 +9,29 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
 const NO_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
 
 /** The panel's Order object (decisions, "Order lifecycle"). */
+/** An order's instalments and payment instructions, as events and the panel show them. */
+export function paymentDetails(order: OrderRow): PaymentDetails {
+  return {
+    installments: order.installments,
+    pix:
+      order.pixCopyPaste !== null && order.pixExpiresAt !== null
+        ? { copy_paste: order.pixCopyPaste, expires_at: order.pixExpiresAt.toISOString() }
+        : null,
+    boleto:
+      order.boletoDigitableLine !== null &&
+      order.boletoBarcode !== null &&
+      order.boletoDueDate !== null &&
+      order.boletoUrl !== null
+        ? {
+            digitable_line: order.boletoDigitableLine,
+            barcode: order.boletoBarcode,
+            due_date: order.boletoDueDate,
+            url: order.boletoUrl,
+          }
+        : null,
+  };
+}
+
 export function toPanelOrderWire({ order, productName, offerCode, planCode }: PanelOrderRow) {
   return {
     object: 'order' as const,
@@ -26,10 +50,11 @@ export function toPanelOrderWire({ order, productName, offerCode, planCode }: Pa
     created_at: order.createdAt.toISOString(),
     paid_at: iso(order.paidAt),
     refunded_at: iso(order.refundedAt),
+    ...paymentDetails(order),
   };
 }
 
-/** The panel's Subscription object. */
+/** The panel's Subscription object, also `data.subscription` of the subscription events. */
 export function toSubscriptionWire({ subscription, planCode, billingCycle }: PanelSubscriptionRow) {
   return {
     object: 'subscription' as const,
@@ -40,6 +65,8 @@ export function toSubscriptionWire({ subscription, planCode, billingCycle }: Pan
     billing_cycle: billingCycle,
     current_period_end: subscription.currentPeriodEnd.toISOString(),
     canceled_at: iso(subscription.canceledAt),
+    cancel_at_period_end: subscription.cancelAtPeriodEnd,
+    cancel_reason: subscription.cancelReason,
     created_at: subscription.createdAt.toISOString(),
   };
 }

@@ -2,7 +2,7 @@ import { customerSchema } from '../payment-links/openapi.js';
 import { BILLING_CYCLES } from '../shared/enums/billing-cycles.js';
 import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
-import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
+import { CANCEL_REASONS, SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
 import { dateTime, money, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
 
@@ -16,6 +16,60 @@ const listOf = (item: string): JsonSchema => ({
     has_more: { type: 'boolean' },
   },
 });
+
+/**
+ * How an order is paid, beside its status: card instalments and the gateway's instructions. The
+ * same three fields on the panel order and on `data.order` of order events.
+ */
+export const paymentDetailsProperties: Record<string, JsonSchema> = {
+  installments: nullable({
+    type: 'integer',
+    minimum: 1,
+    maximum: 12,
+    description: 'Card instalments, without interest; null for Pix and boleto',
+  }),
+  pix: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['copy_paste', 'expires_at'],
+    description: 'A Pix order’s instructions: null for other methods, or when the gateway gave none',
+    properties: {
+      copy_paste: {
+        type: 'string',
+        description: 'The BR Code ("Pix copia e cola"), also what the checkout’s QR code encodes',
+      },
+      expires_at: {
+        ...dateTime,
+        description: 'When the code expires; a still-pending order is abandoned then',
+      },
+    },
+  }),
+  boleto: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['digitable_line', 'barcode', 'due_date', 'url'],
+    description: 'A boleto order’s instructions: null for other methods, or when the gateway gave none',
+    properties: {
+      digitable_line: {
+        type: 'string',
+        pattern: '^\\d{47}$',
+        description: 'The linha digitável, digits only',
+      },
+      barcode: { type: 'string', pattern: '^\\d{44}$', description: 'The 44 digits of the barcode' },
+      due_date: {
+        type: 'string',
+        format: 'date',
+        description: 'Due date (Brasília); a still-pending order is abandoned 3 days after it',
+      },
+      url: {
+        type: 'string',
+        format: 'uri',
+        description: 'The printable boleto: `{checkout_url}/orders/<code>/boleto`',
+      },
+    },
+  }),
+};
+export const PAYMENT_DETAILS_FIELDS = Object.keys(paymentDetailsProperties);
 
 const panelOrder: JsonSchema = {
   type: 'object',
@@ -36,6 +90,7 @@ const panelOrder: JsonSchema = {
     'created_at',
     'paid_at',
     'refunded_at',
+    ...PAYMENT_DETAILS_FIELDS,
   ],
   properties: {
     object: { const: 'order' },
@@ -45,7 +100,9 @@ const panelOrder: JsonSchema = {
       enum: [...ORDER_STATUSES],
       description:
         '`pending` until the gateway answers; `paid` or `failed` then; `refunded` after a refund; `abandoned` ' +
-        'when still pending after ORDER_ABANDON_AFTER_SECONDS (a late payment still makes it `paid`)',
+        'when still pending at its deadline (a Pix’s expiry, 3 days after a boleto’s due date, else ' +
+        'ORDER_ABANDON_AFTER_SECONDS; a late payment still makes it `paid`); `charged_back` when the gateway ' +
+        'reports a chargeback of a paid order',
     },
     amount: money,
     payment_method: nullable({ type: 'string', enum: [...PAYMENT_METHODS] }),
@@ -68,10 +125,12 @@ const panelOrder: JsonSchema = {
     created_at: dateTime,
     paid_at: nullable(dateTime),
     refunded_at: nullable(dateTime),
+    ...paymentDetailsProperties,
   },
 };
 
-const subscription: JsonSchema = {
+/** The panel's Subscription object; the subscription events carry it as `data.subscription`. */
+export const subscriptionSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
   required: [
@@ -83,20 +142,42 @@ const subscription: JsonSchema = {
     'billing_cycle',
     'current_period_end',
     'canceled_at',
+    'cancel_at_period_end',
+    'cancel_reason',
     'created_at',
   ],
   properties: {
     object: { const: 'subscription' },
     id: { type: 'integer' },
-    status: { type: 'string', enum: [...SUBSCRIPTION_STATUSES] },
+    status: {
+      type: 'string',
+      enum: [...SUBSCRIPTION_STATUSES],
+      description:
+        '`active` renews at each period end; `past_due` when a renewal charge failed and is being retried ' +
+        '(RENEWAL_RETRY_SCHEDULE); `canceled` never renews again',
+    },
     livemode: { type: 'boolean' },
     plan_code: { type: 'string' },
     billing_cycle: { type: 'string', enum: [...BILLING_CYCLES] },
     current_period_end: {
       ...dateTime,
-      description: 'When the current period ends: the next renewal, while active',
+      description:
+        'When the current (last paid) period ends: the next renewal, while active; while past_due, the end that ' +
+        'the failing renewal is trying to extend',
     },
     canceled_at: nullable(dateTime),
+    cancel_at_period_end: {
+      type: 'boolean',
+      description:
+        'Canceled at `current_period_end` instead of renewing (a cancel with `at_period_end: true`)',
+    },
+    cancel_reason: nullable({
+      type: 'string',
+      enum: [...CANCEL_REASONS],
+      description:
+        'Why it was canceled: `requested` (a cancel, at once or at the period end), `payment_failed` (the last ' +
+        'retry of a renewal failed) or `chargeback` (a paid order of it was charged back); null until canceled',
+    }),
     created_at: dateTime,
   },
 };
@@ -105,6 +186,6 @@ const subscription: JsonSchema = {
 export const orderSchemas: Record<string, JsonSchema> = {
   PanelOrder: panelOrder,
   PanelOrderList: listOf('PanelOrder'),
-  Subscription: subscription,
+  Subscription: subscriptionSchema,
   SubscriptionList: listOf('Subscription'),
 };

@@ -7,15 +7,13 @@ import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
-import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
-import { renewSubscription } from './renewals.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { requestCancel, runNextChargeNow, type ChargeOutcome } from './renewals.js';
 import { findPanelOrder, listPanelOrders, orderExists, type PanelOrderRow } from './repository.js';
 import { refundOrder } from './service.js';
 import {
-  cancelSubscriptionRow,
   findPanelSubscription,
   listPanelSubscriptions,
-  nextRenewalPeriod,
   type PanelSubscriptionRow,
 } from './subscription-repository.js';
 
@@ -124,35 +122,32 @@ export async function getSubscription(db: Db, companyId: number, id: number): Pr
 }
 
 /**
- * active → canceled; a canceled subscription is returned as it is. Renewals stop: the renewal job and
- * the sweep only renew active subscriptions.
+ * Cancel, at once or at the period end (see `requestCancel`); a canceled subscription is returned as
+ * it is. Renewals stop: a charge runs only for a subscription that is not canceled.
  */
 export async function cancelSubscription(
-  db: Db,
+  ctx: AppContext,
   companyId: number,
   id: number,
+  atPeriodEnd: boolean,
 ): Promise<PanelSubscriptionRow> {
-  await cancelSubscriptionRow(db, companyId, id);
-  return getSubscription(db, companyId, id);
+  await requestCancel(ctx, companyId, id, atPeriodEnd);
+  return getSubscription(ctx.db, companyId, id);
 }
 
 /**
- * Renew now (the dev gateway's clock): the next renewal at once, through the function the delayed
- * renewal job runs, as if its period had ended; its job, when due, then finds the period renewed.
+ * Renew now (the dev gateway's clock): the charge the subscription waits for (its renewal, or the next
+ * retry of a failed one) at once, through the function its delayed job runs, as if it were due, with
+ * the gateway answering `outcome`. A subscription set to cancel at the period end reaches it and is
+ * canceled. Its job, when due, then finds the charge made.
  */
 export async function renewNow(
   ctx: AppContext,
   companyId: number,
   id: number,
+  outcome: ChargeOutcome,
 ): Promise<PanelSubscriptionRow> {
-  const { subscription } = await getSubscription(ctx.db, companyId, id);
-  if (subscription.status !== 'active') throw new ConflictError(`Subscription ${id} is canceled`);
-  const period = await nextRenewalPeriod(ctx.db, id);
-  const due = new Date(Math.max(Date.now(), subscription.currentPeriodEnd.getTime()));
-  const renewed = await renewSubscription(ctx, id, period, due);
-  const current = await getSubscription(ctx.db, companyId, id);
-  // Canceled meanwhile; a renewal racing this one (its job, another request) is success all the same.
-  if (!renewed && current.subscription.status !== 'active')
-    throw new ConflictError(`Subscription ${id} is canceled`);
-  return current;
+  await getSubscription(ctx.db, companyId, id);
+  await runNextChargeNow(ctx, id, outcome, { publish: true });
+  return getSubscription(ctx.db, companyId, id);
 }

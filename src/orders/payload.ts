@@ -2,8 +2,10 @@ import type { Executor } from '../shared/db/index.js';
 import type { OrderCustomer } from '../shared/db/schema.js';
 import { formatMoney } from '../shared/money.js';
 import { purchaseData, type OrderFacts, type PurchaseSource } from '../payment-links/purchase-data.js';
-import type { LinkRow } from '../payment-links/repository.js';
-import type { OrderRow } from './repository.js';
+import { findLinkById, type LinkRow } from '../payment-links/repository.js';
+import { findItemById } from '../catalog/repository.js';
+import { paymentDetails, toSubscriptionWire } from './mappers.js';
+import { firstOrderOfSubscription, type OrderRow } from './repository.js';
 import type { SubscriptionRow } from './subscription-repository.js';
 
 export function orderFacts(order: OrderRow): OrderFacts {
@@ -13,6 +15,10 @@ export function orderFacts(order: OrderRow): OrderFacts {
     amount: formatMoney(order.amount),
     payment_method: order.paymentMethod,
     paid_at: order.paidAt ? order.paidAt.toISOString() : null,
+    ...paymentDetails(order),
+    // Test-mode orders (the renewals of a subscription a simulation started) charged nothing: they
+    // carry the marks of every simulated order.
+    ...(order.livemode ? {} : { test: true, sandbox: true }),
   };
 }
 
@@ -60,16 +66,46 @@ export async function orderEventData(
 ): Promise<{ productId: number; data: Record<string, unknown> }> {
   const { productId, data } = await purchasePart(tx, order, link, orderFacts(order));
   if (order.customer) data.customer = { ...order.customer };
-  if (order.planId !== null) {
-    data.subscription = subscription
-      ? {
-          id: subscription.id,
-          status: subscription.status,
-          current_period_end: subscription.currentPeriodEnd.toISOString(),
-        }
-      : null;
-  }
+  if (order.planId !== null) data.subscription = subscription ? orderEventSubscription(subscription) : null;
   return { productId, data };
+}
+
+/** `data.subscription` of an order event about a plan: the subscription in short. */
+export const orderEventSubscription = (subscription: SubscriptionRow) => ({
+  id: subscription.id,
+  status: subscription.status,
+  current_period_end: subscription.currentPeriodEnd.toISOString(),
+});
+
+/**
+ * `data` of a `subscription.*` event: the subscription as the panel shows it, its subscriber (the
+ * buyer of its first order, else the link's prefill), the product and plan, and the purchase block of
+ * the link that started it (nulls without one).
+ */
+export async function subscriptionEventData(
+  tx: Executor,
+  subscription: SubscriptionRow,
+): Promise<{ productId: number; data: Record<string, unknown> }> {
+  const plan = await findItemById(tx, 'plan', subscription.planId);
+  if (!plan?.billingCycle) throw new Error(`plan ${subscription.planId} of a subscription is missing`);
+  const link =
+    subscription.paymentLinkId === null
+      ? null
+      : ((await findLinkById(tx, subscription.paymentLinkId))?.link ?? null);
+  const purchase = { productId: plan.productId, offerId: null, planId: plan.id };
+  const { productId, data } = await purchasePart(tx, purchase, link, null);
+  const first = await firstOrderOfSubscription(tx, subscription.id);
+  const wire = toSubscriptionWire({ subscription, planCode: plan.code, billingCycle: plan.billingCycle });
+  return {
+    productId,
+    data: {
+      subscription: wire,
+      customer: first?.customer ? { ...first.customer } : data.customer,
+      product: data.product,
+      plan: data.plan,
+      purchase: data.purchase,
+    },
+  };
 }
 
 /**

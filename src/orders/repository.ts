@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
@@ -62,6 +62,16 @@ export async function markOrderRefunded(tx: Executor, orderId: number): Promise<
   return row;
 }
 
+/** paid → charged_back (the gateway reported a chargeback). */
+export async function markOrderChargedBack(tx: Executor, orderId: number): Promise<OrderRow | undefined> {
+  const [row] = await tx
+    .update(orders)
+    .set({ status: 'charged_back' })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'paid')))
+    .returning();
+  return row;
+}
+
 /** pending → abandoned; a confirmation that won the row lock first leaves nothing to match. */
 export async function markOrderAbandoned(tx: Executor, orderId: number): Promise<OrderRow | undefined> {
   const [row] = await tx
@@ -72,7 +82,10 @@ export async function markOrderAbandoned(tx: Executor, orderId: number): Promise
   return row;
 }
 
-/** Pending orders past their deadline by more than `graceMs` (their job was lost or is late), oldest first. */
+/**
+ * Pending orders past their deadline by more than `graceMs` (their job was lost or is late), oldest
+ * first: `abandon_at`, or without one `afterSeconds` after created_at (each test on its own index).
+ */
 export async function overduePendingOrders(
   db: Executor,
   afterSeconds: number,
@@ -85,12 +98,24 @@ export async function overduePendingOrders(
     .where(
       and(
         eq(orders.status, 'pending'),
-        sql`${orders.createdAt} < clock_timestamp() - make_interval(secs => ${afterSeconds + graceMs / 1000})`,
+        or(
+          and(
+            isNull(orders.abandonAt),
+            sql`${orders.createdAt} < clock_timestamp() - make_interval(secs => ${afterSeconds + graceMs / 1000})`,
+          ),
+          sql`${orders.abandonAt} < clock_timestamp() - make_interval(secs => ${graceMs / 1000})`,
+        ),
       ),
     )
     .orderBy(asc(orders.createdAt))
     .limit(limit);
   return rows.map((r) => r.code);
+}
+
+/** An order by its code (the buyer's pages: the code is the only credential they carry). */
+export async function findOrderByCode(db: Executor, code: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.code, code));
+  return row;
 }
 
 /** The order that started a subscription (its buyer and payment method carry over to renewals). */

@@ -6,10 +6,12 @@ import { toPanelOrderWire, toSubscriptionWire } from './mappers.js';
 import * as service from './panel-service.js';
 import {
   activeSubscriptionParams,
+  cancelSubscriptionBody,
   listOrdersQuery,
   listSubscriptionsQuery,
   orderParams,
   paidOrderParams,
+  renewSubscriptionBody,
   subscriptionParams,
 } from './schemas.js';
 
@@ -112,19 +114,24 @@ export function subscriptionsRoutes(ctx: AppContext): Route[] {
           path: '/subscriptions/{id}/renew',
           operationId: 'renewSubscription',
           summary:
-            'Renew now (dev gateway only): the next renewal at once, with its paid order and order.paid',
+            'Renew now (dev gateway only): the next renewal charge (or retry of a failed one) at once, paid or failed',
           description:
-            'A clock for local testing, served only while DEV_GATEWAY is on: runs the renewal the delayed job ' +
-            'would run at the end of the current period. A canceled subscription is a 409.',
+            'A clock for local testing, served only while DEV_GATEWAY is on: runs the charge the delayed job ' +
+            'would run when due (the renewal at the end of the current period, or the next retry of a past_due ' +
+            'subscription), with the outcome asked for. Paid: a paid order, `order.paid` and ' +
+            '`subscription.renewed`. Failed: a failed order (`order.failed`) and `past_due` ' +
+            '(`subscription.past_due`), or `canceled` (`payment_failed`) after the last retry. A subscription set ' +
+            'to cancel at the period end is canceled instead (`subscription.canceled`). A canceled subscription ' +
+            'is a 409.',
           tags,
-          request: { params: activeSubscriptionParams },
+          request: { params: activeSubscriptionParams, body: renewSubscriptionBody },
           responses: {
-            '200': json(ref('Subscription'), 'The renewed subscription'),
+            '200': json(ref('Subscription'), 'The subscription after the charge'),
             ...errors('404', '409'),
           },
         }),
-        async ({ params }, res) => {
-          res.json(toSubscriptionWire(await service.renewNow(ctx, company(res), params.id)));
+        async ({ params, body }, res) => {
+          res.json(toSubscriptionWire(await service.renewNow(ctx, company(res), params.id, body.outcome)));
         },
       ),
     );
@@ -134,13 +141,25 @@ export function subscriptionsRoutes(ctx: AppContext): Route[] {
         method: 'post',
         path: '/subscriptions/{id}/cancel',
         operationId: 'cancelSubscription',
-        summary: 'Cancel a subscription: it never renews again; a canceled one is returned unchanged',
+        summary:
+          'Cancel a subscription, at once or at the end of its period (emits subscription.canceled when it ends)',
+        description:
+          'At once (the default): `canceled` with `cancel_reason: requested`. With `at_period_end: true` an ' +
+          'active subscription stays active with `cancel_at_period_end: true`, is never charged again, and ' +
+          'becomes `canceled` at `current_period_end`. A canceled subscription is returned unchanged.',
         tags,
-        request: { params: subscriptionParams },
-        responses: { '200': json(ref('Subscription'), 'The canceled subscription'), ...errors('404') },
+        request: { params: subscriptionParams, body: cancelSubscriptionBody },
+        responses: {
+          '200': json(ref('Subscription'), 'The subscription after the cancel'),
+          ...errors('404'),
+        },
       }),
-      async ({ params }, res) => {
-        res.json(toSubscriptionWire(await service.cancelSubscription(ctx.db, company(res), params.id)));
+      async ({ params, body }, res) => {
+        res.json(
+          toSubscriptionWire(
+            await service.cancelSubscription(ctx, company(res), params.id, body.at_period_end),
+          ),
+        );
       },
     ),
   );

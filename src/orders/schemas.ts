@@ -1,5 +1,5 @@
 import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
-import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
+import { CHARGE_OUTCOMES, SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
 import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
 
@@ -47,11 +47,11 @@ export const subscriptionParams = v.object({
     .meta(references({ operationId: 'listSubscriptions', property: 'id' })),
 });
 
-/** Renew-now needs an active subscription (a canceled one is a 409). */
+/** Renew-now needs a subscription that is not canceled (a canceled one is a 409). */
 export const activeSubscriptionParams = v.object({
   id: v
     .required(subscriptionId())
-    .description('Id of an active subscription')
+    .description('Id of a subscription that is not canceled')
     .meta(references({ operationId: 'listSubscriptions', property: 'id', where: { status: 'active' } })),
 });
 
@@ -64,3 +64,22 @@ export const listSubscriptionsQuery = v.object({
     .meta(references({ operationId: 'listSubscriptions', property: 'id' })),
 });
 export type ListSubscriptionsQuery = Output<typeof listSubscriptionsQuery>;
+
+export const cancelSubscriptionBody = v.object({
+  at_period_end: v
+    .defaulted(v.strictBoolean(), false)
+    .description(
+      '`true`: keep the subscription until `current_period_end` and cancel it there instead of renewing ' +
+        '(`cancel_at_period_end` becomes true; a past_due subscription, whose period has ended, is canceled at once). ' +
+        'Default `false`: cancel at once.',
+    ),
+});
+
+export const renewSubscriptionBody = v.object({
+  outcome: v
+    .defaulted(v.enum(CHARGE_OUTCOMES), 'paid')
+    .description(
+      'What the dev gateway answers to this charge. `failed`: a failed order, and the subscription becomes ' +
+        '`past_due` with a retry scheduled (or, on its last retry, `canceled` with `cancel_reason: payment_failed`).',
+    ),
+});

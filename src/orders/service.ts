@@ -7,12 +7,21 @@ import { recordEvent } from '../events/outbox.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { markLinkPaid } from '../payment-links/transitions.js';
 import { findLinkById, type LinkRow } from '../payment-links/repository.js';
+import { recordOrderEventOf, recordSubscriptionEvent } from './order-events.js';
+import { abandonAtOf } from './deadlines.js';
+import type { Charge } from './gateway.js';
 import { scheduleRenewal, startSubscription } from './renewals.js';
-import { findSubscription, type SubscriptionRow } from './subscription-repository.js';
+import {
+  findSubscription,
+  lockSubscription,
+  markCanceled,
+  type SubscriptionRow,
+} from './subscription-repository.js';
 import { leadEventData, orderEventData } from './payload.js';
 import {
   insertOrder,
   lockOrderByCode,
+  markOrderChargedBack,
   markOrderFailed,
   markOrderPaid,
   markOrderRefunded,
@@ -45,22 +54,24 @@ export async function recordOrderEvent(
   const link = known.link !== undefined ? known.link : await linkOf(tx, order.paymentLinkId);
   const subscription =
     known.subscription !== undefined ? known.subscription : await subscriptionOf(tx, order);
-  const { productId, data } = await orderEventData(tx, order, link, subscription);
-  const event = await recordEvent(tx, {
-    companyId: order.companyId,
-    type,
-    livemode: order.livemode,
-    test: false,
-    productId,
-    data,
-  });
-  return event.id;
+  return (await recordOrderEventOf(tx, type, order, link, subscription)).id;
 }
 
+/** The columns of a charge's instructions (all null for a method, or a gateway, that gives none). */
+const instructionColumns = ({ pix, boleto }: Charge) => ({
+  pixCopyPaste: pix?.copyPaste ?? null,
+  pixExpiresAt: pix?.expiresAt ?? null,
+  boletoDigitableLine: boleto?.digitableLine ?? null,
+  boletoBarcode: boleto?.barcode ?? null,
+  boletoDueDate: boleto?.dueDate ?? null,
+  boletoUrl: boleto?.url ?? null,
+});
+
 /**
- * The pay step's writes, in the caller's transaction: the pending order with its `order.created`,
- * preceded by `lead.created` when the company has not seen this buyer's e-mail in this mode before.
- * Returns the order and the event ids to publish after commit.
+ * The pay step's writes, in the caller's transaction: the pending order with the gateway's charge
+ * (its instructions, and the deadline they set) and its `order.created`, preceded by `lead.created`
+ * when the company has not seen this buyer's e-mail in this mode before. Returns the order and the
+ * event ids to publish after commit.
  */
 export async function createPendingOrder(
   tx: Executor,
@@ -68,11 +79,22 @@ export async function createPendingOrder(
     offerId: number | null;
     planId: number | null;
     paymentMethod: PaymentMethod;
+    installments: number | null;
     customer: OrderCustomer;
+    createdAt: Date;
+    charge: Charge;
   },
   link: LinkRow | null,
 ): Promise<{ order: OrderRow; eventIds: string[] }> {
-  const order = await insertOrder(tx, { ...values, status: 'pending', paidAt: null, subscriptionId: null });
+  const { charge, ...columns } = values;
+  const order = await insertOrder(tx, {
+    ...columns,
+    ...instructionColumns(charge),
+    abandonAt: abandonAtOf(charge),
+    status: 'pending',
+    paidAt: null,
+    subscriptionId: null,
+  });
   const { productId, data } = await orderEventData(tx, order, link, null);
   const record = async (type: EventKind, eventData: Record<string, unknown>): Promise<string> =>
     (
@@ -126,7 +148,7 @@ async function step(
     apply: (
       tx: Executor,
       order: OrderRow,
-    ) => Promise<{ order: OrderRow; eventId: string; after?: () => void }>;
+    ) => Promise<{ order: OrderRow; eventIds: string[]; after?: () => void }>;
   },
 ): Promise<OrderChange> {
   const result = await ctx.db.transaction(async (tx) => {
@@ -136,8 +158,8 @@ async function step(
       throw new ConflictError(`Order ${order.code} is ${order.status}; it cannot become ${rule.to}`);
     return rule.apply(tx, order);
   });
-  if (!('eventId' in result)) return { order: result.order, changed: false };
-  publishAfterCommit(ctx, [result.eventId]);
+  if (!('eventIds' in result)) return { order: result.order, changed: false };
+  publishAfterCommit(ctx, result.eventIds);
   result.after?.();
   return { order: result.order, changed: true };
 }
@@ -193,10 +215,12 @@ export function confirmPayment(ctx: AppContext, confirmation: Confirmation): Pro
               'paid order for a link that can no longer take it',
             );
         }
-        const eventId = await recordOrderEvent(tx, 'order.paid', order, { link, subscription });
+        const eventIds = [await recordOrderEvent(tx, 'order.paid', order, { link, subscription })];
+        if (subscription)
+          eventIds.push((await recordSubscriptionEvent(tx, 'subscription.created', subscription)).id);
         return {
           order,
-          eventId,
+          eventIds,
           after: () => {
             if (subscription) scheduleRenewal(ctx, subscription, 2);
           },
@@ -213,7 +237,7 @@ export function failPayment(ctx: AppContext, target: OrderTarget): Promise<Order
     from: ['pending'],
     apply: async (tx, pending) => {
       const order = moved(await markOrderFailed(tx, pending.id), 'failed');
-      return { order, eventId: await recordOrderEvent(tx, 'order.failed', order) };
+      return { order, eventIds: [await recordOrderEvent(tx, 'order.failed', order)] };
     },
   });
 }
@@ -228,7 +252,31 @@ export function refundOrder(ctx: AppContext, target: OrderTarget): Promise<Order
     from: ['paid'],
     apply: async (tx, paid) => {
       const order = moved(await markOrderRefunded(tx, paid.id), 'refunded');
-      return { order, eventId: await recordOrderEvent(tx, 'order.refunded', order) };
+      return { order, eventIds: [await recordOrderEvent(tx, 'order.refunded', order)] };
+    },
+  });
+}
+
+/**
+ * The gateway reported a chargeback (the buyer disputed a paid order with the card issuer): paid →
+ * charged_back with `order.chargeback`, and the order's subscription, if it still runs, is canceled
+ * (`chargeback`, `subscription.canceled`), all in one transaction. A charged-back order cannot be
+ * refunded (the money went back through the dispute).
+ */
+export function chargeBack(ctx: AppContext, target: OrderTarget): Promise<OrderChange> {
+  return step(ctx, target, {
+    to: 'charged_back',
+    from: ['paid'],
+    apply: async (tx, paid) => {
+      const order = moved(await markOrderChargedBack(tx, paid.id), 'charged_back');
+      const held = order.subscriptionId === null ? null : await lockSubscription(tx, order.subscriptionId);
+      const ending = held && held.status !== 'canceled' ? held : undefined;
+      const subscription = ending ? await markCanceled(tx, ending.id, 'chargeback') : (held ?? null);
+      // The order's event first, then the subscription's, as every change that sends both.
+      const eventIds = [await recordOrderEvent(tx, 'order.chargeback', order, { subscription })];
+      if (ending && subscription)
+        eventIds.push((await recordSubscriptionEvent(tx, 'subscription.canceled', subscription)).id);
+      return { order, eventIds };
     },
   });
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
-import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
+import type { CancelReason, SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
 
 const { subscriptions, plans } = schema;
 
@@ -53,28 +53,81 @@ export async function insertSubscription(
   return row;
 }
 
-/**
- * Moves an active subscription from period `period - 1` into `period`, when that period is due at
- * `asOf`. One conditional UPDATE: a repeated or concurrent renewal of the same period matches
- * nothing, so a renewal job is safe to run twice.
- */
-export async function advancePeriod(
+/** The subscription, locked until the transaction ends: renewals, retries, cancels and chargebacks queue up. */
+export async function lockSubscription(tx: Executor, id: number): Promise<SubscriptionRow | undefined> {
+  const [row] = await tx.select().from(subscriptions).where(eq(subscriptions.id, id)).for('update');
+  return row;
+}
+
+async function updated(rows: Promise<SubscriptionRow[]>, what: string): Promise<SubscriptionRow> {
+  const [row] = await rows;
+  if (!row) throw new Error(`subscription row vanished under its lock (${what})`);
+  return row;
+}
+
+/** Into `period` (paid): active again, its end `period` cycles after the start, nothing left to retry. */
+export function enterPeriod(
   tx: Executor,
-  subscriptionId: number,
+  id: number,
   cycle: BillingCycle,
   period: number,
-  asOf: Date,
-): Promise<SubscriptionRow | undefined> {
-  const [row] = await tx
-    .update(subscriptions)
-    .set({ currentPeriodEnd: periodEnd(subscriptions.createdAt, cycle, period) })
-    .where(
-      sql`${subscriptions.id} = ${subscriptionId} AND ${subscriptions.status} = 'active'
-        AND ${subscriptions.currentPeriodEnd} = ${periodEnd(subscriptions.createdAt, cycle, period - 1)}
-        AND ${subscriptions.currentPeriodEnd} <= ${asOf}`,
-    )
-    .returning();
-  return row;
+): Promise<SubscriptionRow> {
+  return updated(
+    tx
+      .update(subscriptions)
+      .set({
+        status: 'active',
+        currentPeriod: period,
+        currentPeriodEnd: periodEnd(subscriptions.createdAt, cycle, period),
+        failedCharges: 0,
+        nextRetryAt: null,
+      })
+      .where(eq(subscriptions.id, id))
+      .returning(),
+    'enter period',
+  );
+}
+
+/** A charge of the renewal due failed: past_due, with the count of failed charges and the next retry. */
+export function markPastDue(
+  tx: Executor,
+  id: number,
+  failedCharges: number,
+  nextRetryAt: Date,
+): Promise<SubscriptionRow> {
+  return updated(
+    tx
+      .update(subscriptions)
+      .set({ status: 'past_due', failedCharges, nextRetryAt })
+      .where(eq(subscriptions.id, id))
+      .returning(),
+    'past due',
+  );
+}
+
+/** The renewal due at the period end will cancel the subscription instead of charging. */
+export function markCancelAtPeriodEnd(tx: Executor, id: number): Promise<SubscriptionRow> {
+  return updated(
+    tx.update(subscriptions).set({ cancelAtPeriodEnd: true }).where(eq(subscriptions.id, id)).returning(),
+    'cancel at period end',
+  );
+}
+
+/** → canceled for `reason`, stamping `canceled_at`; no retry is due any more. */
+export function markCanceled(tx: Executor, id: number, reason: CancelReason): Promise<SubscriptionRow> {
+  return updated(
+    tx
+      .update(subscriptions)
+      .set({
+        status: 'canceled',
+        canceledAt: sql`clock_timestamp()`,
+        cancelReason: reason,
+        nextRetryAt: null,
+      })
+      .where(eq(subscriptions.id, id))
+      .returning(),
+    'cancel',
+  );
 }
 
 export async function findSubscription(db: Executor, id: number): Promise<SubscriptionRow | undefined> {
@@ -82,56 +135,45 @@ export async function findSubscription(db: Executor, id: number): Promise<Subscr
   return row;
 }
 
-/**
- * Every billed order of a subscription is one period, refunded ones included (a refund does not give
- * the period back), so the period a subscription is due to enter is that count plus one.
- */
-const nextPeriodOf = (subscriptionId: unknown) =>
-  sql<number>`(SELECT count(*) FROM orders o WHERE o.subscription_id = ${subscriptionId}
-                  AND o.status IN ('paid', 'refunded'))::int + 1`;
-
-export async function nextRenewalPeriod(db: Executor, subscriptionId: number): Promise<number> {
-  const rows = await db.execute<{ period: string | number }>(
-    sql`SELECT ${nextPeriodOf(subscriptionId)} AS period`,
-  );
-  return Number(rows.rows[0]?.period ?? 1);
-}
-
-/**
- * Active subscriptions past their period end by more than `graceMs` (their renewal job was lost or
- * is late), with the period each is due to enter.
- */
-export async function overdueRenewals(
+/** The newest subscription a payment link started (a reusable link may start several). */
+export async function latestSubscriptionOfLink(
   db: Executor,
-  graceMs: number,
-  limit: number,
-): Promise<Array<{ subscriptionId: number; period: number }>> {
-  const rows = await db.execute<{ id: string | number; period: string | number }>(sql`
-    SELECT s.id, ${nextPeriodOf(sql`s.id`)} AS period
-      FROM subscriptions s
-     WHERE s.status = 'active' AND s.current_period_end < clock_timestamp() - make_interval(secs => ${graceMs / 1000})
-     ORDER BY s.current_period_end LIMIT ${limit}`);
-  return rows.rows.map((r) => ({ subscriptionId: Number(r.id), period: Number(r.period) }));
+  linkId: string,
+): Promise<SubscriptionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.paymentLinkId, linkId))
+    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+    .limit(1);
+  return row;
 }
 
-/** active → canceled, stamping `canceled_at`; undefined when it is not an active subscription of the company. */
-export async function cancelSubscriptionRow(
-  tx: Executor,
-  companyId: number,
-  id: number,
-): Promise<SubscriptionRow | undefined> {
-  const [row] = await tx
-    .update(subscriptions)
-    .set({ status: 'canceled', canceledAt: sql`clock_timestamp()` })
-    .where(
-      and(
-        eq(subscriptions.id, id),
-        eq(subscriptions.companyId, companyId),
-        eq(subscriptions.status, 'active'),
-      ),
-    )
-    .returning();
-  return row;
+/** A charge that is due: the renewal into `period` (attempt 0) or its `attempt`-th retry. */
+export interface DueCharge {
+  subscriptionId: number;
+  period: number;
+  attempt: number;
+}
+
+/**
+ * Charges overdue by more than `graceMs` (their job was lost or is late): active subscriptions past
+ * their period end (a renewal, or the cancellation of one that ends there), and past_due ones past
+ * their next retry.
+ */
+export async function overdueCharges(db: Executor, graceMs: number, limit: number): Promise<DueCharge[]> {
+  const rows = await db.execute<{ id: string | number; period: number; attempt: number }>(sql`
+    SELECT s.id, s.current_period + 1 AS period,
+           CASE WHEN s.status = 'past_due' THEN s.failed_charges ELSE 0 END AS attempt
+      FROM subscriptions s
+     WHERE (s.status = 'active' AND s.current_period_end < clock_timestamp() - make_interval(secs => ${graceMs / 1000}))
+        OR (s.status = 'past_due' AND s.next_retry_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000}))
+     ORDER BY coalesce(s.next_retry_at, s.current_period_end) LIMIT ${limit}`);
+  return rows.rows.map((r) => ({
+    subscriptionId: Number(r.id),
+    period: Number(r.period),
+    attempt: Number(r.attempt),
+  }));
 }
 
 /** A subscription as the panel shows it: with its plan's code and billing cycle. */

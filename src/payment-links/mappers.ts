@@ -1,6 +1,7 @@
 import type { Config } from '../shared/config.js';
 import { formatMoney } from '../shared/money.js';
 import type { LinkStatus } from '../shared/enums/link-statuses.js';
+import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import type { LinkOrder, LinkRow } from './repository.js';
 
 export interface OrderWire {
@@ -32,6 +33,11 @@ export interface PaymentLinkWire {
   canceled_at: string | null;
   created_at: string;
   order: OrderWire | null;
+  payment_methods: PaymentMethod[];
+  pix_expires_in_seconds: number;
+  boleto_due_days: number;
+  max_installments: number;
+  success_url: string | null;
 }
 
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
@@ -89,5 +95,10 @@ export function toPaymentLinkWire(config: Config, row: LinkRow, order: LinkOrder
     canceled_at: iso(row.canceledAt),
     created_at: row.createdAt.toISOString(),
     order: order ? toOrderWire(order) : null,
+    payment_methods: row.paymentMethods,
+    pix_expires_in_seconds: row.pixExpiresInSeconds,
+    boleto_due_days: row.boletoDueDays,
+    max_installments: row.maxInstallments,
+    success_url: row.successUrl,
   };
 }

@@ -3,7 +3,7 @@ import type { JsonSchema } from '../shared/openapi/types.js';
 import { LINK_STATUSES } from '../shared/enums/link-statuses.js';
 import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
-import { LIMITS } from './schemas.js';
+import { CHECKOUT_OPTIONS, LIMITS } from './schemas.js';
 
 const string: JsonSchema = { type: 'string' };
 const nullableString = nullable(string);
@@ -58,6 +58,11 @@ export const paymentLinkSchema = {
     'canceled_at',
     'created_at',
     'order',
+    'payment_methods',
+    'pix_expires_in_seconds',
+    'boleto_due_days',
+    'max_installments',
+    'success_url',
   ],
   properties: {
     object: { const: 'payment_link' },
@@ -88,6 +93,29 @@ export const paymentLinkSchema = {
     canceled_at: nullable(dateTime),
     created_at: dateTime,
     order: nullable(ref('Order')),
+    payment_methods: {
+      type: 'array',
+      items: { type: 'string', enum: [...PAYMENT_METHODS] },
+      minItems: 1,
+      uniqueItems: true,
+      description: 'What the checkout offers, in the order `credit_card`, `pix`, `boleto`',
+    },
+    pix_expires_in_seconds: {
+      type: 'integer',
+      minimum: CHECKOUT_OPTIONS.pixExpiresInSeconds.min,
+      maximum: CHECKOUT_OPTIONS.pixExpiresInSeconds.max,
+    },
+    boleto_due_days: {
+      type: 'integer',
+      minimum: CHECKOUT_OPTIONS.boletoDueDays.min,
+      maximum: CHECKOUT_OPTIONS.boletoDueDays.max,
+    },
+    max_installments: {
+      type: 'integer',
+      minimum: CHECKOUT_OPTIONS.maxInstallments.min,
+      maximum: CHECKOUT_OPTIONS.maxInstallments.max,
+    },
+    success_url: nullable({ type: 'string', format: 'uri', maxLength: CHECKOUT_OPTIONS.successUrlMaxLength }),
   },
 } satisfies JsonSchema & { required: string[]; properties: Record<string, JsonSchema> };
 

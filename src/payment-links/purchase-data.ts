@@ -19,7 +19,14 @@ export type PurchaseSource = Pick<
   | 'metadata'
 >;
 
-export interface OrderFacts {
+/** How an order is paid: card instalments, or what the gateway gave the buyer to pay with. */
+export interface PaymentDetails {
+  installments: number | null;
+  pix: { copy_paste: string; expires_at: string } | null;
+  boleto: { digitable_line: string; barcode: string; due_date: string; url: string } | null;
+}
+
+export interface OrderFacts extends PaymentDetails {
   code: string;
   status: string;
   amount: string;
@@ -28,6 +35,18 @@ export interface OrderFacts {
   /** Synthetic orders of simulated events carry the same marks as the envelope. */
   test?: boolean;
   sandbox?: boolean;
+}
+
+/** The buyer a link was made for (its prefill), as events show a customer: phone as `+digits`. */
+export function linkCustomer(
+  link: Pick<LinkRow, 'customerName' | 'customerEmail' | 'customerPhone' | 'customerDocument'>,
+): { name: string | null; email: string | null; phone: string | null; document: string | null } {
+  return {
+    name: link.customerName,
+    email: link.customerEmail,
+    phone: link.customerPhone === null ? null : `+${link.customerPhone.replace(/^\+/, '')}`,
+    document: link.customerDocument,
+  };
 }
 
 /**
@@ -47,12 +66,7 @@ export async function purchaseData(
   const sold = item ? { code: item.code, name: item.name, price } : null;
   const data: Record<string, unknown> = {
     order,
-    customer: {
-      name: link.customerName,
-      email: link.customerEmail,
-      phone: link.customerPhone === null ? null : `+${link.customerPhone.replace(/^\+/, '')}`,
-      document: link.customerDocument,
-    },
+    customer: linkCustomer(link),
     product: { id: link.productId, name: item?.productName ?? null },
     ...(link.type === 'plan'
       ? { plan: sold && { ...sold, billing_cycle: item?.billingCycle ?? null }, subscription: null }

@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
-import { schema, type Db, type Executor } from '../shared/db/index.js';
+import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
 import { preparedOn } from '../shared/db/prepared.js';
 
 const { paymentLinks, orders } = schema;
@@ -60,7 +60,7 @@ function selectWithOrder(executor: Executor) {
 const prepareFindLink = (db: Db) =>
   selectWithOrder(db)
     .where(eq(paymentLinks.id, sql.placeholder('linkId')))
-    .prepare('payment_links_find');
+    .prepare(statementName(db, 'payment_links_find'));
 const findLinkStatements = new WeakMap<Db, ReturnType<typeof prepareFindLink>>();
 
 /**
@@ -104,7 +104,7 @@ const prepareFindByKey = (db: Db) =>
     .where(
       idempotencyWhere(sql.placeholder('companyId'), sql.placeholder('livemode'), sql.placeholder('key')),
     )
-    .prepare('payment_links_find_by_idempotency_key');
+    .prepare(statementName(db, 'payment_links_find_by_idempotency_key'));
 const findByKeyStatements = new WeakMap<Db, ReturnType<typeof prepareFindByKey>>();
 
 export async function findLinkByIdempotencyKey(
@@ -149,6 +149,11 @@ export type LinkInsert = Required<
     | 'singleUse'
     | 'idempotencyKey'
     | 'requestHash'
+    | 'paymentMethods'
+    | 'pixExpiresInSeconds'
+    | 'boletoDueDays'
+    | 'maxInstallments'
+    | 'successUrl'
   >
 > & { expiresAt: Date | null };
 
@@ -173,6 +178,11 @@ const INSERT_FIELDS = [
   'singleUse',
   'idempotencyKey',
   'requestHash',
+  'paymentMethods',
+  'pixExpiresInSeconds',
+  'boletoDueDays',
+  'maxInstallments',
+  'successUrl',
 ] as const satisfies ReadonlyArray<keyof LinkInsert>;
 
 /**
@@ -200,7 +210,7 @@ const prepareInsert = (db: Db) =>
       keyof LinkInsert,
       unknown
     >,
-  ).prepare('payment_links_insert');
+  ).prepare(statementName(db, 'payment_links_insert'));
 const insertStatements = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
 
 /**

@@ -1,4 +1,6 @@
+import type { CustomHelpers, ErrorReport } from 'joi';
 import { LINK_STATUSES } from '../shared/enums/link-statuses.js';
+import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
 import { customerFields, text } from './customer.js';
@@ -17,7 +19,46 @@ export const LIMITS = {
   listMax: 100,
 } as const;
 
+/** What a link lets its checkout offer, with the API's bounds and defaults (also the columns' defaults). */
+export const CHECKOUT_OPTIONS = {
+  paymentMethods: PAYMENT_METHODS,
+  pixExpiresInSeconds: { min: 60, max: 1_209_600, default: 1800 },
+  boletoDueDays: { min: 1, max: 30, default: 3 },
+  maxInstallments: { min: 1, max: 12, default: 1 },
+  successUrlMaxLength: 2048,
+} as const;
+
 const code = () => text().trim().min(1).max(LIMITS.code);
+
+/**
+ * An absolute http(s) URL without credentials, as WHATWG URL reads it. Whether plain http is allowed
+ * depends on the deployment (https only in production): the service checks that.
+ */
+function absoluteHttpUrl(value: string, helpers: CustomHelpers): string | ErrorReport {
+  // WHATWG URL would quietly drop whitespace and read `https:host`; the stored value must be the URL.
+  if (!/^https?:\/\//i.test(value) || /[\s\x00-\x1f\x7f]/.test(value))
+    return helpers.message({ custom: 'must be an absolute http or https URL without spaces' });
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return helpers.message({ custom: 'must be an absolute URL' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return helpers.message({ custom: 'must be an http or https URL' });
+  if (url.username !== '' || url.password !== '')
+    return helpers.message({ custom: 'must not carry credentials' });
+  return value;
+}
+
+/** A bounded integer option of the checkout, documented with its default (no Joi default: see single_use). */
+const bounded = (bounds: { min: number; max: number; default: number }, description: string) =>
+  v
+    .strictInteger()
+    .min(bounds.min)
+    .max(bounds.max)
+    .description(`${description} ${bounds.min}–${bounds.max}; default ${bounds.default}`)
+    .meta({ default: bounds.default });
 
 /** Shape of POST /v1/payment-links; rules that need the database (offer, coupon) live in the service. */
 export const createLinkBody = v.required(
@@ -57,6 +98,32 @@ export const createLinkBody = v.required(
           `With an offset; in the future and at most ${LIMITS.maxValidityDays} days ahead. ` +
             `Default: ${LIMITS.defaultValidityDays} days after creation`,
         ),
+      payment_methods: v
+        .array(v.enum(PAYMENT_METHODS))
+        .min(1)
+        .unique()
+        .description('What the checkout offers: a non-empty set of methods. Default: all of them')
+        .meta({ default: [...PAYMENT_METHODS] }),
+      pix_expires_in_seconds: bounded(
+        CHECKOUT_OPTIONS.pixExpiresInSeconds,
+        'How long a Pix code is valid after the buyer chooses Pix (then the order is abandoned):',
+      ),
+      boleto_due_days: bounded(
+        CHECKOUT_OPTIONS.boletoDueDays,
+        'Days from the order to the boleto’s due date (the order is abandoned 3 days after it):',
+      ),
+      max_installments: bounded(
+        CHECKOUT_OPTIONS.maxInstallments,
+        'Most card instalments the checkout offers, without interest:',
+      ),
+      success_url: v
+        .nullable(v.string().max(CHECKOUT_OPTIONS.successUrlMaxLength).custom(absoluteHttpUrl))
+        .description(
+          'Where the buyer goes once the payment is confirmed, with `link_id` and `order_code` added to ' +
+            'its query. An absolute URL without credentials; https in production. Default: null (the ' +
+            'checkout shows its own confirmation)',
+        )
+        .meta({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' }),
     })
     .xor('offer_code', 'plan_code')
     .messages({

@@ -20,7 +20,8 @@ import {
   type LinkScope,
   type LinkWithOrder,
 } from './repository.js';
-import { LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
+import { CHECKOUT_OPTIONS, LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../shared/enums/payment-methods.js';
 import { cancelLink, expireLink } from './transitions.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -100,6 +101,19 @@ async function checkCoupon(
   else if (!coupon.active) errors.coupon_code = ['this coupon is not active'];
 }
 
+/** https only in production: a buyer's browser must not leave a paid checkout for a plain-http page. */
+function checkSuccessUrl(
+  successUrl: string | null | undefined,
+  production: boolean,
+  errors: FieldErrors,
+): void {
+  if (production && successUrl && !/^https:/i.test(successUrl)) errors.success_url = ['must be an https URL'];
+}
+
+/** The set of methods in the checkout's own order (the API accepts them in any order). */
+const methodsOf = (given: readonly PaymentMethod[] | undefined): PaymentMethod[] =>
+  PAYMENT_METHODS.filter((m) => given === undefined || given.includes(m));
+
 function checkExpiry(expiresAt: string | undefined, now: Date, errors: FieldErrors): Date | null {
   if (expiresAt === undefined) return null;
   const at = new Date(expiresAt);
@@ -130,7 +144,7 @@ async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'sho
  * unique index, not this code, decides which of several racing requests creates it.
  */
 export async function createPaymentLink(
-  ctx: Pick<AppContext, 'db' | 'producers' | 'logger'>,
+  ctx: Pick<AppContext, 'db' | 'producers' | 'logger' | 'config'>,
   principal: PaymentsPrincipal,
   body: CreateLinkBody,
   idempotencyKey: string | undefined,
@@ -150,6 +164,7 @@ export async function createPaymentLink(
     checkCoupon(db, companyId, body.coupon_code, errors),
   ]);
   const expiresAt = checkExpiry(body.expires_at, now, errors);
+  checkSuccessUrl(body.success_url, ctx.config.env === 'production', errors);
   if (!item || Object.keys(errors).length > 0) {
     throw new ValidationError(`Invalid request: ${Object.keys(errors).join(', ')}`, errors);
   }
@@ -169,6 +184,11 @@ export async function createPaymentLink(
     expiresAt,
     idempotencyKey: idempotencyKey ?? null,
     requestHash,
+    paymentMethods: methodsOf(body.payment_methods),
+    pixExpiresInSeconds: body.pix_expires_in_seconds ?? CHECKOUT_OPTIONS.pixExpiresInSeconds.default,
+    boletoDueDays: body.boleto_due_days ?? CHECKOUT_OPTIONS.boletoDueDays.default,
+    maxInstallments: body.max_installments ?? CHECKOUT_OPTIONS.maxInstallments.default,
+    successUrl: body.success_url ?? null,
   });
   if (created) {
     scheduleLinkExpiry(ctx, created);

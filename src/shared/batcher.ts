@@ -1,6 +1,8 @@
 /**
  * Collects the calls made in one turn of the event loop and runs them as one batch (one SQL
- * statement instead of many). Each caller gets its own result, or the batch's error.
+ * statement instead of many). Each caller gets its own result, or the batch's error. `run` must
+ * return one result per item, in order: a batch answered with more or fewer fails every caller,
+ * since results could no longer be matched to items.
  */
 export class MicroBatcher<I, O> {
   private waiting: Array<{ item: I; resolve: (value: O) => void; reject: (err: unknown) => void }> = [];
@@ -25,10 +27,22 @@ export class MicroBatcher<I, O> {
     const batch = this.waiting.splice(0, this.maxBatch);
     this.scheduled = this.waiting.length > 0;
     if (this.scheduled) setImmediate(() => this.flush());
-    this.run(batch.map((b) => b.item)).then(
-      (results) => batch.forEach((b, i) => b.resolve(results[i] as O)),
-      (err: unknown) => batch.forEach((b) => b.reject(err)),
-    );
+    let results: Promise<O[]>;
+    try {
+      results = this.run(batch.map((b) => b.item));
+    } catch (err) {
+      results = Promise.reject(err);
+    }
+    results
+      .then((out) => {
+        if (out.length !== batch.length)
+          throw new Error(`batch of ${batch.length} items answered with ${out.length} results`);
+        return out;
+      })
+      .then(
+        (out) => batch.forEach((b, i) => b.resolve(out[i] as O)),
+        (err: unknown) => batch.forEach((b) => b.reject(err)),
+      );
   }
 }
 

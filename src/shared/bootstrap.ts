@@ -6,11 +6,14 @@ import { migrateWhenReachable } from './db/migrate.js';
 import { resolveInfrastructure, type Infrastructure } from './infra/index.js';
 import { assertPortFree, portInUse, StartupError } from './infra/startup-error.js';
 import { createLogger, type Logger } from './logger.js';
-import { createFailFastRedis } from './redis.js';
+import { queueTelemetry } from './tracing.js';
+import { configuredRedis, createFailFastRedis, type RedisTarget } from './redis.js';
 
 export interface Runtime {
   ctx: AppContext;
   infra: Infrastructure;
+  /** The stores the context was built on (workers make their own Redis connection to the same one). */
+  stores: Stores;
   /** Closes pools and connections, then stops embedded servers this process started. */
   close(): Promise<void>;
   /** Ends a start-up that failed after boot (say, the web port was taken meanwhile): see `exitOnStartupFailure`. */
@@ -36,16 +39,35 @@ export interface OwnedContext {
   close(): Promise<void>;
 }
 
+/** Where the stores of a process are, once the embedded defaults (if any) run. */
+export interface Stores {
+  databaseUrl: string;
+  redis: RedisTarget;
+}
+
+/**
+ * The stores a configuration names outright (DATABASE_URL, and REDIS_URL or REDIS_CLUSTER_NODES):
+ * for tools and tests that start no embedded default.
+ */
+export function configuredStores(config: Config): Stores {
+  const redis = configuredRedis(config);
+  if (!config.databaseUrl || !redis)
+    throw new ConfigError('DATABASE_URL and a Redis (REDIS_URL or REDIS_CLUSTER_NODES) are required here');
+  return { databaseUrl: config.databaseUrl, redis };
+}
+
 /** The pools and connections of one process, built once and passed down explicitly. */
 export function createContext(
   config: Config,
   logger: Logger,
-  urls: { databaseUrl: string; redisUrl: string },
+  stores: Stores,
   poolSize?: number,
 ): OwnedContext {
-  const database = createDatabase(urls.databaseUrl, poolSize);
-  const redis = createFailFastRedis(urls.redisUrl);
-  const producers = new Producers(redis, config.queuePrefix, true);
+  const database = createDatabase(stores.databaseUrl, poolSize, {
+    preparedStatements: config.databasePreparedStatements,
+  });
+  const redis = createFailFastRedis(stores.redis);
+  const producers = new Producers(redis, config.queuePrefix, true, queueTelemetry());
   return {
     ctx: { config, db: database.db, pool: database.pool, redis, producers, logger },
     async close() {
@@ -88,19 +110,28 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
     logger ??= createLogger(config.logLevel);
     if (options.checkPort) await assertPortFree('PORT', config.port, config.host);
     const infra = await resolveInfrastructure(config, logger);
-    const owned = createContext(config, logger, infra);
+    const redis = infra.redis;
+    if (!redis) throw new Error('no Redis resolved'); // resolveInfrastructure starts one when none is configured
+    const stores: Stores = { databaseUrl: infra.databaseUrl, redis };
+    const owned = createContext(config, logger, stores);
     if (options.migrate ?? false) {
+      // A pool of its own: migrations hold a session advisory lock, which a transaction-mode pooler
+      // (DATABASE_URL behind PgBouncer) cannot keep; DATABASE_MIGRATION_URL reaches PostgreSQL directly.
+      const migrations = createDatabase(infra.migrationUrl, 1);
       try {
-        await migrateWhenReachable(owned.ctx.pool, logger);
+        await migrateWhenReachable(migrations.pool, logger);
       } catch (err) {
+        await migrations.close();
         await owned.close();
         await infra.stop();
         throw err;
       }
+      await migrations.close();
     }
     return {
       ctx: owned.ctx,
       infra,
+      stores,
       async close() {
         await owned.close();
         await infra.stop();

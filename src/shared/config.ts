@@ -1,5 +1,8 @@
 import Joi from 'joi';
 import { fieldErrors } from './validation/fields.js';
+import type { RedisTarget } from './redis.js';
+
+export type RedisClusterTarget = Extract<RedisTarget, { kind: 'cluster' }>;
 
 /** Everything the service reads from the environment, validated once at start. */
 export interface Config {
@@ -8,8 +11,17 @@ export interface Config {
   port: number;
   /** `undefined` means: start the embedded PostgreSQL under `dataDir`. */
   databaseUrl: string | undefined;
-  /** `undefined` means: start a private redis-server from PATH. */
+  /** `undefined` (and no cluster) means: start a private redis-server from PATH. */
   redisUrl: string | undefined;
+  /** A Redis Cluster in place of `redisUrl`. */
+  redisCluster: RedisClusterTarget | undefined;
+  /**
+   * False behind a pooler in transaction mode (PgBouncer before 1.21): no named prepared statement
+   * is sent; queries are still built once, and sent unnamed.
+   */
+  databasePreparedStatements: boolean;
+  /** Where migrations run (they hold a session advisory lock); `databaseUrl` when unset. */
+  databaseMigrationUrl: string | undefined;
   dataDir: string;
   embeddedPostgresPort: number;
   /** BullMQ key prefix; the braces make it a Redis Cluster hash tag. */
@@ -42,15 +54,20 @@ export interface Config {
     responseBodyMaxBytes: number;
     breakerThreshold: number;
     allowPrivateTargets: boolean;
+    /** Most attempts in flight to one integration at once, across every worker process. */
+    maxInFlight: number;
   };
   workers: {
     outboxConcurrency: number;
+    /** Integrations (delivery lanes) one worker process sends for at once. */
     deliveryConcurrency: number;
     expiryConcurrency: number;
     simulateConcurrency: number;
     outboxSweepMs: number;
     renewalSweepMs: number;
   };
+  /** Delays in seconds of a failed renewal's retries: retry k comes schedule[k-1] after the failure before it. */
+  renewalRetryScheduleSeconds: number[];
   simulateWaitMs: number;
   admin: { user: string | undefined; password: string | undefined; readWrite: boolean };
   /** Prometheus text at /metrics (web) and on `port` (worker); absent without a token. */
@@ -71,6 +88,24 @@ export interface Config {
 export const DEV_GATEWAY_WEBHOOK_SECRET = 'dev-gateway-secret-not-for-production';
 
 const DEFAULT_RETRY_SCHEDULE = '5,300,1800,7200,18000,36000,50400,72000,86400';
+const DEFAULT_RENEWAL_RETRY_SCHEDULE = '86400,259200,432000';
+/** A renewal is retried at most this many times, each at most a year after the failure before it. */
+const RENEWAL_RETRIES_MAX = 10;
+const RENEWAL_RETRY_DELAY_MAX = 366 * 86_400;
+
+/** `1,3600,86400` → delays in seconds: 1 to RENEWAL_RETRIES_MAX whole numbers, each 1 s to a year. */
+const renewalRetrySchedule = Joi.string()
+  .pattern(/^\d+(,\d+)*$/)
+  .custom((value: string, helpers) => {
+    const delays = value.split(',').map(Number);
+    if (delays.length > RENEWAL_RETRIES_MAX)
+      return helpers.message({ custom: `must list at most ${RENEWAL_RETRIES_MAX} retries` });
+    if (delays.some((d) => d < 1 || d > RENEWAL_RETRY_DELAY_MAX))
+      return helpers.message({ custom: `each delay must be 1 to ${RENEWAL_RETRY_DELAY_MAX} seconds` });
+    return value;
+  })
+  .messages({ 'string.pattern.base': 'must be comma-separated whole seconds, e.g. 86400,259200,432000' })
+  .default(DEFAULT_RENEWAL_RETRY_SCHEDULE);
 
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
@@ -78,7 +113,15 @@ const schema = Joi.object({
   TRUST_PROXY: Joi.string().default('loopback'),
   PORT: Joi.number().integer().min(0).max(65535).default(3000),
   DATABASE_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  DATABASE_MIGRATION_URL: Joi.string().uri({ scheme: ['postgres', 'postgresql'] }),
+  DATABASE_PREPARED_STATEMENTS: Joi.boolean().default(true),
   REDIS_URL: Joi.string().uri({ scheme: ['redis', 'rediss'] }),
+  REDIS_CLUSTER_NODES: Joi.string()
+    .pattern(/^\s*[^\s,:]+:\d{1,5}\s*(,\s*[^\s,:]+:\d{1,5}\s*)*$/)
+    .messages({ 'string.pattern.base': 'must be comma-separated host:port pairs' }),
+  REDIS_USERNAME: Joi.string(),
+  REDIS_PASSWORD: Joi.string(),
+  REDIS_TLS: Joi.boolean().default(false),
   DATA_DIR: Joi.string().default('.data'),
   EMBEDDED_PG_PORT: Joi.number().integer().min(1).max(65535).default(54329),
   QUEUE_PREFIX: Joi.string().default('{plinks}'),
@@ -104,13 +147,15 @@ const schema = Joi.object({
     .min(0)
     .default(20 * 1024),
   BREAKER_THRESHOLD: Joi.number().integer().min(1).default(10),
+  WEBHOOK_MAX_IN_FLIGHT: Joi.number().integer().min(1).max(1000).default(8),
   ALLOW_PRIVATE_WEBHOOK_TARGETS: Joi.boolean(),
   OUTBOX_CONCURRENCY: Joi.number().integer().min(1).default(32),
-  DELIVERY_CONCURRENCY: Joi.number().integer().min(1).default(32),
+  DELIVERY_CONCURRENCY: Joi.number().integer().min(1).max(10_000).default(256),
   EXPIRY_CONCURRENCY: Joi.number().integer().min(1).default(4),
   SIMULATE_CONCURRENCY: Joi.number().integer().min(1).default(8),
   OUTBOX_SWEEP_MS: Joi.number().integer().min(100).default(5000),
   RENEWAL_SWEEP_MS: Joi.number().integer().min(100).default(60_000),
+  RENEWAL_RETRY_SCHEDULE: renewalRetrySchedule,
   SIMULATE_WAIT_MS: Joi.number().integer().min(100).default(20000),
   ADMIN_USER: Joi.string(),
   ADMIN_PASSWORD: Joi.string().min(8),
@@ -127,9 +172,14 @@ const schema = Joi.object({
     .default(1800),
 })
   .and('ADMIN_USER', 'ADMIN_PASSWORD')
+  // One Redis or a cluster, never both: a silent choice would split queues over two stores.
+  .oxor('REDIS_URL', 'REDIS_CLUSTER_NODES')
   // A worker told to serve metrics without a token would serve nothing: refuse, naming both.
   .with('METRICS_PORT', 'METRICS_TOKEN')
-  .messages({ 'object.with': 'is required when {#main} is set' })
+  .messages({
+    'object.with': 'is required when {#main} is set',
+    'object.oxor': 'set one of {#peersWithLabels}, not both',
+  })
   .unknown(true);
 
 export class ConfigError extends Error {
@@ -142,7 +192,13 @@ interface RawEnv {
   TRUST_PROXY: string;
   PORT: number;
   DATABASE_URL?: string;
+  DATABASE_MIGRATION_URL?: string;
+  DATABASE_PREPARED_STATEMENTS: boolean;
   REDIS_URL?: string;
+  REDIS_CLUSTER_NODES?: string;
+  REDIS_USERNAME?: string;
+  REDIS_PASSWORD?: string;
+  REDIS_TLS: boolean;
   DATA_DIR: string;
   EMBEDDED_PG_PORT: number;
   QUEUE_PREFIX: string;
@@ -160,6 +216,7 @@ interface RawEnv {
   WEBHOOK_RETRY_JITTER: number;
   WEBHOOK_RESPONSE_MAX_BYTES: number;
   BREAKER_THRESHOLD: number;
+  WEBHOOK_MAX_IN_FLIGHT: number;
   ALLOW_PRIVATE_WEBHOOK_TARGETS?: boolean;
   OUTBOX_CONCURRENCY: number;
   DELIVERY_CONCURRENCY: number;
@@ -167,6 +224,7 @@ interface RawEnv {
   SIMULATE_CONCURRENCY: number;
   OUTBOX_SWEEP_MS: number;
   RENEWAL_SWEEP_MS: number;
+  RENEWAL_RETRY_SCHEDULE: string;
   SIMULATE_WAIT_MS: number;
   ADMIN_USER?: string;
   ADMIN_PASSWORD?: string;
@@ -204,6 +262,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: raw.PORT,
     databaseUrl: raw.DATABASE_URL,
     redisUrl: raw.REDIS_URL,
+    redisCluster: raw.REDIS_CLUSTER_NODES
+      ? {
+          kind: 'cluster',
+          nodes: raw.REDIS_CLUSTER_NODES.split(',').map((node) => {
+            const [host = '', port = ''] = node.trim().split(':');
+            return { host, port: Number(port) };
+          }),
+          username: raw.REDIS_USERNAME,
+          password: raw.REDIS_PASSWORD,
+          tls: raw.REDIS_TLS,
+        }
+      : undefined,
+    databasePreparedStatements: raw.DATABASE_PREPARED_STATEMENTS,
+    databaseMigrationUrl: raw.DATABASE_MIGRATION_URL,
     dataDir: raw.DATA_DIR,
     embeddedPostgresPort: raw.EMBEDDED_PG_PORT,
     queuePrefix: raw.QUEUE_PREFIX,
@@ -226,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryJitter: raw.WEBHOOK_RETRY_JITTER,
       responseBodyMaxBytes: raw.WEBHOOK_RESPONSE_MAX_BYTES,
       breakerThreshold: raw.BREAKER_THRESHOLD,
+      maxInFlight: raw.WEBHOOK_MAX_IN_FLIGHT,
       allowPrivateTargets: raw.ALLOW_PRIVATE_WEBHOOK_TARGETS ?? !production,
     },
     workers: {
@@ -236,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       outboxSweepMs: raw.OUTBOX_SWEEP_MS,
       renewalSweepMs: raw.RENEWAL_SWEEP_MS,
     },
+    renewalRetryScheduleSeconds: raw.RENEWAL_RETRY_SCHEDULE.split(',').map(Number),
     simulateWaitMs: raw.SIMULATE_WAIT_MS,
     admin: { user: raw.ADMIN_USER, password: raw.ADMIN_PASSWORD, readWrite: raw.ADMIN_READ_WRITE },
     metrics: { token: raw.METRICS_TOKEN, port: raw.METRICS_PORT },

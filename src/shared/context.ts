@@ -1,6 +1,5 @@
 import type pg from 'pg';
-import type { Redis } from 'ioredis';
-import type { Producers } from '../../queues/index.js';
+import type { Producers, RedisClient } from '../../queues/index.js';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { Logger } from './logger.js';
@@ -10,8 +9,8 @@ export interface AppContext {
   config: Config;
   db: Db;
   pool: pg.Pool;
-  /** Fail-fast connection for the request path (rate limits, readiness). */
-  redis: Redis;
+  /** Fail-fast connection for the request path (rate limits, readiness): one node or a cluster. */
+  redis: RedisClient;
   /**
    * Queues to add jobs to. On the request path they share the fail-fast connection (a Redis outage
    * costs a request nothing: the outbox sweep enqueues later); workers carry their own.

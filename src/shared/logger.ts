@@ -3,6 +3,7 @@ import { isatty } from 'node:tty';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
 import { ConfigError } from './config.js';
+import { activeTraceId } from './tracing.js';
 
 export interface RequestContext {
   requestId: string;
@@ -101,7 +102,10 @@ export function createLogger(
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       mixin() {
         const requestId = currentRequestId();
-        return requestId ? { requestId } : {};
+        // With tracing on, a line written inside a traced request or job names its trace.
+        const traceId = activeTraceId();
+        if (!traceId) return requestId ? { requestId } : {};
+        return requestId ? { requestId, trace_id: traceId } : { trace_id: traceId };
       },
       serializers: { err: safeError },
     },

@@ -1,16 +1,16 @@
-import { jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
+import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
+import { wakeAndEnqueue } from './lanes.js';
+import { reopenDelivery } from './repository/attempts.js';
 import {
   deliveryExists,
   findDelivery,
   findOwnIntegration,
   listDeliveries as listRows,
-  reopenDelivery,
-  type DeliveryStatus,
   type DeliveryView,
-} from './repository.js';
+} from './repository/delivery-log.js';
 
 export type { DeliveryView };
 
@@ -73,8 +73,8 @@ export async function getDelivery(
 }
 
 /**
- * Resend (decisions, "a failed delivery can be resent"): one more attempt of the same event, with
- * the same webhook-id, numbered after the previous ones. A pending delivery is already on its way.
+ * Resend: one more attempt of the same event, with the same webhook-id, numbered after the previous
+ * ones, made by the integration's lane. A pending delivery is already on its way.
  */
 export async function resendDelivery(
   ctx: AppContext,
@@ -92,12 +92,7 @@ export async function resendDelivery(
   const reopened = await reopenDelivery(ctx.db, deliveryId);
   if (!reopened)
     throw new ConflictError(`Delivery ${current.id} is already pending; it will be attempted again`);
-  const attempt = reopened.attempts + 1;
-  // If Redis is down this add fails; the sweep finds the reopened delivery overdue and enqueues it.
-  await ctx.producers
-    .add('deliveries', jobIds.resend(deliveryId, attempt, Date.now()), { deliveryId, attempt })
-    .catch((err: unknown) =>
-      ctx.logger.warn({ err, deliveryId }, 'resend: enqueue failed; the sweep will pick it up'),
-    );
+  // If Redis is down the lane's job is added by the sweep: the reopened delivery is due in PostgreSQL.
+  await wakeAndEnqueue(ctx, [reopened.integrationId]);
   return requireDelivery(ctx.db, integrationId, deliveryId);
 }

@@ -4,6 +4,7 @@ import { checkUrlShape, guardedLookup, UnsafeTargetError } from '../integrations
 import { signedHeaders } from './signing.js';
 import { parseRetryAfter } from './retry-delays.js';
 import { stripNul } from '../shared/http/request-guards.js';
+import { withStoredTrace, type TraceCarrier } from '../shared/tracing.js';
 
 export interface AttemptResult {
   requestedAt: Date;
@@ -83,6 +84,11 @@ export async function postWebhook(
   target: { url: string; secrets: readonly string[] },
   eventId: string,
   body: string,
+  /**
+   * The trace context stored with the event (tracing on): the request is made inside it, so its
+   * span joins that trace and the receiver gets a `traceparent` of it.
+   */
+  trace?: TraceCarrier | null,
 ): Promise<AttemptResult> {
   const requestedAt = new Date();
   const started = performance.now();
@@ -108,13 +114,15 @@ export async function postWebhook(
   });
   try {
     const url = checkUrlShape(target.url, config.webhooks.allowPrivateTargets);
-    const res = await request(url, {
-      method: 'POST',
-      dispatcher: agentFor(config),
-      headers: { ...requestHeaders, 'webhook-signature': signature },
-      body,
-      signal: AbortSignal.timeout(config.webhooks.timeoutMs),
-    });
+    const res = await withStoredTrace(trace, () =>
+      request(url, {
+        method: 'POST',
+        dispatcher: agentFor(config),
+        headers: { ...requestHeaders, 'webhook-signature': signature },
+        body,
+        signal: AbortSignal.timeout(config.webhooks.timeoutMs),
+      }),
+    );
     let responseBody: string;
     try {
       responseBody = await readCapped(res.body, config.webhooks.responseBodyMaxBytes);

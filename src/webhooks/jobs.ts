@@ -1,49 +1,62 @@
-import type { Job } from 'bullmq';
+import os from 'node:os';
+import { DelayedError, type Job } from 'bullmq';
 import type { JobOf, JobResults } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
-import { attemptAgain, deliverAttempt } from './deliver.js';
-import { failJobOnFailedAttempts, failuresOf } from './failed-jobs.js';
+import { randomBase62 } from '../shared/ids.js';
+import { AttemptFailedError } from './failed-jobs.js';
+import { requestAnotherAttempt, wakeDeliveryLane } from './another-attempt.js';
+import { runLane, type LaneRunOptions } from './lane-runner.js';
 import { relayEvent } from './relay.js';
 
 /**
- * The outbox job: relay the event and make each delivery's first attempt. Run again from Bull
- * Board after a failed attempt, it makes one more attempt of the deliveries that failed, only.
+ * The outbox job: relay the event (fan out, wake the lanes that send it). A failed outbox job left by
+ * the engine before delivery lanes (it made first attempts itself), retried from Bull Board, asks
+ * for one more attempt of the deliveries it names.
  */
-export async function runRelayJob(
-  ctx: AppContext,
-  job: Job<JobOf<'outbox'>>,
-  data: JobOf<'outbox'>,
-): Promise<JobResults['outbox']> {
-  const failedBefore = data.failedDeliveries;
-  const { deliveries, failures } = failedBefore
-    ? await retryFailed(ctx, failedBefore)
-    : await relayEvent(ctx, data.eventId);
-  // Shown in Bull Board beside the failed reason: which event, and which integrations it failed for.
-  await failJobOnFailedAttempts(job, failures, (failed) => ({
-    ...(failed[0]?.eventType === undefined ? {} : { eventType: failed[0].eventType }),
-    failedDeliveries: failed.map((f) => f.deliveryId),
-    failedIntegrations: [...new Set(failed.map((f) => f.integrationId))],
-  }));
-  return { deliveries };
+export async function runRelayJob(ctx: AppContext, data: JobOf<'outbox'>): Promise<JobResults['outbox']> {
+  if (data.failedDeliveries) {
+    for (const deliveryId of data.failedDeliveries) await requestAnotherAttempt(ctx, deliveryId);
+    return { relayed: false };
+  }
+  await relayEvent(ctx, data.eventId);
+  return { relayed: true };
 }
 
-async function retryFailed(ctx: AppContext, deliveryIds: number[]) {
-  const reports = await Promise.all(deliveryIds.map((id) => attemptAgain(ctx, id)));
-  return { deliveries: deliveryIds.length, failures: failuresOf(reports) };
-}
-
-/** A later attempt of one delivery (or, run again from Bull Board after it failed, one more). */
+/**
+ * A deliveries job is the Bull Board face of one failed attempt: it fails at once with the
+ * receiver's answer as its reason. Retried from the board, it asks for one more attempt of that
+ * delivery, made by its lane like any other. (A job with neither, left by the engine before delivery
+ * lanes, wakes its delivery's lane.)
+ */
 export async function runDeliveryJob(
   ctx: AppContext,
   job: Job<JobOf<'deliveries'>>,
   data: JobOf<'deliveries'>,
 ): Promise<JobResults['deliveries']> {
-  const report =
-    data.failedAttempt === undefined
-      ? await deliverAttempt(ctx, data.deliveryId, data.attempt)
-      : await attemptAgain(ctx, data.deliveryId);
-  await failJobOnFailedAttempts(job, failuresOf([report]), ([failed]) => ({
-    failedAttempt: failed?.attempt ?? data.attempt,
-  }));
-  return { outcome: report.outcome };
+  if (data.reason !== undefined && data.failedAttempt === undefined) {
+    await job.updateData({ ...data, failedAttempt: data.attempt });
+    throw new AttemptFailedError(data.reason);
+  }
+  if (data.failedAttempt !== undefined) return { outcome: await requestAnotherAttempt(ctx, data.deliveryId) };
+  return { outcome: await wakeDeliveryLane(ctx, data.deliveryId) };
+}
+
+/** Names this process's runners in their lane claims (a retried job keeps its claim). */
+const PROCESS_TAG = `${os.hostname()}:${process.pid}:${randomBase62(6)}`;
+
+/** A lane job: run the integration's lane, or wait for the runner that holds it to let go. */
+export async function runLaneJob(
+  ctx: AppContext,
+  job: Job<JobOf<'deliveryLanes'>>,
+  token: string | undefined,
+  data: JobOf<'deliveryLanes'>,
+  options: LaneRunOptions,
+): Promise<JobResults['deliveryLanes']> {
+  const outcome = await runLane(ctx, data, `${PROCESS_TAG}:${job.id ?? ''}`, options);
+  if (outcome.kind === 'busy') {
+    // Held by a runner that may have died: come back once its claim would have lapsed.
+    await job.moveToDelayed(outcome.retryAt.getTime() + 50, token);
+    throw new DelayedError();
+  }
+  return { outcome: outcome.kind, sent: 'sent' in outcome ? outcome.sent : 0 };
 }

@@ -1,15 +1,16 @@
 import { jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
-import { findOwnIntegration, insertRecovery, recoverPage } from './repository.js';
-import { ensureJob } from './sweep.js';
+import { wakeAndEnqueue } from './lanes.js';
+import { findOwnIntegration } from './repository/delivery-log.js';
+import { insertRecovery, recoverPage } from './repository/recovery.js';
 
-/** How far back a bulk recovery may reach (decisions, "Bulk recovery"). */
+/** How far back a bulk recovery may reach. */
 export const RECOVERY_WINDOW_DAYS = 14;
 const RECOVERY_PAGE = 500;
 
 /**
- * Bulk recovery (decisions, "Webhook operations"): every failed or skipped delivery of the
+ * Bulk recovery: every failed or skipped delivery of the
  * integration created since `since` gets one more attempt. The answer counts them at the moment of
  * the request; a worker job reopens them page by page in the background.
  */
@@ -50,9 +51,9 @@ export interface RecoveryRunOptions {
 }
 
 /**
- * The recovery job: reopens a page, then enqueues its next attempts, until none are left. A
- * reopened delivery whose job is lost (crash between the two) is pending and overdue, so the outbox
- * sweep enqueues it.
+ * The recovery job: reopens a page, then wakes the integration's lane, which sends them oldest first
+ * within the integration's limits, until none are left. A lane woken too late (a crash between the
+ * two) finds the reopened deliveries overdue in the sweep.
  */
 export async function runRecovery(
   ctx: AppContext,
@@ -62,13 +63,7 @@ export async function runRecovery(
   let recovered = 0;
   for (let pages = 0; options.maxPages === undefined || pages < options.maxPages; pages += 1) {
     const page = await recoverPage(ctx.db, recoveryId, options.pageSize ?? RECOVERY_PAGE);
-    for (const { deliveryId, attempts } of page.reopened) {
-      const attempt = attempts + 1;
-      await ensureJob(ctx.producers, 'deliveries', jobIds.deliveries(deliveryId, attempt), {
-        deliveryId,
-        attempt,
-      });
-    }
+    if (page.reopened.length > 0) await wakeAndEnqueue(ctx, [page.integrationId]);
     recovered += page.reopened.length;
     await options.onPage?.(recovered);
     if (page.finished) break;

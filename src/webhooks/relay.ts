@@ -1,46 +1,56 @@
 import type { AppContext } from '../shared/context.js';
-import type { Db } from '../shared/db/index.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
-import { deliverAttempt, type AttemptFailure } from './deliver.js';
-import { failuresOf } from './failed-jobs.js';
-import { fanOutMany, type DeliveryTarget } from './repository.js';
+import { enqueueLaneJobs } from './lanes.js';
+import { fanOutEvents } from './repository/fan-out.js';
 
-const fanOutBatchers = new WeakMap<Db, MicroBatcher<string, DeliveryTarget[]>>();
+/** Most events one fan-out statement claims; a larger backlog takes several. */
+const CLAIM_LIMIT = 1000;
+
+const relayBatchers = new WeakMap<AppContext, MicroBatcher<string, boolean>>();
 
 /**
- * `fanOutMany` for one event. Relay jobs running at the same moment share one statement: under load
- * this saves a round trip per event, the largest cost of a relay after the HTTP request itself.
+ * Fans out the events of every relay job running at this moment in one statement (under load this
+ * saves a round trip per event), then adds the jobs of the lanes that woke. Resolves, per event,
+ * whether it is surely claimed now (false: the backlog before it was longer than one statement takes).
  */
-export function fanOut(db: Db, eventId: string): Promise<DeliveryTarget[]> {
+function fanOutBatched(ctx: AppContext, eventId: string): Promise<boolean> {
   const batcher = batcherFor(
-    fanOutBatchers,
-    db,
+    relayBatchers,
+    ctx,
     () =>
       new MicroBatcher(async (eventIds: string[]) => {
-        const targets = await fanOutMany(db, [...new Set(eventIds)]);
-        return eventIds.map((id) => targets.filter((t) => t.eventId === id));
+        const fanned = await fanOutEvents(ctx.db, [...new Set(eventIds)], CLAIM_LIMIT);
+        await enqueueLaneJobs(
+          ctx,
+          fanned.lanes.map((w) => ({ ...w, replaces: true })),
+        );
+        return eventIds.map(() => fanned.claimed < CLAIM_LIMIT);
       }),
   );
   return batcher.push(eventId);
 }
 
 /**
- * Relay one committed event: fan out, then make each delivery's first attempt right here (no second
- * hop through Redis; later attempts are delayed jobs on the deliveries queue). Safe to run twice:
- * a rerun finds the deliveries whose first attempt is not recorded and makes it.
+ * Relays a committed event: claims it (with every unclaimed event written before it), fans it out
+ * into deliveries and wakes their integrations' lanes, which send them. Safe to run twice: a claimed
+ * event is not claimed again. Nothing is sent here, so a relay never waits for a receiver.
  */
-export async function relayEvent(
-  ctx: AppContext,
-  eventId: string,
-): Promise<{ deliveries: number; failures: AttemptFailure[] }> {
-  const targets = await fanOut(ctx.db, eventId);
-  // Every attempt runs to its end before the job can fail and be retried: a retry started while a
-  // sibling's request is still in flight would send that webhook twice.
-  const results = await Promise.allSettled(
-    targets.map((target) => deliverAttempt(ctx, target.id, 1, target)),
-  );
-  const error = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (error) throw error.reason;
-  const reports = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
-  return { deliveries: targets.length, failures: failuresOf(reports) };
+export async function relayEvent(ctx: AppContext, eventId: string): Promise<void> {
+  while (!(await fanOutBatched(ctx, eventId))) {
+    // A backlog longer than one statement: claim the next part, oldest first, until ours is in.
+  }
+}
+
+/** Relays these unclaimed events and their companies' earlier ones (the sweep's part), oldest first. */
+export async function relayBacklog(ctx: AppContext, eventIds: string[]): Promise<number> {
+  let claimed = 0;
+  for (;;) {
+    const fanned = await fanOutEvents(ctx.db, eventIds, CLAIM_LIMIT);
+    await enqueueLaneJobs(
+      ctx,
+      fanned.lanes.map((w) => ({ ...w, replaces: true })),
+    );
+    claimed += fanned.claimed;
+    if (fanned.claimed < CLAIM_LIMIT) return claimed;
+  }
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../shared/db/index.js';
-import { pruneBatch, type PrunedBatch } from './repository.js';
+import { pruneBatch, type PrunedBatch } from './repository/retention.js';
 
 const BATCH = 1000;
 const DAY_MS = 86_400_000;

@@ -6,7 +6,7 @@ import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { newEventId } from '../shared/ids.js';
 import { postWebhook } from './http-client.js';
-import { findSendTarget } from './repository.js';
+import { findSendTarget } from './repository/delivery-log.js';
 
 export interface TestSendResult {
   event_id: string;

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { getBoletoInfo, isValidBoleto } from '@brazilian-utils/brazilian-utils';
+import { validarBoleto } from '@mrmgomes/boleto-utils';
+import { hasError, isStaticPix, parsePix, type PixStaticObject } from 'pix-utils';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { mountPath } from '../../src/shared/config.js';
 import { signGatewayBody } from '../../src/orders/gateway-signature.js';
@@ -120,4 +123,71 @@ export interface Envelope {
       } | null;
     };
   };
+}
+
+/** A Pix copia e cola as a bank app would read it (pix-utils checks its fields and CRC16). */
+export function readStaticPix(copyPaste: string): PixStaticObject {
+  const parsed = parsePix(copyPaste);
+  if (hasError(parsed)) throw new Error(`pix-utils refused ${copyPaste}: ${parsed.message}`);
+  if (!isStaticPix(parsed)) throw new Error(`not a static BR Code: ${copyPaste}`);
+  return parsed;
+}
+
+/** What @mrmgomes/boleto-utils' validarBoleto returns (its bundled types misname the 2025 date). */
+interface BoletoReading {
+  sucesso: boolean;
+  mensagem: string;
+  tipoBoleto: string;
+  codigoBarras: string;
+  valor: number;
+  /** The due date by the first factor cycle, and by the one that restarted on 2025-02-22. */
+  vencimento: Date;
+  vencimentoComNovoFator2025: Date;
+}
+
+const isBoletoReading = (value: unknown): value is BoletoReading =>
+  typeof value === 'object' &&
+  value !== null &&
+  'sucesso' in value &&
+  typeof value.sucesso === 'boolean' &&
+  (!value.sucesso ||
+    ('codigoBarras' in value &&
+      typeof value.codigoBarras === 'string' &&
+      'valor' in value &&
+      typeof value.valor === 'number' &&
+      'vencimento' in value &&
+      value.vencimento instanceof Date &&
+      'vencimentoComNovoFator2025' in value &&
+      value.vencimentoComNovoFator2025 instanceof Date));
+
+/** A linha digitável as @mrmgomes/boleto-utils reads it (field check digits, barcode, amount, due date). */
+export function readBoletoLine(line: string): BoletoReading {
+  const read: unknown = validarBoleto(line);
+  if (!isBoletoReading(read))
+    throw new Error(`unexpected answer from validarBoleto: ${JSON.stringify(read)}`);
+  return read;
+}
+
+/**
+ * A boleto as two independent validators read it: brazilian-utils checks every check digit (the
+ * general one by the central bank's rule) and reads amount and due date; @mrmgomes/boleto-utils
+ * checks the line's field digits and turns it back into the barcode. Fails when they disagree
+ * with each other or with `expected`.
+ */
+export function checkBoleto(
+  boleto: { digitable_line: string; barcode: string; due_date: string },
+  expected: { cents: number },
+): void {
+  expect(isValidBoleto(boleto.digitable_line), boleto.digitable_line).to.equal(true);
+  const info = getBoletoInfo(boleto.digitable_line, {
+    referenceDate: new Date(`${boleto.due_date}T12:00:00Z`),
+  });
+  expect(info?.amount).to.equal(expected.cents);
+  expect(info?.expirationDate?.toISOString().slice(0, 10)).to.equal(boleto.due_date);
+  const read = readBoletoLine(boleto.digitable_line);
+  expect(read.sucesso, read.mensagem).to.equal(true);
+  expect(read.codigoBarras).to.equal(boleto.barcode);
+  expect(read.valor).to.equal(expected.cents / 100);
+  const due = boleto.due_date >= '2025-02-22' ? read.vencimentoComNovoFator2025 : read.vencimento;
+  expect(due.toISOString().slice(0, 10)).to.equal(boleto.due_date);
 }

@@ -1,7 +1,8 @@
+import type { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { jobIds } from '../../queues/index.js';
-import { renewSubscription, sweepRenewals } from '../../src/orders/renewals.js';
+import { requestCancel, runNextChargeNow, runRenewal, sweepRenewals } from '../../src/orders/renewals.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
 import { activePlan, createLink, payPath, postForm, type Envelope, type WireLink } from './helpers.js';
@@ -91,12 +92,14 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
     expect(job?.data).to.deep.equal({ subscriptionId, period: 2 });
 
     // Not due yet: nothing happens.
-    expect(await renewSubscription(engine.app.ctx, subscriptionId, 2)).to.equal(undefined);
+    const charge = { subscriptionId, period: 2, attempt: 0 };
+    expect(await runRenewal(engine.app.ctx, charge)).to.equal(undefined);
 
     const due = new Date(periodEnd.getTime() + 1000);
-    const eventId = await renewSubscription(engine.app.ctx, subscriptionId, 2, due);
-    expect(eventId).to.be.a('string');
-    expect(await renewSubscription(engine.app.ctx, subscriptionId, 2, due)).to.equal(undefined);
+    const renewed = await runRenewal(engine.app.ctx, charge, due);
+    expect(renewed?.events.map((e) => e.type)).to.deep.equal(['order.paid', 'subscription.renewed']);
+    const eventId = renewed?.events[0]?.id;
+    expect(await runRenewal(engine.app.ctx, charge, due)).to.equal(undefined);
 
     const renewal = await eventually(
       async () => delivered((e) => e.id === eventId)[0],
@@ -228,5 +231,138 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
     );
     expect(renewal.data.purchase.tracking.external_reference).to.equal(null);
     expect(renewal.data.customer).to.include({ name: 'Job Runner' });
+  });
+
+  /** A live plan bought by card through the checkout (the dev gateway pays it): its subscription id. */
+  async function subscribedLive(name: string): Promise<number> {
+    const tenant = await seed();
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['order.paid', 'subscription.renewed', 'subscription.canceled'],
+      sendToAllProducts: true,
+    });
+    const plan = activePlan(tenant);
+    const link = await createLink(engine.app, tenant.keys.live, { plan_code: plan.code });
+    const paid = await postForm(engine.app, payPath(engine.app, `/${plan.code}/pay`), {
+      plink: link.id,
+      name,
+      email: `${name.replace(/\W/g, '').toLowerCase()}@example.com`,
+    });
+    expect(paid.status).to.equal(200);
+    const { rows } = await engine.app.ctx.pool.query<{ id: string }>(
+      `SELECT id FROM subscriptions WHERE payment_link_id = $1`,
+      [link.id],
+    );
+    return Number(rows[0]?.id);
+  }
+
+  const subscriptionRow = async (id: number) =>
+    (
+      await engine.app.ctx.pool.query<{
+        status: string;
+        cancel_reason: string | null;
+        current_period: number;
+      }>(`SELECT status, cancel_reason, current_period FROM subscriptions WHERE id = $1`, [id])
+    ).rows[0];
+
+  it("schedules a failed renewal's retry as a delayed job, and the sweep runs a retry whose job was lost, once", async () => {
+    const subscriptionId = await subscribedLive('Sam Sweep');
+    const failed = await runNextChargeNow(engine.app.ctx, subscriptionId, 'failed', { publish: true });
+    expect(failed.subscription).to.include({ status: 'past_due', failedCharges: 1 });
+    const queue = engine.workers.producers.queue('renewals');
+    const retry = await queue.getJob(jobIds.renewalRetries(subscriptionId, 2, 1));
+    expect(await retry?.getState()).to.equal('delayed');
+    expect(retry?.data).to.deep.equal({ subscriptionId, period: 2, attempt: 1 });
+    // RENEWAL_RETRY_SCHEDULE's first delay (a day by default) after the failure.
+    const due = failed.subscription.nextRetryAt?.getTime() ?? 0;
+    expect(due - Date.now()).to.be.within(86_400_000 - 60_000, 86_400_000);
+
+    // As if the retry had been due five minutes ago and its job had been lost with Redis.
+    await retry?.remove();
+    await engine.app.ctx.pool.query(
+      `UPDATE subscriptions SET next_retry_at = now() - interval '5 minutes' WHERE id = $1`,
+      [subscriptionId],
+    );
+    expect(await sweepRenewals(engine.app.ctx, 0)).to.be.at.least(1);
+    expect(await sweepRenewals(engine.app.ctx, 0)).to.equal(0);
+    expect(await subscriptionRow(subscriptionId)).to.deep.equal({
+      status: 'active',
+      cancel_reason: null,
+      current_period: 2,
+    });
+    const orders = await engine.app.ctx.pool.query<{ status: string }>(
+      `SELECT status FROM orders WHERE subscription_id = $1 ORDER BY id`,
+      [subscriptionId],
+    );
+    expect(orders.rows.map((r) => r.status)).to.deep.equal(['paid', 'failed', 'paid']);
+    // The recovered subscription's next renewal is waiting.
+    expect(await (await queue.getJob(jobIds.renewals(subscriptionId, 3)))?.getState()).to.equal('delayed');
+  });
+
+  it('the renewal job of a subscription set to cancel at its period end cancels it there, charging nothing', async () => {
+    const subscriptionId = await subscribedLive('Pat Period');
+    const tenantOf = await engine.app.ctx.pool.query<{ company_id: string }>(
+      `SELECT company_id FROM subscriptions WHERE id = $1`,
+      [subscriptionId],
+    );
+    await requestCancel(engine.app.ctx, Number(tenantOf.rows[0]?.company_id), subscriptionId, true);
+    const charge = { subscriptionId, period: 2, attempt: 0 };
+    // Before the period end nothing happens; at it, the job cancels.
+    expect(await runRenewal(engine.app.ctx, charge)).to.equal(undefined);
+    expect((await subscriptionRow(subscriptionId))?.status).to.equal('active');
+    const ended = await runRenewal(engine.app.ctx, charge, new Date('2200-01-01T00:00:00Z'));
+    expect(ended?.events.map((e) => e.type)).to.deep.equal(['subscription.canceled']);
+    expect(await subscriptionRow(subscriptionId)).to.deep.equal({
+      status: 'canceled',
+      cancel_reason: 'requested',
+      current_period: 1,
+    });
+    const orders = await engine.app.ctx.pool.query(`SELECT 1 FROM orders WHERE subscription_id = $1`, [
+      subscriptionId,
+    ]);
+    expect(orders.rowCount).to.equal(1);
+    await eventually(
+      async () =>
+        delivered((e) => e.type === 'subscription.canceled' && e.data.subscription?.id === subscriptionId)[0],
+      10_000,
+      'subscription.canceled at the period end',
+    );
+  });
+
+  it('fails a poisoned renewals job for good, without retrying it, and keeps running the others', async () => {
+    // Untyped, as a stray producer (an old release, a person in Bull Board) would add them.
+    const queue: Queue = engine.workers.producers.queue('renewals');
+    const poisoned = [
+      { subscriptionId: 'x', period: 2 },
+      { subscriptionId: 1, period: 2, attempt: 0 },
+      { subscriptionId: 1, period: 1 },
+    ];
+    const jobs = await Promise.all(
+      poisoned.map((data, i) =>
+        queue.add('renewals', data, {
+          jobId: `poisoned-${Date.now()}-${i}`,
+        }),
+      ),
+    );
+    for (const job of jobs) {
+      const state = await eventually(async () => {
+        const s = await job.getState();
+        return s === 'failed' ? s : undefined;
+      });
+      expect(state).to.equal('failed');
+      const failed = await queue.getJob(job.id ?? '');
+      expect(failed?.failedReason).to.match(/invalid renewals payload/);
+      expect(failed?.attemptsMade).to.equal(1);
+    }
+    // A good job after them still runs.
+    const good = await queue.add(
+      'renewals',
+      { subscriptionId: 2 ** 40, period: 2 },
+      { jobId: `good-${Date.now()}` },
+    );
+    expect(
+      await eventually(async () => ((await good.getState()) === 'completed' ? true : undefined)),
+    ).to.equal(true);
   });
 });

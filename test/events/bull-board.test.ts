@@ -21,7 +21,7 @@ async function deliveryOf(engine: Engine, eventId: string) {
   return row;
 }
 
-async function failedJob(engine: Engine, queue: 'outbox' | 'deliveries', id: string): Promise<Job> {
+async function failedJob(engine: Engine, queue: 'deliveries', id: string): Promise<Job> {
   return eventually(
     async () => {
       const jobs = engine.app.ctx.producers.queue(queue);
@@ -48,6 +48,14 @@ describe('Bull Board tells the truth about deliveries', function () {
     await receiver.close();
   });
 
+  const laneOf = async (engine: Engine, integrationId: number) => {
+    const [lane] = await engine.app.ctx.db
+      .select()
+      .from(schema.deliveryLanes)
+      .where(eq(schema.deliveryLanes.integrationId, integrationId));
+    return lane;
+  };
+
   describe('read-write (ADMIN_READ_WRITE=true)', function () {
     let engine: Engine;
     before(async () => {
@@ -58,7 +66,7 @@ describe('Bull Board tells the truth about deliveries', function () {
       await engine.close();
     });
 
-    it('a failed first attempt is a failed outbox job naming the receiver status; a retry from the board makes exactly one more attempt', async () => {
+    it('a failed first attempt is a failed deliveries job naming the receiver status; a retry from the board makes exactly one more attempt', async () => {
       const tenant = await seed();
       receiver.reply = (_req, index) => (index === 0 ? { status: 503, body: 'down' } : { status: 200 });
       const integrationId = await createIntegration(engine.app, tenant, {
@@ -70,20 +78,21 @@ describe('Bull Board tells the truth about deliveries', function () {
         type: 'lead.created',
         productId: null,
       });
-      const job = await failedJob(engine, 'outbox', jobIds.outbox(eventId));
-      const delivery = await deliveryOf(engine, eventId);
-      if (!delivery) throw new Error('no delivery');
+      const delivery = await eventually(async () => deliveryOf(engine, eventId), 10_000, 'delivery');
+      const job = await failedJob(engine, 'deliveries', jobIds.deliveries(delivery.id, 1));
       expect(job.failedReason).to.equal(
         `delivery ${delivery.id} (integration ${integrationId}) attempt 1: receiver answered HTTP 503`,
       );
-      expect(job.data).to.deep.include({
-        eventId,
+      expect(job.data).to.deep.equal({
+        deliveryId: delivery.id,
+        attempt: 1,
         eventType: 'lead.created',
-        failedDeliveries: [delivery.id],
-        failedIntegrations: [integrationId],
+        integrationId,
+        reason: job.failedReason,
+        failedAttempt: 1,
       });
 
-      const retried = await retryFromBoard(engine, 'outbox', job.id ?? '');
+      const retried = await retryFromBoard(engine, 'deliveries', job.id ?? '');
       expect(retried.status).to.be.within(200, 204);
       await receiver.waitFor(2);
       const done = await eventually(async () => {
@@ -91,14 +100,12 @@ describe('Bull Board tells the truth about deliveries', function () {
         return row?.status === 'succeeded' ? row : undefined;
       });
       expect(done.attempts).to.equal(2);
-
-      // The retry scheduled after the first failure still fires, finds attempt 2 made and sends nothing.
-      const scheduled = await engine.app.ctx.producers.waitForJob(
-        'deliveries',
-        jobIds.deliveries(delivery.id, 2),
-        10_000,
-      );
-      expect(scheduled).to.equal('completed');
+      // The retry scheduled after the first failure is gone with it: the lane expects nothing more.
+      const lane = await eventually(async () => {
+        const row = await laneOf(engine, integrationId);
+        return row && row.owner === null ? row : undefined;
+      });
+      expect(lane.jobAt).to.equal(null);
       expect(receiver.requests).to.have.length(2);
       const attempts = await engine.app.ctx.db
         .select()
@@ -111,7 +118,7 @@ describe('Bull Board tells the truth about deliveries', function () {
       ]);
     });
 
-    it('a failed later attempt is a failed deliveries job showing the event type and integration; retried from the board, the next scheduled attempt sends nothing', async () => {
+    it('a failed later attempt is a failed deliveries job showing the event type and integration; retried from the board, the next scheduled attempt never happens', async () => {
       const tenant = await seed();
       const integrationId = await createIntegration(engine.app, tenant, {
         url: receiver.url,
@@ -123,17 +130,13 @@ describe('Bull Board tells the truth about deliveries', function () {
         type: 'lead.created',
         productId: null,
       });
-      const delivery = await eventually(async () => {
-        const row = await deliveryOf(engine, eventId);
-        return row && row.attempts === 1 ? row : undefined;
-      });
-      const deliveries = engine.app.ctx.producers.queue('deliveries');
-      await (await deliveries.getJob(jobIds.deliveries(delivery.id, 2)))?.promote();
+      const delivery = await eventually(async () => deliveryOf(engine, eventId), 10_000, 'delivery');
+      // Attempt 2 follows the schedule (3 s); attempt 3 would wait 60 s.
       const job = await failedJob(engine, 'deliveries', jobIds.deliveries(delivery.id, 2));
       expect(job.failedReason).to.equal(
         `delivery ${delivery.id} (integration ${integrationId}) attempt 2: receiver answered HTTP 500`,
       );
-      expect(job.data).to.deep.equal({
+      expect(job.data).to.deep.include({
         deliveryId: delivery.id,
         attempt: 2,
         eventType: 'lead.created',
@@ -143,16 +146,12 @@ describe('Bull Board tells the truth about deliveries', function () {
 
       expect((await retryFromBoard(engine, 'deliveries', job.id ?? '')).status).to.be.within(200, 204);
       await receiver.waitFor(3);
-      // Attempt 3 was made from the board; the one scheduled after attempt 2 finds it done.
-      await (await deliveries.getJob(jobIds.deliveries(delivery.id, 3)))?.promote();
-      const scheduled = await engine.app.ctx.producers.waitForJob(
-        'deliveries',
-        jobIds.deliveries(delivery.id, 3),
-        10_000,
-      );
-      expect(scheduled).to.equal('completed');
+      const done = await eventually(async () => {
+        const row = await deliveryOf(engine, eventId);
+        return row?.status === 'succeeded' ? row : undefined;
+      });
+      expect(done).to.include({ status: 'succeeded', attempts: 3, nextAttemptAt: null });
       expect(receiver.requests).to.have.length(3);
-      expect(await deliveryOf(engine, eventId)).to.include({ status: 'succeeded', attempts: 3 });
     });
 
     it('names the network error when the receiver cannot be reached', async () => {
@@ -166,7 +165,8 @@ describe('Bull Board tells the truth about deliveries', function () {
         type: 'lead.created',
         productId: null,
       });
-      const job = await failedJob(engine, 'outbox', jobIds.outbox(eventId));
+      const delivery = await eventually(async () => deliveryOf(engine, eventId), 10_000, 'delivery');
+      const job = await failedJob(engine, 'deliveries', jobIds.deliveries(delivery.id, 1));
       expect(job.failedReason).to.match(/attempt 1: no response: ECONNREFUSED/);
     });
   });
@@ -189,8 +189,9 @@ describe('Bull Board tells the truth about deliveries', function () {
         type: 'lead.created',
         productId: null,
       });
-      const job = await failedJob(engine, 'outbox', jobIds.outbox(eventId));
-      const res = await retryFromBoard(engine, 'outbox', job.id ?? '');
+      const delivery = await eventually(async () => deliveryOf(engine, eventId), 10_000, 'delivery');
+      const job = await failedJob(engine, 'deliveries', jobIds.deliveries(delivery.id, 1));
+      const res = await retryFromBoard(engine, 'deliveries', job.id ?? '');
       expect(res.status).to.equal(403);
       expect(((await res.json()) as { error: { type: string } }).error.type).to.equal('permission_error');
       expect(await job.isFailed()).to.equal(true);

@@ -41,6 +41,9 @@ export interface Reply {
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
   readonly violations: string[] = [];
+  /** Requests received and not yet answered, and the most there ever were at once. */
+  open = 0;
+  maxOpen = 0;
   reply: (req: ReceivedRequest, index: number) => Reply = () => ({ status: 200, body: 'ok' });
   private server: http.Server | undefined;
   private readonly path = `/hook-${randomBase62(12)}`;
@@ -76,9 +79,12 @@ export class Receiver {
         const index = this.requests.length;
         this.check(received);
         this.requests.push(received);
+        this.open += 1;
+        this.maxOpen = Math.max(this.maxOpen, this.open);
         for (const w of this.waiters.splice(0)) w();
         const answer = this.reply(received, index);
         const send = (): void => {
+          this.open -= 1;
           res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
           res.end(answer.body ?? '');
         };
@@ -273,7 +279,7 @@ export async function startEngine(
     OUTBOX_SWEEP_MS: '200',
     ...env,
   });
-  const workers = await startWorkers(app.ctx, testEnvironment().redis.url, options);
+  const workers = await startWorkers(app.ctx, { kind: 'single', url: testEnvironment().redis.url }, options);
   return {
     app,
     workers,

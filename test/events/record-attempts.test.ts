@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { recordEvent } from '../../src/events/outbox.js';
-import { fanOutMany } from '../../src/webhooks/repository.js';
+import { schema } from '../../src/shared/db/index.js';
 import type { AttemptResult } from '../../src/webhooks/http-client.js';
-import { attemptKey, recordAttempts, type DeliveryTarget } from '../../src/webhooks/repository.js';
+import { attemptKey, recordAttempts, type AttemptRecord } from '../../src/webhooks/repository/attempts.js';
+import { fanOutEvents } from '../../src/webhooks/repository/fan-out.js';
 import { seed, sharedApp } from '../helpers/app.js';
 import { createIntegration, integration } from './helpers.js';
 
@@ -20,7 +21,9 @@ const result = (ok: boolean): AttemptResult => ({
 });
 
 describe('recording a batch of attempts', function () {
-  async function deliveries(count: number): Promise<{ integrationId: number; targets: DeliveryTarget[] }> {
+  async function deliveries(
+    count: number,
+  ): Promise<{ integrationId: number; targets: Array<AttemptRecord['delivery']> }> {
     const app = await sharedApp();
     const tenant = await seed();
     const integrationId = await createIntegration(app, tenant, {
@@ -39,7 +42,13 @@ describe('recording a batch of attempts', function () {
       });
       ids.push(event.id);
     }
-    return { integrationId, targets: await fanOutMany(app.ctx.db, ids) };
+    await fanOutEvents(app.ctx.db, ids);
+    const rows = await app.ctx.db
+      .select()
+      .from(schema.deliveries)
+      .where(sql`${schema.deliveries.integrationId} = ${integrationId}`)
+      .orderBy(schema.deliveries.id);
+    return { integrationId, targets: rows.map((r) => ({ id: r.id, eventId: r.eventId, integrationId })) };
   }
 
   it('counts consecutive failures in completion order: a success in the batch resets the count before later failures', async () => {
@@ -51,21 +60,21 @@ describe('recording a batch of attempts', function () {
     const recorded = await recordAttempts(
       app.ctx.db,
       [
-        { target: a, attempt: 1, result: result(false), status: 'failed', nextAttemptAt: null },
-        { target: b, attempt: 1, result: result(true), status: 'succeeded', nextAttemptAt: null },
-        { target: c, attempt: 1, result: result(false), status: 'failed', nextAttemptAt: null },
+        { delivery: a, attempt: 1, result: result(false), status: 'failed', nextAttemptAt: null },
+        { delivery: b, attempt: 1, result: result(true), status: 'succeeded', nextAttemptAt: null },
+        { delivery: c, attempt: 1, result: result(false), status: 'failed', nextAttemptAt: null },
       ],
       5,
     );
-    expect(recorded.size).to.equal(3);
+    expect(recorded.attempts.size).to.equal(3);
     expect(await integration(app.ctx.db, integrationId)).to.include({ failureCount: 1, isActive: true });
   });
 
   it('opens the breaker when a batch of failures reaches the threshold, and records a duplicate attempt once', async () => {
     const app = await sharedApp();
     const { integrationId, targets } = await deliveries(5);
-    const records = targets.map((target) => ({
-      target,
+    const records = targets.map((delivery) => ({
+      delivery,
       attempt: 1,
       result: result(false),
       status: 'failed' as const,
@@ -74,15 +83,18 @@ describe('recording a batch of attempts', function () {
     const first = records[0];
     if (!first) throw new Error('expected deliveries');
     const recorded = await recordAttempts(app.ctx.db, [...records, first], 5);
-    expect(recorded.size).to.equal(5);
-    expect(recorded.get(attemptKey(first.target.id, 1))).to.include({ failureCount: 5, breakerOpened: true });
+    expect(recorded.attempts.size).to.equal(5);
+    expect(recorded.attempts.get(attemptKey(first.delivery.id, 1))).to.include({
+      failureCount: 5,
+      breakerOpened: true,
+    });
     expect(await integration(app.ctx.db, integrationId)).to.include({
       failureCount: 5,
       isActive: false,
       disabledReason: 'auto_disabled',
     });
     const again = await recordAttempts(app.ctx.db, [first], 5);
-    expect(again.size).to.equal(0);
+    expect(again.attempts.size).to.equal(0);
     expect((await integration(app.ctx.db, integrationId)).failureCount).to.equal(5);
   });
 });

@@ -37,7 +37,7 @@ describe('event engine resilience', function () {
       OUTBOX_SWEEP_MS: '300',
       QUEUE_PREFIX: `{outage-${randomBase62(6)}}`,
     });
-    const workers = await startWorkers(app.ctx, redis.url);
+    const workers = await startWorkers(app.ctx, { kind: 'single', url: redis.url });
     try {
       const tenant = await seed();
       await createIntegration(app, tenant, { url: receiver.url, events: ['lead.created'] });
@@ -86,9 +86,13 @@ describe('event engine resilience', function () {
       WEBHOOK_RETRY_JITTER: '0',
       QUEUE_PREFIX: `{restart-${randomBase62(6)}}`,
     });
-    const workers = await startWorkers(app.ctx, redis.url, {
-      sweep: { eventGraceMs: 500, deliveryGraceMs: 300, batch: 100 },
-    });
+    const workers = await startWorkers(
+      app.ctx,
+      { kind: 'single', url: redis.url },
+      {
+        sweep: { eventGraceMs: 500, deliveryGraceMs: 300, batch: 100 },
+      },
+    );
     try {
       const tenant = await seed();
       receiver.reply = (_req, i) => (i === 0 ? { status: 503 } : { status: 200 });
@@ -167,7 +171,11 @@ describe('event engine resilience', function () {
       const killed = await deliveryOf(app.ctx.db, eventId);
       expect(killed).to.include({ status: 'pending', attempts: 0 });
 
-      survivor = await startWorkers(app.ctx, env.redis.url, { lockDurationMs: 1000, stalledIntervalMs: 500 });
+      survivor = await startWorkers(
+        app.ctx,
+        { kind: 'single', url: env.redis.url },
+        { lockDurationMs: 1000, stalledIntervalMs: 500, laneLeaseMs: 1000 },
+      );
       const requests = await receiver.waitFor(2, 20_000);
       expect(requests[1]?.headers['webhook-id']).to.equal(eventId);
       const done = await eventually(async () => {

@@ -77,7 +77,10 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
     expect(res.body.paid_at).to.be.a('string');
     expect(res.body.simulation).to.deep.equal({
       event: 'order.paid',
-      webhooks: [{ integration_id: hook, destination: ok.url, success: true, status: 200 }],
+      events: ['order.paid'],
+      webhooks: [
+        { event: 'order.paid', integration_id: hook, destination: ok.url, success: true, status: 200 },
+      ],
     });
     expect(ok.requests.length).to.equal(before + 1);
     const request = ok.requests[before];
@@ -119,8 +122,20 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
     expect(res.body.status).to.equal('active');
     expect(res.body.simulation.event).to.equal('order.payment_declined');
     expect(res.body.simulation.webhooks).to.deep.equal([
-      { integration_id: good, destination: ok.url, success: true, status: 200 },
-      { integration_id: bad, destination: failing.url, success: false, status: 500 },
+      {
+        event: 'order.payment_declined',
+        integration_id: good,
+        destination: ok.url,
+        success: true,
+        status: 200,
+      },
+      {
+        event: 'order.payment_declined',
+        integration_id: bad,
+        destination: failing.url,
+        success: false,
+        status: 500,
+      },
     ]);
   });
 
@@ -135,7 +150,11 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
     const res = await simulate(tenant, linkId, { outcome: 'expired' });
     expect(res.status).to.equal(200);
     expect(res.body.status).to.equal('expired');
-    expect(res.body.simulation).to.deep.equal({ event: 'order.expired', webhooks: [] });
+    expect(res.body.simulation).to.deep.equal({
+      event: 'order.expired',
+      events: ['order.expired'],
+      webhooks: [],
+    });
   });
 
   it('serves 15 simulate calls waiting at once without a listener per call (no MaxListenersExceededWarning)', async () => {

@@ -6,7 +6,7 @@ import { insertUser } from '../../src/companies/repository.js';
 import { createPanelToken } from '../../src/companies/service.js';
 import { schema } from '../../src/shared/db/index.js';
 import { runRecovery } from '../../src/webhooks/recovery.js';
-import { insertRecovery } from '../../src/webhooks/repository.js';
+import { insertRecovery } from '../../src/webhooks/repository/recovery.js';
 import { seed } from '../helpers/app.js';
 import { noteSecret } from '../helpers/secrets.js';
 import {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { exampleEventData } from '../../src/events/examples.js';
 import { EVENT_KINDS } from '../../src/events/kinds.js';
 import { sharedApp } from '../helpers/app.js';
 import { servedWebhookValidator, takeWebhookViolations } from '../helpers/webhook-validator.js';
@@ -73,6 +74,55 @@ describe('OpenAPI webhooks: one entry per event kind, and the receivers check ev
       expect(validator.problem(JSON.stringify(body)), what).to.be.a('string');
     }
     expect(validator.problem('not json')).to.match(/not JSON/);
+  });
+
+  it('accepts the example of every kind (what a test send delivers), and holds subscription events to their state', async () => {
+    const validator = await servedWebhookValidator();
+    for (const kind of EVENT_KINDS) {
+      for (const simulated of [false, true]) {
+        const data = exampleEventData(kind, { productId: 7, simulated });
+        expect(validator.problem(JSON.stringify(envelope(kind, data))), `${kind} ${simulated}`).to.equal(
+          undefined,
+        );
+      }
+    }
+    const pastDue = exampleEventData('subscription.past_due');
+    const canceled = exampleEventData('subscription.canceled');
+    const subscriptionOf = (data: Record<string, unknown>) => data.subscription as Record<string, unknown>;
+    const drifts: Array<[string, unknown]> = [
+      [
+        'a past_due event about an active subscription',
+        envelope('subscription.past_due', {
+          ...pastDue,
+          subscription: { ...subscriptionOf(pastDue), status: 'active' },
+        }),
+      ],
+      [
+        'a canceled event without its reason',
+        envelope('subscription.canceled', {
+          ...canceled,
+          subscription: { ...subscriptionOf(canceled), cancel_reason: null },
+        }),
+      ],
+      [
+        'a subscription event without the panel fields',
+        envelope('subscription.canceled', {
+          ...canceled,
+          subscription: { id: 1, status: 'canceled', current_period_end: '2026-01-01T00:00:00.000Z' },
+        }),
+      ],
+      ['a subscription event with an order', envelope('subscription.past_due', { ...pastDue, order: null })],
+      [
+        'a chargeback of an order still paid',
+        envelope('order.chargeback', {
+          ...exampleEventData('order.chargeback'),
+          order: { ...(exampleEventData('order.paid').order as object) },
+        }),
+      ],
+    ];
+    for (const [what, body] of drifts) {
+      expect(validator.problem(JSON.stringify(body)), what).to.be.a('string');
+    }
   });
 
   it('a test receiver records a body off its schema, so the running test fails', async () => {

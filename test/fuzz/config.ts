@@ -4,10 +4,11 @@
  *
  *   FUZZ_RUNS          generated requests per operation in valid mode (default 80)
  *   FUZZ_HOSTILE_RUNS  generated requests per operation in hostile mode (default 2 × FUZZ_RUNS)
- *   FUZZ_PROPERTY_MS   longest one property (one operation, one mode) may run (default 6000)
- *   FUZZ_BUDGET_S      time after which every remaining property gets only 250 ms (default 140),
- *                      so the suite stays within 3 minutes on a slow machine
- *   FUZZ_SEED          fast-check seed of the whole run (default: random, printed)
+ *   FUZZ_PROPERTY_MS   time after which a property that has made its minimum runs stops (default 6000)
+ *   FUZZ_BUDGET_S      time, from the first property, after which every remaining property stops as
+ *                      soon as it has made its minimum runs (default 140): on a slow machine the
+ *                      suite does fewer requests, never fewer than the minimums below
+ *   FUZZ_SEED          fast-check seed of the whole run (default: random, printed; `.ci/run` pins it)
  *   FUZZ_OPS           regular expression on operation ids: fuzz only those (e.g. ^createPaymentLink$)
  *   FUZZ_SHRINK=1      stop each property at its first problem and let fast-check shrink it
  *                      (default: keep going and list every distinct problem with its smallest request)
@@ -23,11 +24,42 @@ function intEnv(name: string, fallback: number): number {
 }
 
 const runs = intEnv('FUZZ_RUNS', 80);
+const hostileRuns = intEnv('FUZZ_HOSTILE_RUNS', runs * 2);
 const seedFromEnv = process.env.FUZZ_SEED;
+
+/** The runs a property aims for, and the fewest it may pass with whatever the clock says. */
+export interface PropertyRuns {
+  runs: number;
+  minimum: number;
+}
+
+/**
+ * Each kind of property's minimum is what it needs to have met every kind of input it draws from
+ * at least once, on all but about 1 seed in 100 (a property whose time runs out before its minimum
+ * keeps going until it gets there; one that still makes fewer runs fails):
+ *
+ * - valid requests, 50: a generated request picks among alternatives (an enum value, a `oneOf`
+ *   branch, an optional field present or absent); with up to 8 of them, 8 × (7/8)^50 ≈ 1 %.
+ * - hostile requests, 60: the rarest kind of mutation (bad credentials) is drawn 1 time in 13:
+ *   (12/13)^60 < 1 %, the other four kinds far more often.
+ * - the buyer pages' hostile cases, 80: 10 kinds of case drawn evenly: 10 × (9/10)^80 ≈ 0.2 %.
+ * - unknown paths, 40: 2 APIs × 3 methods, 6 × (5/6)^40 ≈ 0.4 %; the buyer pages' unknown paths
+ *   (random segments, nothing to cover by kind) take the same.
+ *
+ * A FUZZ_RUNS or FUZZ_HOSTILE_RUNS below a minimum lowers it: asked for, not shrunk quietly.
+ */
+const runsOf = (target: number, minimum: number): PropertyRuns => ({
+  runs: target,
+  minimum: Math.min(minimum, target),
+});
 
 export const fuzzConfig = {
   runs,
-  hostileRuns: intEnv('FUZZ_HOSTILE_RUNS', runs * 2),
+  hostileRuns,
+  valid: runsOf(runs, 50),
+  hostile: runsOf(hostileRuns, 60),
+  buyerPages: runsOf(hostileRuns, 80),
+  unknownPaths: runsOf(runs, 40),
   seed: seedFromEnv ? intEnv('FUZZ_SEED', 0) : Math.floor(Math.random() * 0x7fffffff),
   seedFromEnv: Boolean(seedFromEnv),
   only: process.env.FUZZ_OPS ? new RegExp(process.env.FUZZ_OPS) : undefined,

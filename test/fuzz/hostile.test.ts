@@ -33,7 +33,7 @@ async function fuzzHostile(
   const log = new ProblemLog();
   const mutations = mutationsOf(op, w.validator);
   const arb = fc.tuple(requestArbitrary(op, referencesOf(op)), mutationArbitrary(mutations));
-  await runProperty(`hostile ${op.id}`, arb, fuzzConfig.hostileRuns, log, async ([generated, mutation]) => {
+  await runProperty(`hostile ${op.id}`, arb, fuzzConfig.hostile, log, async ([generated, mutation]) => {
     const resolved = await resolveRequest(op, generated, tenant.pools);
     const refusal = w.validator.requestRefusal(op, resolved.values);
     if (refusal) {

@@ -183,7 +183,7 @@ async function unknownPaths(w: FuzzWorld, tenant: FuzzTenant): Promise<ProblemLo
     segments: fc.array(segment, { minLength: 1, maxLength: 4 }),
     method: fc.constantFrom('GET', 'POST', 'DELETE'),
   });
-  await runProperty('unknown paths', arb, fuzzConfig.runs, log, async ({ api, segments, method }) => {
+  await runProperty('unknown paths', arb, fuzzConfig.unknownPaths, log, async ({ api, segments, method }) => {
     // The payments API lives under /v1 (its document's paths all start there); the panel under its server path.
     const root = api.prefix || `/${[...api.methodsByTemplate.keys()][0]?.split('/')[1] ?? 'v1'}`;
     const path = `${root}/${segments.join('/')}`;

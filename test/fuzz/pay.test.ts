@@ -28,18 +28,34 @@ const BUYER_ROUTES: BuyerRoute[] = [
   { method: 'GET', template: '/teste/{link_id}' },
   { method: 'POST', template: '/teste/{link_id}/simulate', body: 'form' },
   { method: 'POST', template: '/gateway/callback', body: 'json' },
+  { method: 'GET', template: '/orders/{order_code}' },
+  { method: 'GET', template: '/orders/{order_code}/status' },
+  { method: 'GET', template: '/orders/{order_code}/boleto' },
+  { method: 'GET', template: '/assets/order.js' },
 ];
 
 /** Form fields the buyer pages read (README "Pay step", "Simulation page"). */
-const FORM_FIELDS = ['plink', 'name', 'email', 'phone', 'document', 'payment_method', 'outcome'];
+const FORM_FIELDS = [
+  'plink',
+  'name',
+  'email',
+  'phone',
+  'document',
+  'payment_method',
+  'installments',
+  'outcome',
+];
 
-/** Statuses a buyer page may answer a bad request with (README "Buyer pages"); never a 5xx. */
-const PAGE_STATUSES = [200, 202, 302, 400, 404, 409, 413, 415];
+/**
+ * Statuses a buyer page may answer a bad request with (README "Buyer pages"); never a 5xx. 303 is
+ * the pay step leading to the order's page, and a paid order's page to the link's success_url.
+ */
+const PAGE_STATUSES = [200, 302, 303, 400, 404, 409, 413, 415];
 
 interface BuyerWorld {
   w: FuzzWorld;
   tenant: FuzzTenant;
-  values: { code: string; link_id: string; short_code: string; plink: string };
+  values: { code: string; link_id: string; short_code: string; plink: string; order_code: string };
 }
 
 interface Link {
@@ -71,6 +87,20 @@ async function buyerWorld(): Promise<BuyerWorld> {
     links.push(res.json);
   }
   const [live, test] = links as [Link, Link];
+  // A boleto order of the live link (its page, its status and its printable boleto all exist).
+  const paid = await sendRaw(w.baseUrl, {
+    method: 'POST',
+    path: `${w.checkoutPath}/${encodeURIComponent(offer)}/pay`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      plink: live.id,
+      name: 'Fuzz Buyer',
+      email: 'fuzz-orders@example.com',
+      payment_method: 'boleto',
+    }).toString(),
+  });
+  const orderCode = /orders\/([0-9a-f-]{36})/.exec(paid.headers.location ?? '')?.[1];
+  if (paid.status !== 303 || !orderCode) throw new Error(`fixture order not created: ${paid.status}`);
   return {
     w,
     tenant,
@@ -79,6 +109,7 @@ async function buyerWorld(): Promise<BuyerWorld> {
       link_id: test.id,
       plink: live.id,
       short_code: new URL(live.short_url).pathname.split('/').pop() ?? '',
+      order_code: orderCode,
     },
   };
 }
@@ -294,7 +325,7 @@ async function send(
 
 async function hostilePages(b: BuyerWorld): Promise<ProblemLog> {
   const log = new ProblemLog();
-  await runProperty('buyer pages', cases(), fuzzConfig.hostileRuns, log, async (c) => {
+  await runProperty('buyer pages', cases(), fuzzConfig.buyerPages, log, async (c) => {
     const raw = c.build(b);
     const where = `${c.route.method} {checkout_url}${c.route.template}`;
     const before = raw.method === 'GET' ? undefined : await b.w.rows.snapshot([b.tenant.companyId]);
@@ -360,7 +391,7 @@ async function methodsAndUnknownPaths(b: BuyerWorld): Promise<ProblemLog> {
     fc.webSegment().filter((s) => s.length > 0),
     { minLength: 2, maxLength: 4 },
   );
-  await runProperty('buyer pages, unknown paths', unknown, fuzzConfig.runs, log, async (segments) => {
+  await runProperty('buyer pages, unknown paths', unknown, fuzzConfig.unknownPaths, log, async (segments) => {
     // Two or more segments other than the documented shapes are no page.
     if ((segments[0] === 'r' || segments[0] === 'teste') && segments.length === 2) fc.pre(false);
     if (segments[1] === 'pay' && segments.length === 2) fc.pre(false);

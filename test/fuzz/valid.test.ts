@@ -30,8 +30,8 @@ async function fuzzValid(
   op: Operation,
 ): Promise<ProblemLog> {
   const log = new ProblemLog();
-  const refs = referencesOf(op);
-  await runProperty(`valid ${op.id}`, requestArbitrary(op, refs), fuzzConfig.runs, log, async (generated) => {
+  const arb = requestArbitrary(op, referencesOf(op));
+  await runProperty(`valid ${op.id}`, arb, fuzzConfig.valid, log, async (generated) => {
     const resolved = await resolveRequest(op, generated, tenant.pools);
     const refusal = w.validator.requestRefusal(op, resolved.values);
     if (refusal) {

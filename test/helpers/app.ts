@@ -1,5 +1,5 @@
 import type { AppContext } from '../../src/shared/context.js';
-import { createContext } from '../../src/shared/bootstrap.js';
+import { configuredStores, createContext } from '../../src/shared/bootstrap.js';
 import { testLogger } from './captured-logs.js';
 import { noteSecret } from './secrets.js';
 import { startWebServer, type WebServer } from '../../src/apps/server.js';
@@ -22,12 +22,7 @@ let shared: Promise<TestApp> | undefined;
 /** Starts a fresh app; `env` overrides configuration the way a deployment would (e.g. rate limits). */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = testEnvironment().config(env);
-  const owned = createContext(
-    config,
-    testLogger(config),
-    { databaseUrl: config.databaseUrl ?? '', redisUrl: config.redisUrl ?? '' },
-    10,
-  );
+  const owned = createContext(config, testLogger(config), configuredStores(config), 10);
   const { ctx } = owned;
   const web = await startWebServer(ctx);
   const app: TestApp = {

@@ -10,6 +10,7 @@ import { seedCompany, type SeedOptions, type SeedResult } from '../../src/cli/se
 import { createDatabase, type Db } from '../../src/shared/db/index.js';
 import { migrate } from '../../src/shared/db/migrate.js';
 import { capturedLogFile } from './captured-logs.js';
+import { ensureBuilt } from './compiled.js';
 import { databaseOnServer, testEnvironment } from './environment.js';
 import { noteSecret } from './secrets.js';
 
@@ -30,9 +31,10 @@ export interface Deployment {
 }
 
 /**
- * Web and worker processes started as the Procfile starts them (`src/web.ts`, `workers/main.ts`),
- * against this run's PostgreSQL database and Redis, on a queue prefix of their own: production's
- * shape, for what only separate processes show (shared limits, one delivery across workers).
+ * Web and worker processes started as the Procfile starts them, compiled (`dist/src/web.js`,
+ * `dist/workers/main.js`), against this run's PostgreSQL server and Redis, on a database and a queue
+ * prefix of their own: production's shape, for what only separate processes show (shared limits,
+ * one delivery across workers, fairness between companies, faults).
  */
 export async function startDeployment(options: {
   webs: number;
@@ -40,8 +42,16 @@ export async function startDeployment(options: {
   env?: Record<string, string>;
   /** Per worker process, e.g. its own METRICS_PORT. */
   workerEnv?: (index: number) => Record<string, string>;
+  /** A Redis of the deployment's own (a test that restarts it); the run's Redis otherwise. */
+  redisUrl?: string;
+  /**
+   * Where the processes reach the deployment's database (a pooler in front of it, say); migrations
+   * and the test's own reads still go to the server directly.
+   */
+  databaseVia?: (directUrl: string) => string;
 }): Promise<Deployment> {
   const environment = testEnvironment();
+  await ensureBuilt();
   const logDir = await mkdtemp(path.join(os.tmpdir(), 'plinks-deploy-'));
   const database = await databaseOnServer(
     environment.databaseUrl,
@@ -56,8 +66,9 @@ export async function startDeployment(options: {
     ...process.env,
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
-    DATABASE_URL: database.url,
-    REDIS_URL: environment.redis.url,
+    DATABASE_URL: options.databaseVia ? options.databaseVia(database.url) : database.url,
+    DATABASE_MIGRATION_URL: database.url,
+    REDIS_URL: options.redisUrl ?? environment.redis.url,
     QUEUE_PREFIX: `{plinks-deploy-${randomBase62(6).toLowerCase()}}`,
     DATA_DIR: path.join(logDir, 'data'),
     LOG_LEVEL: 'info',
@@ -74,6 +85,7 @@ export async function startDeployment(options: {
       new ServiceProcess({
         role: 'web',
         cwd: REPO_ROOT,
+        compiled: true,
         script: 'src/web.ts',
         env: { ...base, PORT: String(port), PUBLIC_BASE_URL: publicBase },
         logFile: path.join(logDir, `web-${i + 1}.log`),
@@ -93,6 +105,7 @@ export async function startDeployment(options: {
       new ServiceProcess({
         role: 'worker',
         cwd: REPO_ROOT,
+        compiled: true,
         script: 'workers/main.ts',
         env: { ...base, PUBLIC_BASE_URL: publicBase, ...options.workerEnv?.(i) },
         logFile: path.join(logDir, `worker-${i + 1}.log`),

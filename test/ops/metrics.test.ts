@@ -62,12 +62,17 @@ describe('metrics: Prometheus text on the web process and on the worker’s METR
     return parsePrometheusTextFormat(await res.text());
   };
 
-  it('is behind the bearer token: 401 without it or with a wrong one', async () => {
+  it('is behind the bearer token: 401 without it or with a wrong one, counted under the `web` app', async () => {
     const web = `${deployment.webs[0]}/metrics`;
+    const refusedScrapes = async (): Promise<number> =>
+      sampleValue(await parsed(web), 'http_requests_total', { app: 'web', route: '/metrics', status: '401' });
+    const before = await refusedScrapes();
     for (const url of [web, workerMetrics]) {
       expect((await scrape(url, '')).status).to.equal(401);
       expect((await scrape(url, 'wrong-token-wrong-token')).status).to.equal(401);
     }
+    // Top-level routes are the `web` app's; the worker's two refusals are its own.
+    expect((await refusedScrapes()) - before).to.equal(2);
   });
 
   it('counts requests by route template, attempts by outcome, jobs by queue, and reads queue depth, outbox lag, pool and Redis state', async () => {
@@ -121,7 +126,7 @@ describe('metrics: Prometheus text on the web process and on the worker’s METR
     expect(simulated.status).to.equal(200);
     await Promise.all([ok.waitFor(1), failing.waitFor(1)]);
     // A real event through the outbox: the link expires, its order.expired fails at the receiver,
-    // which fails the relay job and opens the breaker (second consecutive failure).
+    // which leaves a failed job in Bull Board and opens the breaker (second consecutive failure).
     await insertLink(deployment.db, tenant, { expiresAt: new Date(Date.now() + 300) });
     await failing.waitFor(2, 15_000);
 
@@ -153,10 +158,6 @@ describe('metrics: Prometheus text on the web process and on the worker’s METR
     expect(
       sampleValue(web, 'http_requests_total', { app: 'payments', route: 'unmatched', status: '404' }),
     ).to.equal(2);
-    // The refused scrapes of the first test: top-level routes are the `web` app's.
-    expect(
-      sampleValue(web, 'http_requests_total', { app: 'web', route: '/metrics', status: '401' }),
-    ).to.equal(2);
     expect(web.find((f) => f.name === 'http_request_duration_seconds')?.type).to.equal('HISTOGRAM');
     const routes = new Set(
       web.find((f) => f.name === 'http_requests_total')?.metrics.map((m) => m.labels?.route),
@@ -184,12 +185,12 @@ describe('metrics: Prometheus text on the web process and on the worker’s METR
     const worker = await eventually(
       async () => {
         const families = await parsed(workerMetrics);
-        return sampleValue(families, 'queue_jobs_total', { queue: 'outbox', outcome: 'failed' }) >= 1
+        return sampleValue(families, 'queue_jobs_total', { queue: 'deliveries', outcome: 'failed' }) >= 2
           ? families
           : undefined;
       },
       15_000,
-      'the failed relay job in the worker’s metrics',
+      'the failed attempts’ jobs in the worker’s metrics',
     );
     expect(
       sampleValue(worker, 'webhook_attempts_total', { outcome: 'succeeded', status_class: '2xx' }),
@@ -201,12 +202,13 @@ describe('metrics: Prometheus text on the web process and on the worker’s METR
     // One first attempt per delivery: order.paid to both receivers, order.expired to the failing one.
     expect(sampleValue(worker, 'webhook_delivery_lag_seconds')).to.equal(3);
     expect(sampleValue(worker, 'queue_jobs_total', { queue: 'simulate', outcome: 'completed' })).to.equal(1);
-    expect(sampleValue(worker, 'queue_jobs_total', { queue: 'outbox', outcome: 'failed' })).to.equal(1);
+    expect(sampleValue(worker, 'queue_jobs_total', { queue: 'outbox', outcome: 'failed' })).to.equal(0);
+    expect(sampleValue(worker, 'queue_jobs_total', { queue: 'deliveries', outcome: 'failed' })).to.equal(2);
     expect(sampleValue(worker, 'webhook_breaker_openings_total')).to.equal(1);
-    // Each failed attempt's retry waits an hour: two delayed jobs on the deliveries queue, and the
-    // relay job that failed stays in the outbox queue's failed set.
-    expect(sampleValue(worker, 'queue_jobs', { queue: 'deliveries', state: 'delayed' })).to.equal(2);
-    expect(sampleValue(worker, 'queue_jobs', { queue: 'outbox', state: 'failed' })).to.equal(1);
+    // Each failed attempt's retry waits an hour: the failing integration's lane sleeps until then as
+    // one delayed job, and each failed attempt stays in the deliveries queue's failed set.
+    expect(sampleValue(worker, 'queue_jobs', { queue: 'delivery-lanes', state: 'delayed' })).to.equal(1);
+    expect(sampleValue(worker, 'queue_jobs', { queue: 'deliveries', state: 'failed' })).to.equal(2);
     expect(sampleValue(worker, 'redis_connection_up')).to.equal(1);
     const text = await (await scrape(workerMetrics)).text();
     for (const secret of [tenant.keys.test, tenant.panel_token, ok.url, failing.url, link.id]) {

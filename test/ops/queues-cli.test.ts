@@ -153,7 +153,7 @@ describe('CLI: the Redis of a running `npm start`, found without REDIS_URL', fun
         (err: { code: number; stderr: string }) => err,
       );
       expect(failure?.code).to.equal(2);
-      expect(failure?.stderr).to.include('set REDIS_URL, or start the service');
+      expect(failure?.stderr).to.include('set REDIS_URL (or REDIS_CLUSTER_NODES), or start the service');
     } finally {
       await rm(empty, { recursive: true, force: true });
     }

@@ -35,6 +35,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
         OUTBOX_SWEEP_MS: '300',
         WEBHOOK_RETRY_SCHEDULE: '3600',
         RENEWAL_SWEEP_MS: '200',
+        // A failed renewal is retried a second later (and by both workers' sweeps once it is overdue).
+        RENEWAL_RETRY_SCHEDULE: '1',
       },
     });
     webs = deployment.webs.map((url) => new HttpClient(url, local.ctx.config));
@@ -67,6 +69,26 @@ describe('scale-out: two web and two worker processes behave as one', function (
     });
     expect(res.status, res.text).to.equal(201);
     return res.body.id;
+  }
+  /** A live plan link made through one web and paid by card at the other's checkout: its subscription. */
+  async function subscribed(tenant: SeedResult, email: string) {
+    const plan = tenant.plans.find((p) => p.status === 'active');
+    const link = await web(0).post<{ id: string }>('/v1/payment-links', {
+      auth: tenant.keys.live,
+      body: { plan_code: plan?.code },
+    });
+    expect(link.status, link.text).to.equal(201);
+    const paid = await web(1).post<string>(`/pay/${plan?.code ?? ''}/pay`, {
+      rawBody: new URLSearchParams({ plink: link.body.id, name: 'Scale Subscriber', email }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(paid.status, paid.text).to.equal(200);
+    const [subscription] = await deployment.db
+      .select()
+      .from(schema.subscriptions)
+      .where(eq(schema.subscriptions.paymentLinkId, link.body.id));
+    if (!subscription) throw new Error('paying the plan link started no subscription');
+    return subscription;
   }
   const duplicates = (r: Receiver): number => {
     const ids = r.requests.map((q) => String(q.headers['webhook-id']));
@@ -217,27 +239,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
     const tenant = await deployment.seed();
     const r = await receiver();
     await integrate(tenant, r.url, ['order.paid']);
-    const plan = tenant.plans.find((p) => p.status === 'active');
-    const link = await web(0).post<{ id: string }>('/v1/payment-links', {
-      auth: tenant.keys.live,
-      body: { plan_code: plan?.code },
-    });
-    expect(link.status, link.text).to.equal(201);
-    const paid = await web(1).post<string>(`/pay/${plan?.code ?? ''}/pay`, {
-      rawBody: new URLSearchParams({
-        plink: link.body.id,
-        name: 'Scale Renewal',
-        email: 'renew@example.com',
-      }).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    });
-    expect(paid.status, paid.text).to.equal(200);
+    const subscription = await subscribed(tenant, 'renew@example.com');
     await r.waitFor(1, 15_000);
-    const [subscription] = await deployment.db
-      .select()
-      .from(schema.subscriptions)
-      .where(eq(schema.subscriptions.paymentLinkId, link.body.id));
-    if (!subscription) throw new Error('paying the plan link started no subscription');
     // Its first period ended five minutes ago: both workers' sweeps now find it due at once.
     await deployment.db.execute(
       sql`UPDATE subscriptions SET created_at = created_at - interval '1 month 5 minutes',
@@ -260,6 +263,48 @@ describe('scale-out: two web and two worker processes behave as one', function (
       .where(eq(schema.orders.subscriptionId, subscription.id));
     expect(again).to.have.length(renewals.length).and.length(2);
     expect([r.requests.length, duplicates(r)]).to.deep.equal([2, 0]);
+  });
+
+  it('a due renewal retry runs once, with one paid order and one order.paid and subscription.renewed per integration, while its job and both workers race', async () => {
+    const tenant = await deployment.seed();
+    const kinds = ['order.paid', 'order.failed', 'subscription.past_due', 'subscription.renewed'];
+    const [a, b] = [await receiver(), await receiver()];
+    await integrate(tenant, a.url, kinds);
+    await integrate(tenant, b.url, kinds);
+    const subscription = await subscribed(tenant, 'retry@example.com');
+    // The renewal is declined (renew now under the dev gateway): past_due, its retry a second away.
+    const failed = await web(0).post<{ status: string }>(`/panel/v1/subscriptions/${subscription.id}/renew`, {
+      auth: tenant.panel_token,
+      body: { outcome: 'failed' },
+    });
+    expect(failed.body.status, failed.text).to.equal('past_due');
+    // And overdue by five minutes: both workers' sweeps (every 200 ms) reach for it as its job fires.
+    await deployment.db.execute(
+      sql`UPDATE subscriptions SET next_retry_at = now() - interval '5 minutes' WHERE id = ${subscription.id}`,
+    );
+    const orders = () =>
+      deployment.db
+        .select({ status: schema.orders.status })
+        .from(schema.orders)
+        .where(eq(schema.orders.subscriptionId, subscription.id));
+    await eventually(async () => ((await orders()).length >= 3 ? true : undefined), 15_000);
+    await Promise.all([a.waitFor(5, 15_000), b.waitFor(5, 15_000)]);
+    // Many sweeps of both workers, and the retry job, later: still one retry charged, once per receiver.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await orders()).map((o) => o.status).sort()).to.deep.equal(['failed', 'paid', 'paid']);
+    const [after] = await deployment.db
+      .select()
+      .from(schema.subscriptions)
+      .where(eq(schema.subscriptions.id, subscription.id));
+    expect(after).to.include({ status: 'active', currentPeriod: 2, failedCharges: 0 });
+    const typesOf = (r: Receiver) =>
+      r.requests.map((q) => (JSON.parse(q.body) as { type: string }).type).sort();
+    for (const r of [a, b]) {
+      expect(typesOf(r)).to.deep.equal(
+        ['order.paid', 'order.failed', 'subscription.past_due', 'order.paid', 'subscription.renewed'].sort(),
+      );
+      expect(duplicates(r)).to.equal(0);
+    }
   });
 });
 

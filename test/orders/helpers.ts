@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
+import { addDays, startOfBrazilDay } from '../../src/shared/brazil-time.js';
 import { insertUser } from '../../src/companies/repository.js';
 import { createPanelToken } from '../../src/companies/service.js';
 import type { TestApp } from '../helpers/app.js';
@@ -25,6 +26,19 @@ export interface PanelOrder {
   created_at: string;
   paid_at: string | null;
   refunded_at: string | null;
+  installments: number | null;
+  pix: { copy_paste: string; expires_at: string } | null;
+  boleto: { digitable_line: string; barcode: string; due_date: string; url: string } | null;
+}
+
+/**
+ * When a pending order is abandoned, worked out here from what the panel shows: its Pix expiry, the
+ * end (Brasília time) of the third day after its boleto's due date.
+ */
+export function deadlineOf(order: Pick<PanelOrder, 'pix' | 'boleto'>): Date {
+  if (order.pix) return new Date(order.pix.expires_at);
+  if (order.boleto) return startOfBrazilDay(addDays(order.boleto.due_date, 4));
+  throw new Error('this order has no Pix or boleto deadline');
 }
 
 export interface PanelSubscription {
@@ -36,6 +50,8 @@ export interface PanelSubscription {
   billing_cycle: string;
   current_period_end: string;
   canceled_at: string | null;
+  cancel_at_period_end: boolean;
+  cancel_reason: 'requested' | 'payment_failed' | 'chargeback' | null;
   created_at: string;
 }
 
@@ -74,6 +90,7 @@ export interface Buyer {
   phone?: string;
   document?: string;
   payment_method?: 'credit_card' | 'pix' | 'boleto';
+  installments?: string;
 }
 
 /**
@@ -95,8 +112,10 @@ export async function checkout(
     ...(buyer.phone ? { phone: buyer.phone } : {}),
     ...(buyer.document ? { document: buyer.document } : {}),
     payment_method: buyer.payment_method ?? 'credit_card',
+    ...(buyer.installments ? { installments: buyer.installments } : {}),
   });
-  expect(page.status, page.body).to.be.oneOf([200, 202]);
+  // The pay step leads (303) to the order's page.
+  expect(page.status, page.body).to.equal(200);
   const list = await app.http.get<List<PanelOrder>>(`${P}/orders?limit=100`, { auth: tenant.panel_token });
   const order = list.body.data.find(
     (o) => o.customer.email === email.toLowerCase() || o.customer.email === email,

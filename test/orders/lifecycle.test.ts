@@ -5,7 +5,7 @@ import type { SeedResult } from '../../src/cli/seed.js';
 import { signGatewayBody } from '../../src/orders/gateway-signature.js';
 import { abandonDueOrder } from '../../src/orders/abandonment.js';
 import { rememberLead } from '../../src/orders/repository.js';
-import { sweepOnce } from '../../src/webhooks/sweep.js';
+import { sweepOnce } from '../../src/sweeps/sweep.js';
 import { seed } from '../helpers/app.js';
 import {
   activeOffer,
@@ -17,7 +17,7 @@ import {
   type WireLink,
 } from '../checkout/helpers.js';
 import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
-import { checkout, P, type PanelOrder } from './helpers.js';
+import { checkout, deadlineOf, P, type PanelOrder } from './helpers.js';
 
 const SECRET = `whsec_${Buffer.from('order-lifecycle-secret-0123456!').toString('base64')}`;
 
@@ -114,7 +114,8 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
       for (const method of ['pix', 'boleto'] as const) {
         const link = await createLink(engine.app, tenant.keys.live, { offer_code: offer.code });
         const pending = await checkout(engine.app, tenant, offer.code, link.id, { payment_method: method });
-        expect(pending.page.status).to.equal(202);
+        expect(pending.page.status).to.equal(200);
+        expect(pending.page.body).to.include('id="order-status" data-status="pending"');
         expect(pending.order).to.include({ status: 'pending', payment_method: method, paid_at: null });
         expect(await linkStatus(tenant, link.id)).to.equal('active');
         const job = await engine.workers.producers
@@ -122,7 +123,10 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
           .getJob(jobIds.orderAbandonment(pending.order.code));
         expect(await job?.getState()).to.equal('delayed');
         expect(job?.data).to.deep.equal({ orderCode: pending.order.code });
-        expect(job?.opts.delay).to.be.within(590_000, 600_000);
+        // The check is due at the order's own deadline: the Pix expiry, or three days after the
+        // boleto's due date (not ORDER_ABANDON_AFTER_SECONDS, which is for cards).
+        const deadline = deadlineOf(pending.order);
+        expect((job?.timestamp ?? 0) + (job?.opts.delay ?? 0)).to.be.closeTo(deadline.getTime(), 2000);
 
         const confirmed = await signedCallback(engine.app, {
           order_code: pending.order.code,
@@ -278,9 +282,15 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
     /** Puts a pending order's checkout `seconds` in the past, as if time had passed. */
     const age = (code: string, seconds: number) =>
       engine.app.ctx.pool.query(
-        `UPDATE orders SET created_at = created_at - make_interval(secs => $2) WHERE code = $1`,
+        `UPDATE orders SET created_at = created_at - make_interval(secs => $2),
+                abandon_at = abandon_at - make_interval(secs => $2),
+                pix_expires_at = pix_expires_at - make_interval(secs => $2)
+          WHERE code = $1`,
         [code, seconds],
       );
+    /** Seconds to age an order by for its deadline to be a second behind. */
+    const pastDeadline = (order: PanelOrder): number =>
+      Math.ceil((deadlineOf(order).getTime() - Date.now()) / 1000) + 1;
 
     it('the job at the deadline abandons a still-pending order with order.abandoned, once; a late payment still pays it', async () => {
       const tenant = await tenantWithHook();
@@ -289,9 +299,9 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
       const { order } = await checkout(engine.app, tenant, offer.code, link.id, { payment_method: 'boleto' });
       const after = engine.app.ctx.config.orderAbandonAfterSeconds;
 
-      // Not yet due: nothing happens, and the check says when it will be.
+      // Not yet due: nothing happens, and the check says when it will be (three days after the due date).
       const early = await abandonDueOrder(engine.app.ctx.db, after, order.code);
-      expect(early).to.deep.equal({ dueAt: new Date(Date.parse(order.created_at) + after * 1000) });
+      expect(early).to.deep.equal({ dueAt: deadlineOf(order) });
       const queue = engine.workers.producers.queue('orderAbandonment');
       const job = await queue.getJob(jobIds.orderAbandonment(order.code));
       if (!job?.id) throw new Error('abandonment job not scheduled');
@@ -309,7 +319,7 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
         'the early abandonment job back among the delayed',
       );
       expect((await orderOf(tenant, order.code)).status).to.equal('pending');
-      await age(order.code, after + 1);
+      await age(order.code, pastDeadline(order));
       await job.promote();
       const event = await deliveredFor('order.abandoned', order.code);
       expect(event.data.order).to.include({ status: 'abandoned', paid_at: null });
@@ -348,7 +358,7 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
           .queue('orderAbandonment')
           .getJob(jobIds.orderAbandonment(lost.order.code))
       )?.remove();
-      await age(lost.order.code, after + 5);
+      await age(lost.order.code, pastDeadline(lost.order) + 5);
       await age(paid.order.code, after + 5);
 
       const report = await sweepOnce(engine.app.ctx);

@@ -82,9 +82,21 @@ describe('Panel: orders (list, get, refund)', () => {
       offer_code: offer.code,
       plan_code: null,
       refunded_at: null,
+      installments: 1,
+      pix: null,
+      boleto: null,
     });
     expect(Date.parse(paidAt ?? '')).to.be.at.least(Date.parse(createdAt));
-    expect(pix).to.include({ status: 'pending', paid_at: null, payment_method: 'pix' });
+    // A Pix order shows the instructions the buyer got; a boleto order its boleto.
+    expect(pix).to.include({ status: 'pending', paid_at: null, payment_method: 'pix', installments: null });
+    expect(pix?.pix?.copy_paste).to.match(/^000201.*6304[0-9A-F]{4}$/);
+    expect(Date.parse(pix?.pix?.expires_at ?? '') - Date.parse(pix?.created_at ?? '')).to.equal(1800_000);
+    const boletoOrder = made[3];
+    expect(boletoOrder?.boleto).to.include({
+      url: `${app.ctx.config.urls.checkout}/orders/${boletoOrder?.code}/boleto`,
+    });
+    expect(boletoOrder?.boleto?.digitable_line).to.match(/^\d{47}$/);
+    expect(boletoOrder?.boleto?.barcode).to.match(/^\d{44}$/);
     expect(planOrder).to.include({
       status: 'paid',
       offer_code: null,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { jobIds } from '../../queues/index.js';
 import type { SeedResult } from '../../src/cli/seed.js';
-import { renewSubscription, sweepRenewals } from '../../src/orders/renewals.js';
+import { runRenewal, sweepRenewals } from '../../src/orders/renewals.js';
 import { seed, startTestApp } from '../helpers/app.js';
 import { activePlan, createLink } from '../checkout/helpers.js';
 import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
@@ -196,7 +196,13 @@ describe('Panel: subscriptions (list, get, cancel, renew now)', function () {
     expect(event.data.subscription?.current_period_end).to.equal(renewed.body.current_period_end);
 
     // The delayed job of that period, when it comes, finds it renewed; the next period's job is waiting.
-    expect(await renewSubscription(engine.app.ctx, subscription.id, 2, FAR_FUTURE)).to.equal(undefined);
+    expect(
+      await runRenewal(
+        engine.app.ctx,
+        { subscriptionId: subscription.id, period: 2, attempt: 0 },
+        FAR_FUTURE,
+      ),
+    ).to.equal(undefined);
     const queue = engine.workers.producers.queue('renewals');
     expect(await (await queue.getJob(jobIds.renewals(subscription.id, 3)))?.getState()).to.equal('delayed');
 
@@ -252,7 +258,13 @@ describe('Panel: subscriptions (list, get, cancel, renew now)', function () {
       'conflict',
     );
     // Its renewal job, run when due, does nothing; nor does the sweep, even long past the period end.
-    expect(await renewSubscription(engine.app.ctx, subscription.id, 2, FAR_FUTURE)).to.equal(undefined);
+    expect(
+      await runRenewal(
+        engine.app.ctx,
+        { subscriptionId: subscription.id, period: 2, attempt: 0 },
+        FAR_FUTURE,
+      ),
+    ).to.equal(undefined);
     await engine.app.ctx.pool.query(
       `UPDATE subscriptions SET current_period_end = now() - interval '1 day' WHERE id = $1`,
       [subscription.id],

@@ -24,6 +24,7 @@ export interface IntegrationBody {
   failure_count: number;
   last_failure_at: string | null;
   disabled_reason: string;
+  rate_limit_per_second: number | null;
   created_at: string;
   updated_at: string;
 }

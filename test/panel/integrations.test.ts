@@ -135,6 +135,44 @@ describe('panel integrations API', () => {
       );
     });
 
+    it('takes rate_limit_per_second from 1 to 1000 or null, on create and PATCH, and refuses anything else under its name', async () => {
+      const created = await create(tenant, webhook({ rate_limit_per_second: 25 }));
+      expect(created.status).to.equal(201);
+      expect(created.body.rate_limit_per_second).to.equal(25);
+      expect((await create(tenant, webhook())).body.rate_limit_per_second).to.equal(null);
+      for (const bad of [0, 1001, 2.5, '5', true]) {
+        expectError(
+          await create(tenant, webhook({ rate_limit_per_second: bad })),
+          400,
+          'validation_error',
+          'rate_limit_per_second',
+        );
+      }
+      const id = created.body.id;
+      const patch = (t: SeedResult | string, body: Record<string, unknown>) =>
+        app.http.patch<IntegrationBody>(`${P}/integrations/${id}`, {
+          auth: typeof t === 'string' ? t : t.panel_token,
+          body,
+        });
+      const raised = await patch(tenant, { rate_limit_per_second: 1000 });
+      expect(raised.status).to.equal(200);
+      expect(raised.body.rate_limit_per_second).to.equal(1000);
+      const lifted = await patch(tenant, { rate_limit_per_second: null });
+      expect(lifted.body.rate_limit_per_second).to.equal(null);
+      expectError(
+        await patch(tenant, { rate_limit_per_second: -1 }),
+        400,
+        'validation_error',
+        'rate_limit_per_second',
+      );
+      // Read-only keys see it and cannot change it.
+      const seen = await app.http.get<IntegrationBody>(`${P}/integrations/${id}`, {
+        auth: tenant.keys.read_only,
+      });
+      expect(seen.body.rate_limit_per_second).to.equal(null);
+      expect((await patch(tenant.keys.read_only, { rate_limit_per_second: 5 })).status).to.equal(403);
+    });
+
     it('refuses private and plain-http webhook targets when private targets are not allowed', async () => {
       const strict = await startTestApp({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false' });
       try {
@@ -332,12 +370,17 @@ describe('panel integrations API', () => {
   });
 
   describe('event types and alerts', () => {
-    it('lists the seven panel event kinds with their labels, without order.payment_declined', async () => {
+    const eventTypes = async () => {
       const res = await app.http.get<Array<{ value: string; label: string }>>(`${P}/integrations/events`, {
         auth: tenant.panel_token,
       });
       expect(res.status).to.equal(200);
-      expect(res.body).to.deep.equal([
+      return res.body;
+    };
+
+    it('lists the seven original panel event kinds first, with their labels, without order.payment_declined', async () => {
+      const types = await eventTypes();
+      expect(types.slice(0, 7)).to.deep.equal([
         { value: 'order.paid', label: 'paid order' },
         { value: 'order.refunded', label: 'refunded order' },
         { value: 'order.created', label: 'created order' },
@@ -345,6 +388,24 @@ describe('panel integrations API', () => {
         { value: 'order.failed', label: 'failed order' },
         { value: 'order.abandoned', label: 'abandoned cart' },
         { value: 'lead.created', label: 'lead created' },
+      ]);
+      expect(types.map((t) => t.value)).not.to.include('order.payment_declined');
+    });
+
+    it('lists the chargeback and subscription kinds with their labels', async () => {
+      expect(await eventTypes()).to.deep.include.members([
+        { value: 'order.chargeback', label: 'order chargeback' },
+        { value: 'subscription.created', label: 'subscription created' },
+        { value: 'subscription.renewed', label: 'subscription renewed' },
+        { value: 'subscription.past_due', label: 'subscription past due' },
+        { value: 'subscription.canceled', label: 'subscription canceled' },
+      ]);
+    });
+
+    it('lists the operational kinds last, with their labels', async () => {
+      expect((await eventTypes()).slice(-2)).to.deep.equal([
+        { value: 'integration.failing', label: 'integration failing' },
+        { value: 'integration.disabled', label: 'integration disabled' },
       ]);
     });
 

@@ -56,4 +56,15 @@ describe('configuration', () => {
         .allowPrivateTargets,
     ).to.equal(true);
   });
+
+  it('reads RENEWAL_RETRY_SCHEDULE as seconds between a failed renewal and its retries, refusing nonsense by name', () => {
+    expect(loadConfig({}).renewalRetryScheduleSeconds).to.deep.equal([86_400, 259_200, 432_000]);
+    expect(loadConfig({ RENEWAL_RETRY_SCHEDULE: '1,2' }).renewalRetryScheduleSeconds).to.deep.equal([1, 2]);
+    for (const bad of ['1,,2', '1.5', '-1', '0,60', 'daily', '1,2,3,4,5,6,7,8,9,10,11', '31708801']) {
+      expect(() => loadConfig({ RENEWAL_RETRY_SCHEDULE: bad }), bad).to.throw(
+        ConfigError,
+        /RENEWAL_RETRY_SCHEDULE: /,
+      );
+    }
+  });
 });

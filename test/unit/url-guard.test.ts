@@ -114,6 +114,31 @@ describe('webhook URL guard', () => {
         expect(isPrivateAddress(ip), ip).to.equal(true);
       }
     });
+
+    it('treats octal, hex and integer spellings of an IPv4 address as unsafe, whatever they would name', () => {
+      // 017.0.0.1 is 17.0.0.1 to one parser and 15.0.0.1 to another: neither reading is trusted.
+      for (const ip of ['0177.0.0.1', '0x7f.0.0.1', '0x7f000001', '2130706433', '017.0.0.1', '08.8.8.8']) {
+        expect(isPrivateAddress(ip), ip).to.equal(true);
+      }
+    });
+
+    it('flags the other special-purpose ranges: documentation, benchmarking, reserved, IPv6 outside 2000::/3', () => {
+      for (const ip of [
+        '192.0.2.1',
+        '198.51.100.7',
+        '203.0.113.9',
+        '198.18.0.1',
+        '192.0.0.8',
+        '2001:db8::1',
+        '2001:2::1',
+        '::ffff:0:a00:1',
+        '::10.0.0.1',
+        '100::1',
+        'fec0::1',
+      ]) {
+        expect(isPrivateAddress(ip), ip).to.equal(true);
+      }
+    });
   });
 
   describe('assertSafeWebhookUrl', () => {
@@ -151,6 +176,14 @@ describe('webhook URL guard', () => {
         'https://[::1]/x',
         'https://[::ffff:10.0.0.1]/x',
         'https://[fe80::1]/x',
+        // The URL parser reads these as 127.0.0.1: the host it will connect to is what is judged.
+        'https://0177.0.0.1/x',
+        'https://0x7f.0.0.1/x',
+        'https://0x7f000001/x',
+        'https://2130706433/x',
+        'https://127.1/x',
+        'https://[::ffff:7f00:1]/x',
+        'https://[64:ff9b::7f00:1]/x',
       ]) {
         const err = await refusal(assertSafeWebhookUrl(url, false, never));
         expect(err.fields, url).to.have.property('config.url');

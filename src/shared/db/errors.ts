@@ -32,3 +32,9 @@ export function withoutParameters(err: unknown): Error {
     `database error${info ? ` ${info.code}${info.constraint ? ` (${info.constraint})` : ''}` : ''}`,
   );
 }
+
+/** A deadlock or serialization failure: the statement did nothing and may simply be run again. */
+export const isRetryableTransactionError = (err: unknown): boolean => {
+  const code = pgError(err)?.code;
+  return code === '40P01' || code === '40001';
+};

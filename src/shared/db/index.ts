@@ -15,7 +15,27 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export function createDatabase(url: string, max = 20): Database {
+export interface DatabaseOptions {
+  /**
+   * False behind a transaction-mode pooler: hot-path queries are still built once, but sent as
+   * unnamed statements (see `statementName`), which any PgBouncer carries.
+   */
+  preparedStatements?: boolean;
+}
+
+/** Database handles whose queries must not be named prepared statements. */
+const unnamedStatements = new WeakSet<Db>();
+
+/**
+ * The name to prepare a hot-path statement under on `db`: `name`, or the empty name (an unnamed
+ * statement, parsed with each execution) when `db` sits behind a transaction-mode pooler. A named
+ * statement lives in one server session, which such a pooler does not keep for a client.
+ */
+export function statementName(db: Db, name: string): string {
+  return unnamedStatements.has(db) ? '' : name;
+}
+
+export function createDatabase(url: string, max = 20, options: DatabaseOptions = {}): Database {
   // A request never waits long for a connection: an unreachable server is a 503 within seconds.
   const pool = new pg.Pool({
     connectionString: url,
@@ -32,6 +52,7 @@ export function createDatabase(url: string, max = 20): Database {
     client.on('error', () => undefined);
   });
   const db = drizzle({ client: pool, schema });
+  if (options.preparedStatements === false) unnamedStatements.add(db);
   return {
     pool,
     db,

@@ -1,9 +1,10 @@
 import type { Db } from './index.js';
 
 /**
- * Hot-path queries run as named prepared statements, built once per database handle: building a
- * query per request costs more CPU than PostgreSQL spends running it, and a prepared statement
- * also skips parsing and planning.
+ * Hot-path queries run as prepared statements, built once per database handle: building a
+ * query per request costs more CPU than PostgreSQL spends running it, and a named prepared
+ * statement also skips parsing and planning (name it with `statementName`: behind a
+ * transaction-mode pooler it is sent unnamed).
  */
 export function preparedOn<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => T): T {
   let prepared = cache.get(db);

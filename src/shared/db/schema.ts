@@ -7,6 +7,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   integer,
   jsonb,
   numeric,
@@ -18,11 +19,12 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { BILLING_CYCLES } from '../enums/billing-cycles.js';
+import type { TraceCarrier } from '../tracing.js';
 import { DELIVERY_STATUSES } from '../enums/delivery-statuses.js';
 import { LINK_STATUSES } from '../enums/link-statuses.js';
 import { ORDER_STATUSES } from '../enums/order-statuses.js';
 import { PAYMENT_METHODS } from '../enums/payment-methods.js';
-import { SUBSCRIPTION_STATUSES } from '../enums/subscription-statuses.js';
+import { CANCEL_REASONS, SUBSCRIPTION_STATUSES } from '../enums/subscription-statuses.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const id64 = (name: string) => bigint(name, { mode: 'number' });
@@ -146,6 +148,15 @@ export const paymentLinks = pgTable('payment_links', {
   latestOrderId: id64('latest_order_id'),
   idempotencyKey: text('idempotency_key'),
   requestHash: text('request_hash'),
+  /** What the checkout offers and how (0702). */
+  paymentMethods: text('payment_methods', { enum: PAYMENT_METHODS })
+    .array()
+    .notNull()
+    .default(sql`ARRAY['credit_card', 'pix', 'boleto']`),
+  pixExpiresInSeconds: integer('pix_expires_in_seconds').notNull().default(1800),
+  boletoDueDays: integer('boleto_due_days').notNull().default(3),
+  maxInstallments: integer('max_installments').notNull().default(1),
+  successUrl: text('success_url'),
   ...clockStamps(),
 });
 
@@ -160,6 +171,16 @@ export const subscriptions = pgTable('subscriptions', {
   createdAt: ts('created_at').notNull().defaultNow(),
   /** Set when the subscription is canceled in the panel (0501). */
   canceledAt: ts('canceled_at'),
+  /** Why it was canceled; null while it is not (0703). */
+  cancelReason: text('cancel_reason', { enum: CANCEL_REASONS }),
+  /** The renewal due at the period end cancels it instead of charging (0703). */
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  /** The period it is in: 1 is the first purchase (0703). */
+  currentPeriod: integer('current_period').notNull().default(1),
+  /** Failed charges of the renewal due, while past_due; 0 otherwise (0703). */
+  failedCharges: integer('failed_charges').notNull().default(0),
+  /** When the next retry of a past_due subscription's renewal is due (0703). */
+  nextRetryAt: ts('next_retry_at'),
 });
 
 export const orders = pgTable('orders', {
@@ -181,6 +202,17 @@ export const orders = pgTable('orders', {
   customer: jsonb('customer').$type<OrderCustomer>(),
   /** When a paid order was refunded (0501). */
   refundedAt: ts('refunded_at'),
+  /** Card instalments, and the gateway's payment instructions (0702). */
+  installments: integer('installments'),
+  pixCopyPaste: text('pix_copy_paste'),
+  pixExpiresAt: ts('pix_expires_at'),
+  boletoDigitableLine: text('boleto_digitable_line'),
+  boletoBarcode: text('boleto_barcode'),
+  /** The calendar due date, `YYYY-MM-DD`. */
+  boletoDueDate: date('boleto_due_date', { mode: 'string' }),
+  boletoUrl: text('boleto_url'),
+  /** When a still-pending order is abandoned; null: ORDER_ABANDON_AFTER_SECONDS after created_at. */
+  abandonAt: ts('abandon_at'),
 });
 
 /** Buyer e-mails (lower-cased) a company has seen at its checkout, per mode (0501): `lead.created` once each. */
@@ -227,6 +259,7 @@ export const integrations = pgTable('integrations', {
   oauthState: text('oauth_state'),
   previousSecret: text('previous_secret'),
   previousSecretExpiresAt: ts('previous_secret_expires_at'),
+  rateLimitPerSecond: integer('rate_limit_per_second'),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -251,6 +284,12 @@ export const events = pgTable('events', {
     .notNull()
     .default(sql`clock_timestamp()`),
   relayedAt: ts('relayed_at'),
+  /** Write order of the outbox: the relay claims events in this order. */
+  seq: bigserial('seq', { mode: 'number' }).notNull(),
+  /** The integration an operational event describes (never delivered to it). */
+  integrationId: integer('integration_id'),
+  /** The trace context the event was recorded in (tracing on), continued by its webhook POSTs. */
+  traceContext: jsonb('trace_context').$type<TraceCarrier>(),
 });
 
 export const deliveries = pgTable('deliveries', {
@@ -263,6 +302,21 @@ export const deliveries = pgTable('deliveries', {
   lastStatusCode: integer('last_status_code'),
   lastError: text('last_error'),
   ...clockStamps(),
+});
+
+export const deliveryLanes = pgTable('delivery_lanes', {
+  integrationId: integer('integration_id').primaryKey(),
+  generation: id64('generation').notNull().default(1),
+  jobAt: ts('job_at'),
+  wakeSeq: id64('wake_seq').notNull().default(1),
+  bumpedAtWake: id64('bumped_at_wake').notNull().default(1),
+  owner: text('owner'),
+  leaseUntil: ts('lease_until'),
+  pausedUntil: ts('paused_until'),
+  nextStartAt: ts('next_start_at'),
+  updatedAt: ts('updated_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
 });
 
 export const deliveryAttempts = pgTable('delivery_attempts', {

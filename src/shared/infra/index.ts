@@ -1,18 +1,22 @@
 import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { configuredRedis, type RedisTarget } from '../redis.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { PrivateRedis } from './private-redis.js';
 
 export interface Infrastructure {
   databaseUrl: string;
-  redisUrl: string;
+  /** Where migrations run: DATABASE_MIGRATION_URL, else the database itself. */
+  migrationUrl: string;
+  /** Undefined only when the caller said it needs no Redis and none is configured. */
+  redis: RedisTarget | undefined;
   /** Stops whatever this process started (embedded PostgreSQL, private redis-server). */
   stop(): Promise<void>;
 }
 
 /**
- * Uses DATABASE_URL and REDIS_URL when set; otherwise starts the embedded defaults under DATA_DIR
+ * Uses DATABASE_URL and REDIS_URL (or REDIS_CLUSTER_NODES) when set; otherwise starts the embedded defaults under DATA_DIR
  * so that `npm start` works on a machine with nothing but Node and redis-server. A failure stops
  * whatever was already started before it is thrown.
  */
@@ -46,15 +50,16 @@ export async function resolveInfrastructure(
           : `embedded PostgreSQL ready; its data is in ${pg.dataDir} (${requested} links there: the postgres OS user it runs as cannot enter DATA_DIR)`,
       );
     }
-    let redisUrl = config.redisUrl ?? '';
-    if (!redisUrl && needs.redis) {
-      const redis = new PrivateRedis({ dir: path.join(config.dataDir, 'redis'), persist: true });
-      await redis.start();
-      redisUrl = redis.url;
-      stops.push(() => redis.stop());
-      logger.info({ port: redis.port }, 'private redis-server ready');
+    let redis = configuredRedis(config);
+    if (!redis && needs.redis) {
+      const server = new PrivateRedis({ dir: path.join(config.dataDir, 'redis'), persist: true });
+      await server.start();
+      redis = { kind: 'single', url: server.url };
+      stops.push(() => server.stop());
+      logger.info({ port: server.port }, 'private redis-server ready');
     }
-    return { databaseUrl, redisUrl, stop };
+    const migrationUrl = config.databaseUrl ? (config.databaseMigrationUrl ?? databaseUrl) : databaseUrl;
+    return { databaseUrl, migrationUrl, redis, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -3,7 +3,17 @@
  * its body (envelope and `data`). The payments document carries them, so a receiver can generate its
  * types, and the test suite checks every delivery it receives against them.
  */
-import { EVENT_KINDS, PANEL_EVENT_KINDS, type EventKind } from '../events/kinds.js';
+import {
+  EVENT_KINDS,
+  isIntegrationEventKind,
+  isSubscriptionEventKind,
+  LISTED_EVENT_KINDS,
+  type EventKind,
+  type OrderEventKind,
+  type SubscriptionEventKind,
+} from '../events/kinds.js';
+import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
+import { PAYMENT_DETAILS_FIELDS, paymentDetailsProperties } from '../orders/openapi.js';
 import { customerSchema } from '../payment-links/openapi.js';
 import { BILLING_CYCLES } from '../shared/enums/billing-cycles.js';
 import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
@@ -12,25 +22,52 @@ import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js'
 import { dateTime, money, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema, PathItem } from '../shared/openapi/types.js';
 
-type OrderKind = Exclude<EventKind, 'lead.created'>;
+type OrderKind = OrderEventKind;
 
 /** When each kind is sent (also the webhook's description in the document). */
 const WHEN: Record<EventKind, string> = {
   'order.paid':
-    'The gateway confirmed a payment (also a late confirmation of an abandoned order), and every subscription renewal ' +
-    '(`external_reference` and `payment_link` null). Simulate `paid` sends a test one.',
+    'The gateway confirmed a payment (also a late confirmation of an abandoned order), and every paid subscription ' +
+    'renewal or retry (`external_reference` and `payment_link` null; `subscription.renewed` follows). Simulate `paid` ' +
+    'sends a test one, and `renewal_paid` a test renewal.',
   'order.refunded': 'A paid order was refunded, in the panel or by the gateway. The link keeps its status.',
-  'order.created': 'A buyer submitted the checkout: a pending order.',
+  'order.created':
+    'A buyer submitted the checkout: a pending order, with what the buyer pays with (`pix` or `boleto` ' +
+    'instructions, card `installments`), so the seller can send it on.',
   'order.expired':
     'A link expired unpaid (`order` null: no order exists). Simulate `expired` sends a test one with a synthetic order.',
   'order.failed':
-    'The gateway reported a failed payment; the link stays payable. Integrations subscribed to it also receive ' +
-    '`order.payment_declined`.',
-  'order.abandoned': 'An order was still pending ORDER_ABANDON_AFTER_SECONDS after the checkout.',
+    'The gateway reported a failed payment (the link stays payable), or a subscription renewal charge (or its retry) ' +
+    'failed. Integrations subscribed to it also receive `order.payment_declined`.',
+  'order.abandoned':
+    'An order was still pending at its deadline: a Pix when its code expired, a boleto 3 days after its due date, ' +
+    'anything else ORDER_ABANDON_AFTER_SECONDS after the checkout.',
   'lead.created':
     'The checkout form was submitted with an e-mail the company had not seen in that mode. Not filtered by product.',
   'order.payment_declined':
     'Simulate `failed` on a test link (test events only). Also delivered to integrations subscribed to `order.failed`.',
+  'integration.failing':
+    'Another integration of the company reached half of BREAKER_THRESHOLD consecutive failed attempts (once per ' +
+    'streak of failures). Never sent to the integration it describes. Not filtered by product.',
+  'integration.disabled':
+    'The circuit breaker disabled another integration of the company (`disabled_reason: auto_disabled`). Never ' +
+    'sent to the integration it describes. Not filtered by product.',
+  'order.chargeback':
+    'The gateway reported a chargeback of a paid order (now `charged_back`); its subscription, if any, is canceled ' +
+    '(`subscription.canceled` follows, `cancel_reason: chargeback`).',
+  'subscription.created':
+    'The first purchase of a plan was paid (the gateway, or simulate `paid` on a test plan link): the subscription ' +
+    "is `active`. It follows that purchase's `order.paid`.",
+  'subscription.renewed':
+    'A renewal charge, or a retry of a failed one, was paid: the subscription is `active` in its next period. It ' +
+    "follows the renewal's `order.paid`.",
+  'subscription.past_due':
+    'A renewal charge failed (after its `order.failed`): the subscription is `past_due` and the charge is retried on ' +
+    'RENEWAL_RETRY_SCHEDULE. Sent once per failed renewal, not for each failed retry.',
+  'subscription.canceled':
+    'The subscription ended: a cancel (at once, or at `current_period_end` when it was asked for then), the last ' +
+    'retry of a renewal failed, or a chargeback. `cancel_reason` says which (`requested`, `payment_failed`, ' +
+    '`chargeback`).',
 };
 
 /**
@@ -45,6 +82,15 @@ const STATUS_OF: Record<OrderKind, string> = {
   'order.failed': 'failed',
   'order.abandoned': 'abandoned',
   'order.payment_declined': 'failed',
+  'order.chargeback': 'charged_back',
+};
+
+/** The subscription status each subscription kind announces. */
+const SUBSCRIPTION_STATUS_OF: Record<SubscriptionEventKind, string> = {
+  'subscription.created': 'active',
+  'subscription.renewed': 'active',
+  'subscription.past_due': 'past_due',
+  'subscription.canceled': 'canceled',
 };
 
 const orderProperties = (status: JsonSchema): Record<string, JsonSchema> => ({
@@ -53,8 +99,9 @@ const orderProperties = (status: JsonSchema): Record<string, JsonSchema> => ({
   amount: money,
   payment_method: nullable({ type: 'string', enum: [...PAYMENT_METHODS] }),
   paid_at: nullable(dateTime),
+  ...paymentDetailsProperties,
 });
-const ORDER_FIELDS = ['code', 'status', 'amount', 'payment_method', 'paid_at'];
+const ORDER_FIELDS = ['code', 'status', 'amount', 'payment_method', 'paid_at', ...PAYMENT_DETAILS_FIELDS];
 
 const realOrder = (status: JsonSchema): JsonSchema => ({
   type: 'object',
@@ -66,7 +113,9 @@ const syntheticOrder = (status: JsonSchema): JsonSchema => ({
   type: 'object',
   additionalProperties: false,
   required: [...ORDER_FIELDS, 'test', 'sandbox'],
-  description: 'A synthetic order of a simulated or test event: nothing was charged and no order exists',
+  description:
+    'The order of a simulated or test event: nothing was charged. It exists in test mode only when it is a renewal ' +
+    'of a subscription a simulation started; otherwise it is synthetic and no order exists',
   properties: { ...orderProperties(status), test: { const: true }, sandbox: { const: true } },
 });
 
@@ -178,6 +227,46 @@ const schemas: Record<string, JsonSchema> = {
     },
     ...offerOrPlan(true),
   },
+  IntegrationEventData: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['integration'],
+    properties: {
+      integration: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'type', 'url_host', 'failure_count', 'last_failure_at', 'disabled_reason'],
+        description: 'The integration the event describes: its health, never its secret or full URL',
+        properties: {
+          id: { type: 'integer' },
+          type: { type: 'string', enum: [...WEBHOOK_KIND_TYPES] },
+          url_host: { ...nullableString, description: 'The host (and port) of its `config.url`' },
+          failure_count: { type: 'integer', minimum: 1, description: 'Consecutive failed attempts' },
+          last_failure_at: nullable(dateTime),
+          disabled_reason: { type: 'string', enum: ['', 'auto_disabled'] },
+        },
+      },
+    },
+  },
+  SubscriptionEventData: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['subscription', 'customer', 'product', 'plan', 'purchase'],
+    properties: {
+      subscription: ref('Subscription'),
+      customer: {
+        ...ref('EventCustomer'),
+        description:
+          'The subscriber: the buyer of its first order (else the prefill of the link that started it)',
+      },
+      product: ref('EventProduct'),
+      plan: ref('EventPlan'),
+      purchase: {
+        ...ref('EventPurchase'),
+        description: 'The link that started the subscription (both null when it was bought without one)',
+      },
+    },
+  },
   LeadEventData: {
     type: 'object',
     additionalProperties: false,
@@ -211,11 +300,24 @@ export const eventSchemaName = (kind: EventKind): string =>
     .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
     .join('')}Event`;
 
+function dataOf(kind: EventKind): JsonSchema {
+  if (kind === 'lead.created') return ref('LeadEventData');
+  if (isIntegrationEventKind(kind)) return ref('IntegrationEventData');
+  if (isSubscriptionEventKind(kind)) {
+    const status = { const: SUBSCRIPTION_STATUS_OF[kind] };
+    const reason = kind === 'subscription.canceled' ? { type: 'string' } : { type: 'null' };
+    return {
+      allOf: [
+        ref('SubscriptionEventData'),
+        { properties: { subscription: { properties: { status, cancel_reason: reason } } } },
+      ],
+    };
+  }
+  return { allOf: [ref('OrderEventData'), { properties: { order: orderOf(kind) } }] };
+}
+
 function envelope(kind: EventKind): JsonSchema {
-  const data =
-    kind === 'lead.created'
-      ? ref('LeadEventData')
-      : { allOf: [ref('OrderEventData'), { properties: { order: orderOf(kind) } }] };
+  const data = dataOf(kind);
   return {
     type: 'object',
     additionalProperties: false,
@@ -252,7 +354,7 @@ const header = (name: string, description: string): JsonSchema => ({
 });
 
 const LABELS: Partial<Record<EventKind, string>> = Object.fromEntries(
-  PANEL_EVENT_KINDS.map((k) => [k.value, k.label]),
+  LISTED_EVENT_KINDS.map((k) => [k.value, k.label]),
 );
 
 /** The document's `webhooks`: what this service POSTs to an integration's `config.url`, per kind. */

@@ -1,0 +1,88 @@
+/**
+ * The worker process of `npm run bench:webhooks`: the event engine's workers (`engine`), a raw BullMQ
+ * worker running no-op jobs at the same concurrency (`raw`), or a bare sender (`bare`): the baselines.
+ */
+import { configuredStores, createContext } from '../src/shared/bootstrap.js';
+import { Worker } from 'bullmq';
+import pg from 'pg';
+import { Webhook } from 'standardwebhooks';
+import { Agent, request } from 'undici';
+import { loadConfig } from '../src/shared/config.js';
+import { createLogger } from '../src/shared/logger.js';
+import { createRedis } from '../src/shared/redis.js';
+import { startWorkers } from '../workers/index.js';
+
+const mode = process.argv[2];
+const config = loadConfig();
+const redisUrl = config.redisUrl ?? '';
+let close: () => Promise<void>;
+if (mode === 'bare') {
+  // The second baseline: per delivery, one signed undici POST to the same receiver and one INSERT of
+  // the attempt, at the same concurrency; no queue, no fan-out, no retries, no breaker.
+  const count = Number(process.env.BARE_DELIVERIES ?? 0);
+  const url = process.env.BARE_URL ?? '';
+  const secret = process.env.BARE_SECRET ?? '';
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
+  const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
+  const signer = new Webhook(secret);
+  process.stdout.write('workers-ready\n');
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: config.workers.deliveryConcurrency }, async () => {
+      while (next < count) {
+        next += 1;
+        const id = `evt_bare${String(next).padStart(20, '0')}`;
+        const now = new Date();
+        const body = JSON.stringify({
+          id,
+          type: 'lead.created',
+          created_at: now.toISOString(),
+          data: { bench: true },
+        });
+        const requestedAt = performance.now();
+        const res = await request(url, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+            'webhook-signature': signer.sign(id, now, body),
+          },
+          body,
+        });
+        const responseBody = await res.body.text();
+        await pool.query(
+          'INSERT INTO bench_bare_attempts (event_id, requested_at, status_code, duration_ms, response_body, request_body) VALUES ($1, $2, $3, $4, $5, $6)',
+          [id, now, res.statusCode, Math.round(performance.now() - requestedAt), responseBody, body],
+        );
+      }
+    }),
+  );
+  process.stdout.write(`bare-done ${((performance.now() - started) / 1000).toFixed(3)}\n`);
+  close = async () => {
+    await agent.close();
+    await pool.end();
+  };
+} else if (mode === 'raw') {
+  const worker = new Worker('bench-raw', async () => undefined, {
+    connection: createRedis({ kind: 'single', url: redisUrl }),
+    prefix: config.queuePrefix,
+    concurrency: config.workers.deliveryConcurrency,
+  });
+  await worker.waitUntilReady();
+  close = () => worker.close();
+} else {
+  const stores = configuredStores(config);
+  const owned = createContext(config, createLogger(config.logLevel), stores, 20);
+  const workers = await startWorkers(owned.ctx, stores.redis);
+  close = async () => {
+    await workers.close();
+    await owned.close();
+  };
+}
+process.on('SIGTERM', () => {
+  void close().then(() => process.exit(0));
+});
+process.stdout.write('workers-ready\n');

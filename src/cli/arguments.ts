@@ -1,0 +1,178 @@
+import { parseArgs } from 'node:util';
+import type { EventKind } from '../events/kinds.js';
+import { ListenError, parseEvents } from './listen.js';
+import { QueuesCommandError, selectQueues, type QueuesAction } from './queues.js';
+
+export const USAGE = `Usage: npm run cli -- <command> [options]
+
+  seed [--json] [--name NAME] [--inactive]
+      Create a demo company: owner, panel token, test/live/read-only keys, products, offers,
+      plans and a coupon. With --json, prints exactly one JSON object on stdout; npm prints
+      its own banner there first unless told --silent: npm run --silent cli -- seed --json
+  key create --company ID [--name NAME] [--kind payments|read_only] [--test]
+      Create an API key and print it (shown once).
+  key revoke --company ID --key KEY_ID
+      Revoke a key; it is refused from the next request.
+  token create --company ID [--user USER_ID]
+      Issue a panel token for the company's owner (or the given user).
+  company deactivate --company ID      (and: company activate --company ID)
+  listen --company ID [--events KIND,KIND] [--forward-to URL] [--json]
+      Like \`stripe listen\`: receive the company's webhooks on a local receiver and print one
+      verified line per event (whole bodies with --json), optionally forwarding each; the webhook
+      integration it creates (or reuses) is removed on exit (Ctrl-C).
+  queues status|pause|resume [--queue NAME] [--json]
+      Show each queue's jobs (waiting, delayed, active, failed), or pause / resume one queue or
+      all: a paused queue keeps its jobs, every worker stops taking new ones. Uses REDIS_URL (or
+      REDIS_CLUSTER_NODES: then each queue's master is shown), or the private redis-server of a
+      running npm start with the same DATA_DIR.
+  help, --help, -h
+      Print this text.
+
+Reaches the same database as the service: DATABASE_URL, or the embedded PostgreSQL under DATA_DIR.
+A command line that does not parse prints this text and exits with status 2, having started nothing.`;
+
+/** A command line the CLI does not accept: printed with the usage, exit status 2. */
+export class UsageError extends Error {}
+
+/** What the command line asks for, checked whole before anything is started. */
+export type Invocation =
+  | { command: 'help' }
+  | { command: 'seed'; json: boolean; name: string | undefined; inactive: boolean }
+  | {
+      command: 'key create';
+      companyId: number;
+      name: string | undefined;
+      kind: 'payments' | 'read_only';
+      test: boolean;
+    }
+  | { command: 'key revoke'; companyId: number; keyId: number }
+  | { command: 'token create'; companyId: number; userId: number | undefined }
+  | { command: 'company activate' | 'company deactivate'; companyId: number }
+  | {
+      command: 'listen';
+      companyId: number;
+      events: EventKind[];
+      forwardTo: string | undefined;
+      json: boolean;
+    }
+  | { command: 'queues'; action: QueuesAction; queue: string | undefined; json: boolean };
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  name: { type: 'string' },
+  inactive: { type: 'boolean' },
+  company: { type: 'string' },
+  key: { type: 'string' },
+  user: { type: 'string' },
+  kind: { type: 'string' },
+  test: { type: 'boolean' },
+  events: { type: 'string' },
+  'forward-to': { type: 'string' },
+  queue: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+/** The options each command takes; any other one is a usage error rather than silently ignored. */
+const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
+  seed: ['json', 'name', 'inactive'],
+  'key create': ['company', 'name', 'kind', 'test'],
+  'key revoke': ['company', 'key'],
+  'token create': ['company', 'user'],
+  'company activate': ['company'],
+  'company deactivate': ['company'],
+  listen: ['company', 'events', 'forward-to', 'json'],
+  'queues status': ['queue', 'json'],
+  'queues pause': ['queue', 'json'],
+  'queues resume': ['queue', 'json'],
+};
+
+function positiveInt(value: string | undefined, name: string): number {
+  if (value === undefined) throw new UsageError(`--${name} is required`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer`);
+  return n;
+}
+
+const optionalInt = (value: string | undefined, name: string): number | undefined =>
+  value === undefined ? undefined : positiveInt(value, name);
+
+/** Parses and checks a command line (without the leading `node main.ts`); throws UsageError. */
+export function parseInvocation(argv: string[]): Invocation {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, strict: true, options: OPTIONS });
+  } catch (err) {
+    // node:util reports an unknown option or a missing value as a TypeError with an ERR_PARSE_ARGS_ code.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_'))
+      throw new UsageError((err as Error).message);
+    throw err;
+  }
+  const { positionals, values } = parsed;
+  const command = positionals.join(' ');
+  if (values.help || command === '' || command === 'help') return { command: 'help' };
+  const allowed = COMMAND_OPTIONS[command];
+  if (!allowed) throw new UsageError(`Unknown command "${command}"`);
+  const stray = (Object.keys(values) as OptionName[]).filter((name) => !allowed.includes(name));
+  if (stray.length > 0) {
+    throw new UsageError(
+      `${stray.map((name) => `--${name}`).join(', ')}: not an option of "${command}"` +
+        (allowed.length > 0 ? ` (it takes ${allowed.map((name) => `--${name}`).join(', ')})` : ''),
+    );
+  }
+  switch (command) {
+    case 'seed':
+      return { command, json: values.json ?? false, name: values.name, inactive: values.inactive ?? false };
+    case 'key create': {
+      const kind = values.kind ?? 'payments';
+      if (kind !== 'payments' && kind !== 'read_only')
+        throw new UsageError('--kind must be payments or read_only');
+      return {
+        command,
+        companyId: positiveInt(values.company, 'company'),
+        name: values.name,
+        kind,
+        test: values.test ?? false,
+      };
+    }
+    case 'key revoke':
+      return {
+        command,
+        companyId: positiveInt(values.company, 'company'),
+        keyId: positiveInt(values.key, 'key'),
+      };
+    case 'token create':
+      return {
+        command,
+        companyId: positiveInt(values.company, 'company'),
+        userId: optionalInt(values.user, 'user'),
+      };
+    case 'company activate':
+    case 'company deactivate':
+      return { command, companyId: positiveInt(values.company, 'company') };
+    case 'listen': {
+      const companyId = positiveInt(values.company, 'company');
+      try {
+        const events = parseEvents(values.events);
+        return { command, companyId, events, forwardTo: values['forward-to'], json: values.json ?? false };
+      } catch (err) {
+        throw err instanceof ListenError ? new UsageError(err.message) : err;
+      }
+    }
+    case 'queues status':
+    case 'queues pause':
+    case 'queues resume': {
+      const action = command === 'queues pause' ? 'pause' : command === 'queues resume' ? 'resume' : 'status';
+      try {
+        selectQueues(values.queue);
+      } catch (err) {
+        throw err instanceof QueuesCommandError ? new UsageError(err.message) : err;
+      }
+      return { command: 'queues', action, queue: values.queue, json: values.json ?? false };
+    }
+    default:
+      throw new UsageError(`Unknown command "${command}"`);
+  }
+}

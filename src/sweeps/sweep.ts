@@ -1,0 +1,106 @@
+import { publishAfterCommit } from '../events/publish.js';
+import { abandonOverdueOrders } from '../orders/abandonment.js';
+import { sweepRenewals } from '../orders/renewals.js';
+import { expireDueLink } from '../payment-links/expiry.js';
+import { overdueLinks } from '../payment-links/repository.js';
+import type { AppContext } from '../shared/context.js';
+import { sweepDeliveries, type DeliverySweepOptions } from '../webhooks/sweep.js';
+
+export type SweepOptions = DeliverySweepOptions;
+
+export const DEFAULT_SWEEP: SweepOptions = { eventGraceMs: 2000, deliveryGraceMs: 15_000, batch: 500 };
+
+export interface SweepReport {
+  events: number;
+  lanes: number;
+  links: number;
+  orders: number;
+}
+
+/**
+ * The safety net of every delayed piece of work (PostgreSQL is the system of record, Redis only
+ * holds work in flight): the outbox and the delivery lanes, links whose expiry job was lost, and
+ * pending orders whose abandonment job was lost. Each part finds what is overdue in PostgreSQL.
+ */
+export async function sweepOnce(
+  ctx: AppContext,
+  options: SweepOptions = DEFAULT_SWEEP,
+): Promise<SweepReport> {
+  const deliveries = await sweepDeliveries(ctx, options);
+  let links = 0;
+  for (const linkId of await overdueLinks(ctx.db, 1000, options.batch)) {
+    const eventId = await expireDueLink(ctx.db, linkId);
+    if (eventId) {
+      publishAfterCommit(ctx, [eventId]);
+      links += 1;
+    }
+  }
+  const abandoned = await abandonOverdueOrders(ctx, 1000, options.batch);
+  publishAfterCommit(ctx, abandoned);
+  return { ...deliveries, links, orders: abandoned.length };
+}
+
+/** Runs `work` every `intervalMs` (never two at once), and at once when kicked. */
+export class Periodic {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly intervalMs: number,
+    private readonly work: () => Promise<void>,
+  ) {}
+
+  start(): void {
+    this.schedule(0);
+  }
+
+  /** Run as soon as possible (e.g. Redis reconnected). */
+  kick(): void {
+    if (this.stopped || this.running) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.running = this.work().finally(() => {
+        this.running = undefined;
+        this.schedule(this.intervalMs);
+      });
+    }, ms);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+/** The outbox sweep: `sweepOnce` every OUTBOX_SWEEP_MS, and right after Redis comes back. */
+export function outboxSweeper(ctx: AppContext, intervalMs: number, options: SweepOptions): Periodic {
+  return new Periodic(intervalMs, async () => {
+    try {
+      const report = await sweepOnce(ctx, options);
+      if (report.events + report.lanes + report.links + report.orders > 0)
+        ctx.logger.info(report, 'outbox sweep recovered work');
+    } catch (err) {
+      ctx.logger.warn({ err }, 'outbox sweep failed; retrying at the next interval');
+    }
+  });
+}
+
+/** Renews subscriptions whose renewal job was lost, every RENEWAL_SWEEP_MS. */
+export function renewalSweeper(ctx: AppContext, intervalMs: number): Periodic {
+  return new Periodic(intervalMs, async () => {
+    try {
+      const renewed = await sweepRenewals(ctx);
+      if (renewed > 0) ctx.logger.info({ renewed }, 'renewal sweep renewed overdue subscriptions');
+    } catch (err) {
+      ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next interval');
+    }
+  });
+}

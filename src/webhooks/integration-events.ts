@@ -1,0 +1,45 @@
+import type { NewEvent } from '../events/outbox.js';
+import type { IntegrationEventKind } from '../events/kinds.js';
+import type { BreakerCrossing } from './repository/attempts.js';
+
+/** The host of a receiver's URL, the only part of it an operational event shows. */
+function hostOf(url: string | null): string | null {
+  if (url === null) return null;
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The operational events of an integration whose breaker count crossed a mark: `integration.failing`
+ * at half the threshold (once per streak), `integration.disabled` when the breaker opened. They carry
+ * the integration's id, type, URL host and breaker state, never its secret or full URL, and are
+ * routed to the company's other integrations (the fan-out leaves out the one they describe).
+ */
+export function breakerEvents(crossing: BreakerCrossing): NewEvent[] {
+  const kinds: IntegrationEventKind[] = [
+    ...(crossing.failing ? (['integration.failing'] as const) : []),
+    ...(crossing.disabled ? (['integration.disabled'] as const) : []),
+  ];
+  return kinds.map((type) => ({
+    companyId: crossing.companyId,
+    type,
+    // An integration receives both modes' events; its health is a fact of the live account.
+    livemode: true,
+    test: false,
+    productId: null,
+    subjectIntegrationId: crossing.integrationId,
+    data: {
+      integration: {
+        id: crossing.integrationId,
+        type: crossing.type,
+        url_host: hostOf(crossing.url),
+        failure_count: crossing.failureCount,
+        last_failure_at: crossing.lastFailureAt?.toISOString() ?? null,
+        disabled_reason: crossing.disabledReason,
+      },
+    },
+  }));
+}

@@ -1,0 +1,110 @@
+import { sql } from 'drizzle-orm';
+import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS, subscribedKindsFor } from '../../events/kinds.js';
+import { WEBHOOK_KIND_TYPES } from '../../integrations/types.js';
+import type { Executor } from '../../shared/db/index.js';
+import { toId } from './shared.js';
+import { WAKE_LANES_SET, type LaneWake } from './lanes.js';
+
+/**
+ * Kinds that reach more than their own subscribers, as the JSON the fan-out statement reads
+ * (`order.payment_declined` also reaches `order.failed`): bound as one parameter.
+ */
+const SUBSCRIBERS = JSON.stringify(
+  Object.fromEntries(
+    EVENT_KINDS.filter((kind) => subscribedKindsFor(kind).length > 1).map((kind) => [
+      kind,
+      subscribedKindsFor(kind),
+    ]),
+  ),
+);
+
+export interface FanOutResult {
+  /** Events this statement claimed (the asked-for ones and their companies' unclaimed earlier ones). */
+  claimed: number;
+  deliveries: number;
+  /** Lanes woken for the new deliveries; those with `enqueue` need their job added. */
+  lanes: LaneWake[];
+}
+
+/**
+ * Fans events out into one delivery per matching integration: active, webhook-kind, subscribed to
+ * the kind (or to `order.failed` for a declined payment), covering the event's product unless the
+ * kind ignores the product filter or the event has none; never the integration an operational
+ * event describes.
+ *
+ * In outbox order: for each company of `eventIds`, the statement claims every unclaimed event of
+ * that company written up to the newest of them (at most `limit` in all, oldest first), waiting for
+ * a concurrent relay that holds some of them, and numbers the deliveries in that order. So an integration's deliveries are numbered in the order
+ * their events committed, whichever relay job runs first. Claiming, inserting the deliveries and
+ * waking their lanes commit together: a repeated relay claims nothing.
+ */
+export async function fanOutEvents(db: Executor, eventIds: string[], limit = 1000): Promise<FanOutResult> {
+  const result = await db.execute<{
+    claimed: number;
+    deliveries: number;
+    lanes: Array<{ integration_id: number; generation: string | number; enqueue: boolean }> | null;
+  }>(sql`
+    WITH target AS (
+      SELECT company_id, max(seq) AS upto FROM events
+       WHERE id = ANY(${sql.param(eventIds)}::text[]) GROUP BY company_id
+    ), claimable AS (
+      SELECT e.id FROM events e JOIN target t ON t.company_id = e.company_id AND e.seq <= t.upto
+       WHERE e.relayed_at IS NULL
+       ORDER BY e.seq LIMIT ${limit}
+         FOR UPDATE OF e
+    ), claimed AS (
+      UPDATE events e SET relayed_at = clock_timestamp()
+        FROM claimable c
+       WHERE e.id = c.id AND e.relayed_at IS NULL
+   RETURNING e.id, e.seq, e.company_id, e.type, e.product_id, e.integration_id
+    ), inserted AS (
+      INSERT INTO deliveries (event_id, integration_id, next_attempt_at)
+      SELECT c.id, i.id, clock_timestamp()
+        FROM claimed c
+        JOIN integrations i ON i.company_id = c.company_id
+       WHERE i.is_active
+         AND i.type = ANY(${sql.param(WEBHOOK_KIND_TYPES)}::text[])
+         AND i.events && COALESCE(
+               (SELECT array_agg(k) FROM jsonb_array_elements_text(${SUBSCRIBERS}::jsonb -> c.type) k),
+               ARRAY[c.type])
+         AND (c.type = ANY(${sql.param(PRODUCTLESS_EVENT_KINDS)}::text[]) OR c.product_id IS NULL
+              OR i.send_to_all_products OR c.product_id = ANY(i.product_ids))
+         AND (c.integration_id IS NULL OR c.integration_id <> i.id)
+       ORDER BY c.seq, i.id
+      ON CONFLICT (event_id, integration_id) DO NOTHING
+   RETURNING integration_id
+    ), woken AS (
+      ${WAKE_LANES_SET(sql`SELECT DISTINCT integration_id FROM inserted ORDER BY integration_id`)}
+    )
+    SELECT (SELECT count(*) FROM claimed)::int AS claimed,
+           (SELECT count(*) FROM inserted)::int AS deliveries,
+           (SELECT json_agg(json_build_object('integration_id', integration_id, 'generation', generation,
+                                              'enqueue', enqueue)) FROM woken) AS lanes`);
+  const row = result.rows[0];
+  return {
+    claimed: row?.claimed ?? 0,
+    deliveries: row?.deliveries ?? 0,
+    lanes: (row?.lanes ?? []).map((l) => ({
+      integrationId: l.integration_id,
+      generation: toId(l.generation),
+      enqueue: l.enqueue,
+    })),
+  };
+}
+
+/** Events committed more than `graceMs` ago that no relay has claimed, oldest first. */
+export async function unrelayedEvents(db: Executor, graceMs: number, limit: number): Promise<string[]> {
+  const result = await db.execute<{ id: string }>(sql`
+    SELECT id FROM events
+     WHERE relayed_at IS NULL AND created_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000})
+     ORDER BY seq LIMIT ${limit}`);
+  return result.rows.map((r) => r.id);
+}
+
+/** Seconds since the oldest committed event that no relay has claimed (0 when there is none). */
+export async function oldestUnrelayedAgeSeconds(db: Executor): Promise<number> {
+  const result = await db.execute<{ age: number | string | null }>(sql`
+    SELECT EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age
+      FROM events WHERE relayed_at IS NULL ORDER BY seq LIMIT 1`);
+  return Number(result.rows[0]?.age ?? 0);
+}

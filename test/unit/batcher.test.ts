@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { MicroBatcher } from '../../src/shared/batcher.js';
+
+/** Settles every call: its value, or the message of its error. */
+const settled = <T>(calls: Array<Promise<T>>): Promise<Array<T | string>> =>
+  Promise.all(
+    calls.map((c) => c.catch((err: unknown) => (err instanceof Error ? err.message : String(err)))),
+  );
+
+describe('MicroBatcher', () => {
+  it('runs the calls of one turn as one batch and gives each caller its own result', async () => {
+    const batches: number[][] = [];
+    const batcher = new MicroBatcher(async (items: number[]) => {
+      batches.push(items);
+      return items.map((i) => i * 10);
+    }, 3);
+    const results = await Promise.all([1, 2, 3, 4, 5].map((i) => batcher.push(i)));
+    expect(results).to.deep.equal([10, 20, 30, 40, 50]);
+    expect(batches).to.deep.equal([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+  });
+
+  it('fails every caller of a batch answered with too few results', async () => {
+    const batcher = new MicroBatcher(async (items: string[]) => items.slice(1));
+    expect(await settled(['a', 'b', 'c'].map((i) => batcher.push(i)))).to.deep.equal(
+      Array(3).fill('batch of 3 items answered with 2 results'),
+    );
+  });
+
+  it('fails every caller of a batch answered with too many results', async () => {
+    const batcher = new MicroBatcher(async (items: string[]) => [...items, 'extra']);
+    expect(await settled(['a', 'b'].map((i) => batcher.push(i)))).to.deep.equal(
+      Array(2).fill('batch of 2 items answered with 3 results'),
+    );
+  });
+
+  it('keeps a result that is undefined when it is the one for its item', async () => {
+    const batcher = new MicroBatcher(async (items: number[]) => items.map((i) => (i % 2 ? undefined : i)));
+    expect(await Promise.all([1, 2].map((i) => batcher.push(i)))).to.deep.equal([undefined, 2]);
+  });
+
+  it('fails every caller with the error of a failed run, thrown or rejected, and keeps working after', async () => {
+    let fail: 'reject' | 'throw' | undefined = 'reject';
+    const batcher = new MicroBatcher((items: number[]): Promise<number[]> => {
+      if (fail === 'throw') throw new Error('thrown');
+      if (fail === 'reject') return Promise.reject(new Error('rejected'));
+      return Promise.resolve(items);
+    });
+    expect(await settled([1, 2].map((i) => batcher.push(i)))).to.deep.equal(['rejected', 'rejected']);
+    fail = 'throw';
+    expect(await settled([1, 2].map((i) => batcher.push(i)))).to.deep.equal(['thrown', 'thrown']);
+    fail = undefined;
+    expect(await Promise.all([1, 2].map((i) => batcher.push(i)))).to.deep.equal([1, 2]);
+  });
+});

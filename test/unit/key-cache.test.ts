@@ -1,0 +1,91 @@
+import { once } from 'node:events';
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { KeyCache } from '../../src/auth/key-cache.js';
+import { announceCompanyChange, announceKeyChange } from '../../src/keys/key-changes.js';
+import type { KeyLookup } from '../../src/keys/repository.js';
+import { sha256Hex } from '../../src/shared/ids.js';
+import { eventually } from '../events/helpers.js';
+import { testEnvironment } from '../helpers/environment.js';
+
+/**
+ * The key cache against a real Redis: each test plays one lookup (read, then `set`) and forces the
+ * order in which an announcement is handled relative to it, by waiting for this process's
+ * subscriber to have delivered the message before the lookup "returns".
+ */
+describe('KeyCache: a lookup never caches an answer a revoke made stale', () => {
+  let subscriber: Redis;
+  let publisher: Redis;
+  let cache: KeyCache;
+  const hash = sha256Hex(`key-cache-test-${process.pid}`);
+  const valid: KeyLookup = {
+    id: 1,
+    companyId: 2_000_000_001,
+    kind: 'payments',
+    test: true,
+    revoked: false,
+    companyActive: true,
+  };
+
+  const live = (): Promise<true> => eventually(async () => (cache.isLive ? true : undefined), 10_000, 'live');
+  /** Resolves once this process's subscriber delivered the next announcement (to the cache first). */
+  const handled = (): Promise<unknown> => once(subscriber, 'message');
+
+  beforeEach(async () => {
+    const url = testEnvironment().redis.url;
+    subscriber = new Redis(url, { maxRetriesPerRequest: null });
+    publisher = new Redis(url);
+    cache = new KeyCache(subscriber, 60_000);
+    await live();
+  });
+  afterEach(() => {
+    cache.close();
+    publisher.disconnect();
+  });
+
+  it('caches a lookup when nothing was announced during the read', async () => {
+    const mark = cache.beginRead();
+    cache.set(hash, valid, mark);
+    expect(cache.get(hash)?.lookup).to.deep.equal(valid);
+  });
+
+  it('does not cache a read made before a revoke committed and returned after its announcement was handled', async () => {
+    // The lookup starts: its read sees the key valid (the revoke has not committed yet).
+    const mark = cache.beginRead();
+    const read = valid;
+    // The revoke commits and is announced; this process handles the announcement.
+    const delivered = handled();
+    await announceKeyChange(publisher, hash);
+    await delivered;
+    // Only now does the lookup return with what it read.
+    cache.set(hash, read, mark);
+    expect(cache.get(hash), 'a revoked key cached as valid').to.equal(null);
+  });
+
+  it('does not cache a read during which the company’s keys changed', async () => {
+    const mark = cache.beginRead();
+    const delivered = handled();
+    await announceCompanyChange(publisher, valid.companyId);
+    await delivered;
+    cache.set(hash, valid, mark);
+    expect(cache.get(hash)).to.equal(null);
+  });
+
+  it('does not cache a read during which the subscription dropped and came back (messages may be lost)', async () => {
+    const mark = cache.beginRead();
+    const reconnected = once(subscriber, 'ready');
+    subscriber.disconnect(true);
+    await reconnected;
+    await live();
+    cache.set(hash, valid, mark);
+    expect(cache.get(hash)).to.equal(null);
+  });
+
+  it('drops a cached lookup when its revoke is announced later', async () => {
+    cache.set(hash, valid, cache.beginRead());
+    const delivered = handled();
+    await announceKeyChange(publisher, hash);
+    await delivered;
+    expect(cache.get(hash)).to.equal(null);
+  });
+});
