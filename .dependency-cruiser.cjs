@@ -1,6 +1,6 @@
 /**
  * Folders depend one way: each layer may import only the layers listed before it (and itself).
- * README "Architecture" explains each folder; `npm run lint` runs this check.
+ * docs/architecture.md explains each folder; `npm run lint` runs this check.
  */
 const LAYERS = [
   ['queues', 'queues/'],

@@ -18,7 +18,7 @@ interface EventRow {
 
 export interface Check {
   events: number;
-  /** (event, integration) pairs that routing promises: decisions.md "Routing". */
+  /** (event, integration) pairs that routing promises (docs/api.md, "Who receives an event"). */
   expected: number;
   delivered: number;
   /** Arrivals beyond the first of a pair (at-least-once delivery allows them; counted apart). */

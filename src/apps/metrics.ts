@@ -97,7 +97,7 @@ async function collect(ctx: AppContext): Promise<void> {
 }
 
 /**
- * Prometheus text behind METRICS_TOKEN (decisions, "Metrics"): 404 when no token is configured, 401
+ * Prometheus text behind METRICS_TOKEN (docs/operations.md, "Metrics"): 404 when no token is configured, 401
  * when the bearer token is missing or wrong (compared in constant time).
  */
 export function metricsHandler(ctx: AppContext): RequestHandler {

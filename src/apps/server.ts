@@ -20,8 +20,8 @@ export async function startWebServer(
   // Node checks for timed-out requests every connectionsCheckingInterval (30 s by default, which would
   // let a 30 s timeout run to a minute): check every second.
   const server = http.createServer({ connectionsCheckingInterval: Math.min(1000, timeout) }, createApp(ctx));
-  // A request whose headers and body have not arrived in time (30 s) is answered 408 (decisions,
-  // "Security"): a slow client cannot hold a connection open.
+  // A request whose headers and body have not arrived in time (30 s) is answered 408 (docs/api.md,
+  // "Requests and errors"): a slow client cannot hold a connection open.
   server.requestTimeout = timeout;
   server.headersTimeout = timeout;
   server.keepAliveTimeout = 65_000;

@@ -11,7 +11,7 @@ import { LastUsedTracker } from './last-used.js';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Panel API authentication (decisions, "Keys, companies, panel access"): a user's panel token, or a
+ * Panel API authentication (docs/api.md, "Authentication and keys"): a user's panel token, or a
  * read-only key for GET requests. A payments key is refused with 403; an inactive company with 402.
  */
 export function panelAuth(ctx: AppContext): RequestHandler {

@@ -10,7 +10,7 @@ import { bearerToken } from './bearer.js';
 import { LastUsedTracker } from './last-used.js';
 
 /**
- * Payments API authentication (spec section 5): a `vk_test_`/`vk_live_` payments key of an active
+ * Payments API authentication (docs/api.md, "Authentication and keys"): a `vk_test_`/`vk_live_` payments key of an active
  * company. The mode comes from the key.
  */
 export function paymentsAuth(ctx: AppContext): RequestHandler {

@@ -96,7 +96,7 @@ const pathMatcher = (template: string): RegExp =>
   );
 
 /**
- * Per-key limits shared by every web process through Redis (spec 8: every payments request counts
+ * Per-key limits shared by every web process through Redis (every payments request counts
  * toward `requestsPerMinute`; link create and cancel, the routes marked `rateLimit: 'writes'`, also
  * toward `writesPerMinute`). Fixed 60 s windows, both of a request counted in one round trip. While
  * Redis is unreachable each process counts on its own rather than failing requests.

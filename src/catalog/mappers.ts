@@ -41,7 +41,7 @@ export interface CouponWire {
 export const checkoutUrlFor = (config: Config, code: string): string =>
   `${config.urls.checkout}/${encodeURIComponent(code)}`;
 
-/** Offer (spec 2.4) or Plan (spec 2.5). */
+/** The wire shape of an offer or a plan (a plan adds `billing_cycle`). */
 export function toItemWire(config: Config, item: CatalogItem): OfferWire | PlanWire {
   const common = {
     code: item.code,

@@ -22,7 +22,7 @@ const tags = ['Catalog'];
 const plural = (kind: ItemKind): string => `${kind}s`;
 const title = (kind: ItemKind): string => (kind === 'offer' ? 'Offer' : 'Plan');
 
-/** GET /v1/offers and GET /v1/plans: the caller's company catalog (spec 2.4, 2.5). */
+/** GET /v1/offers and GET /v1/plans: the caller's company catalog (every offer or plan, active or not, newest first). */
 export function catalogPaymentsRoutes(ctx: AppContext): Route[] {
   return (['offer', 'plan'] as const).map((kind) =>
     route(

@@ -72,7 +72,7 @@ export const PRODUCTLESS_EVENT_KINDS: readonly EventKind[] = [
 
 /**
  * The subscriptions that receive an event of `kind`: its own kind, plus `order.failed` for a declined
- * payment (decisions: "also delivered to integrations subscribed to order.failed").
+ * payment (`order.payment_declined` also reaches integrations subscribed to `order.failed`).
  */
 export const subscribedKindsFor = (kind: string): string[] =>
   kind === 'order.payment_declined' ? ['order.payment_declined', 'order.failed'] : [kind];

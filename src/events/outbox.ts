@@ -17,7 +17,7 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
-/** The body every receiver gets (decisions, "Envelope"); a type alias, so the payload column takes it as it is. */
+/** The body every receiver gets (docs/api.md, "Event envelope"); a type alias, so the payload column takes it as it is. */
 export type EventEnvelope = {
   id: string;
   type: string;
@@ -33,7 +33,7 @@ export interface RecordedEvent {
   envelope: EventEnvelope;
 }
 
-/** The envelope of an event (decisions, "Envelope"). */
+/** The envelope of an event (docs/api.md, "Event envelope"). */
 export function envelopeOf(
   id: string,
   event: Pick<NewEvent, 'type' | 'livemode' | 'test' | 'data'>,

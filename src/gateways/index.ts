@@ -1,5 +1,5 @@
 /**
- * Which gateway takes the payments. The one place an adapter for a real PSP is chosen (README
+ * Which gateway takes the payments. The one place an adapter for a real PSP is chosen (docs/architecture.md,
  * "Writing a gateway adapter").
  */
 import type { PaymentGateway } from '../orders/gateway.js';

@@ -1,7 +1,7 @@
 /**
  * The service's own callback format: a JSON body `{order_code, status, payment_method, paid_at?}`
  * signed with `X-Gateway-Signature` (see orders/gateway-signature.ts). The dev gateway speaks it, and
- * so can a bridge in front of any PSP (README "Gateway callback").
+ * so can a bridge in front of any PSP (docs/api.md, "Gateway callback").
  */
 import { GATEWAY_REPORT_STATUSES, type GatewayCallback, type GatewayReport } from '../orders/gateway.js';
 import {

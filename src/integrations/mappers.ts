@@ -1,6 +1,6 @@
 import type { IntegrationProductView, IntegrationRow } from './repository.js';
 
-/** IntegrationProduct (spec 2.9). */
+/** IntegrationProduct: an integration's link to one product, as the panel API returns it. */
 export interface IntegrationProductWire {
   id: number;
   product: number;
@@ -10,7 +10,7 @@ export interface IntegrationProductWire {
   created_at: string;
 }
 
-/** Integration (spec 2.8). */
+/** Integration, as the panel API returns it. */
 export interface IntegrationWire {
   id: number;
   type: string;

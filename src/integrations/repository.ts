@@ -19,7 +19,7 @@ export type IntegrationChanges = Partial<
   Pick<IntegrationRow, EditableField | 'previousSecret' | 'previousSecretExpiresAt'>
 >;
 
-/** A product link with the product facts the wire shape (spec 2.9) shows. */
+/** A product link with the product facts the wire shape (IntegrationProduct) shows. */
 export interface IntegrationProductView {
   id: number;
   integrationId: number;
@@ -221,7 +221,7 @@ async function lockCompanyIntegrations(tx: Executor, companyId: number): Promise
 }
 
 /**
- * The one place `integrations.product_ids` is computed (decisions, "Integrations API"): the ids of the
+ * The one place `integrations.product_ids` is computed (docs/api.md, "Who receives an event"): the ids of the
  * company's active products that are linked to the integration with an active link, or every active
  * product when `send_to_all_products` is true; sorted ascending. Call it inside the transaction that
  * changed a link, a product or the flag, after `lockCompanyIntegrations`. Without `integrationId` it

@@ -29,7 +29,7 @@ const caller = (res: Response) => {
   return { companyId: principal.companyId, view };
 };
 
-/** Integrations API (spec 4.2), at `{panel_api_url}/integrations`, behind panel auth. */
+/** Integrations API, at `{panel_api_url}/integrations`, behind panel auth. */
 export function integrationsRoutes(ctx: AppContext): Route[] {
   const wire = ({ row, links }: IntegrationWithLinks, view: IntegrationView) =>
     toIntegrationWire(row, links, view);

@@ -134,7 +134,7 @@ export const oauthCallbackQuery = v
   })
   .unknown(true);
 
-/** Seconds the replaced secret keeps signing after a rotation (decisions, "Secret rotation"). */
+/** Seconds the replaced secret keeps signing after a rotation (docs/api.md, "Webhook operations"). */
 export const ROTATION_OVERLAP = { max: 604_800, default: 86_400 } as const;
 export const rotateSecretBody = v.object({
   old_secret_expires_in_seconds: v

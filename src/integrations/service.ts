@@ -52,7 +52,7 @@ async function normalizeConfig(
   return { url, secret: secret ?? previousSecret ?? newWebhookSecret() };
 }
 
-/** Unique violations of the one-active-gateway index are the 409 of spec 4.2 rule 2. */
+/** Unique violations of the one-active-gateway index are the 409 of a second active `gateway` integration of a company. */
 function writeError(err: unknown): Error {
   if (isUniqueViolation(err, ONE_GATEWAY_INDEX)) {
     return new ConflictError('The company already has an active gateway integration; deactivate it first');
@@ -118,7 +118,7 @@ export async function createIntegration(
 
 /**
  * PATCH: the creation fields, all optional. `is_active: true` re-enables an inactive integration,
- * e.g. one the circuit breaker disabled (spec 3.2): `disabled_reason` is cleared and the failure
+ * e.g. one the circuit breaker disabled: `disabled_reason` is cleared and the failure
  * count starts again at 0. Sent to an active integration it changes nothing there.
  */
 export async function updateIntegration(
@@ -169,7 +169,7 @@ export async function updateIntegration(
 }
 
 /**
- * Secret rotation (decisions, "Webhook operations"): a new generated secret signs from now on; the
+ * Secret rotation (docs/api.md, "Webhook operations"): a new generated secret signs from now on; the
  * replaced one keeps signing beside it until it expires. Only the replaced secret is kept, so a
  * rotation during an overlap ends the older secret at once.
  */

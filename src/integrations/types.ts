@@ -1,5 +1,6 @@
 /**
- * The integration types the service knows (spec 2.8, decisions "Events and webhooks"): one module,
+ * The integration types the service knows, and which of them receive webhooks (`webhook`, `automation_webhook`,
+ * `notification_topic`, `database_webhook`): one module,
  * so the panel API (validation) and the event engine (routing) agree.
  */
 

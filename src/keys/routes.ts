@@ -8,7 +8,7 @@ import { v } from '../shared/validation/typed.js';
 import type { ApiKeyRow } from './repository.js';
 import { createKey, listKeys, revokeKey } from './service.js';
 
-/** A key as the panel shows it: masked, never the full value (spec 5.4). */
+/** A key as the panel shows it: masked, never the full value (it is shown once, at creation). */
 export interface KeyWire {
   id: number;
   name: string;
@@ -48,7 +48,7 @@ const keyParams = v.object({
     .meta(references({ operationId: 'listApiKeys', property: 'id' })),
 });
 
-/** Spec 5.4: only the company owner creates or revokes keys. */
+/** Only the company owner creates or revokes keys. */
 function requireOwner(principal: PanelPrincipal): PanelPrincipal {
   if (principal.role !== 'owner')
     throw new PermissionError('Only the company owner can create or revoke keys');

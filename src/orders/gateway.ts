@@ -1,6 +1,6 @@
 /**
  * The payment gateway as the orders see it: one interface, so the service can take payments through
- * a real PSP by adding an adapter (README "Writing a gateway adapter"). An adapter does two things:
+ * a real PSP by adding an adapter (docs/architecture.md, "Writing a gateway adapter"). An adapter does two things:
  * it creates a charge for an order, answering with what the buyer pays with; and it verifies and reads
  * the PSP's callbacks, answering with what happened to which order. Adapters live in `src/gateways/`;
  * the orders never know which one runs.

@@ -8,7 +8,7 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
 
 const NO_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
 
-/** The panel's Order object (decisions, "Order lifecycle"). */
+/** The panel's Order object (docs/api.md, "Orders in the panel"). */
 /** An order's instalments and payment instructions, as events and the panel show them. */
 export function paymentDetails(order: OrderRow): PaymentDetails {
   return {

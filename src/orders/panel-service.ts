@@ -1,5 +1,5 @@
 /**
- * Orders and subscriptions in the panel (decisions, "Order lifecycle"): lists with a cursor, reads,
+ * Orders and subscriptions in the panel (docs/api.md, "Orders in the panel"): lists with a cursor, reads,
  * refund, cancel, and renew-now (the dev gateway's clock). Every read and change is scoped to the
  * caller's company: another company's order or subscription does not exist here.
  */

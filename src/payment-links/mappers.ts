@@ -12,7 +12,7 @@ export interface OrderWire {
   paid_at: string | null;
 }
 
-/** The PaymentLink of spec 2.1. */
+/** The PaymentLink as the payments API returns it. */
 export interface PaymentLinkWire {
   object: 'payment_link';
   id: string;

@@ -34,7 +34,7 @@ export const customerSchema: JsonSchema = {
   },
 };
 
-/** The PaymentLink of spec 2.1 (simulate extends it). */
+/** The PaymentLink as the payments API returns it (simulate extends it). */
 export const paymentLinkSchema = {
   type: 'object',
   additionalProperties: false,

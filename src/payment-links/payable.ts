@@ -13,7 +13,7 @@ export const effectiveStatus = (link: LinkState, now: Date): LinkStatus =>
   isOverdue(link, now) ? 'expired' : link.status;
 
 /**
- * The one "link is payable" rule (spec 3.1, decisions "single_use: false"): an active link, or a paid
+ * The one "link is payable" rule (a `single_use: false` link stays payable after its first payment): an active link, or a paid
  * reusable one, that has not passed `expires_at`. Simulation asks for less-or-other: see `isSimulatable`.
  */
 export function isPayable(link: LinkState, now: Date): boolean {
@@ -21,7 +21,7 @@ export function isPayable(link: LinkState, now: Date): boolean {
   return status === 'active' || (status === 'paid' && !link.singleUse);
 }
 
-/** Simulate acts on active links only (decisions, "Simulate": link not active → 409). */
+/** Simulate acts on active links only (a link that is not active → 409). */
 export const isSimulatable = (link: LinkState, now: Date): boolean => effectiveStatus(link, now) === 'active';
 
 /** Why a buyer cannot pay the link now, in the buyer's words; null when it can be paid. */

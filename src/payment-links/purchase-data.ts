@@ -50,7 +50,7 @@ export function linkCustomer(
 }
 
 /**
- * `data` of an order event about a purchase (decisions, "Envelope"): order (null when no order exists,
+ * `data` of an order event about a purchase (docs/api.md, "Event envelope"): order (null when no order exists,
  * e.g. a link that expired unpaid), customer, product, offer or plan, and the purchase block with
  * the link's reference and payment_link object.
  */

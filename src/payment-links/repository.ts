@@ -9,7 +9,7 @@ export type LinkRow = typeof paymentLinks.$inferSelect;
 export type NewLinkRow = typeof paymentLinks.$inferInsert;
 type LinkStatus = LinkRow['status'];
 
-/** The part of an order a link shows (spec 2.2). */
+/** The part of an order a link shows (`code`, `status`, `amount`, `payment_method`, `paid_at`). */
 export type LinkOrder = Pick<
   typeof orders.$inferSelect,
   'code' | 'status' | 'amount' | 'paymentMethod' | 'paidAt'

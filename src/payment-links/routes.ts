@@ -16,10 +16,10 @@ const scopeOf = (res: Response, linkId: string): LinkScope => {
   return { companyId, livemode, linkId };
 };
 
-/** The payment-links endpoints of the payments API (spec 4.1). */
+/** The payment-links endpoints of the payments API (`/v1/payment-links`). */
 export function paymentLinksRoutes(ctx: AppContext): Route[] {
   const wire = toPaymentLinkWire.bind(null, ctx.config);
-  // Create and cancel also count toward the tighter per-key limit on writes (spec section 8).
+  // Create and cancel also count toward the tighter per-key limit on writes (60 a minute by default).
   const writes = { rateLimit: 'writes' } as const;
   return [
     route(

@@ -139,7 +139,7 @@ async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'sho
 }
 
 /**
- * Creates a link (spec 4.1). With an Idempotency-Key, the first request under that key for this
+ * Creates a link (`POST /v1/payment-links`). With an Idempotency-Key, the first request under that key for this
  * company and mode creates the link and every later one with the same body gets it back; the
  * unique index, not this code, decides which of several racing requests creates it.
  */
@@ -304,7 +304,7 @@ type CancelOutcome =
   | { kind: 'missing' };
 
 /**
- * Cancel (spec 3.1 and decisions): active → canceled; canceled stays as it is (200); paid and
+ * Cancel: active → canceled; canceled stays as it is (200); paid and
  * expired are 409. A link found past expires_at is expired first, and that expiry is committed
  * even though the cancel is refused.
  */

@@ -1,4 +1,4 @@
-/** The error types of the envelope (spec section 2.7). */
+/** The error types of the envelope (`error.type`); each error class below pairs one with its HTTP status. */
 export const ERROR_TYPES = [
   'validation_error',
   'authentication_error',
@@ -48,7 +48,7 @@ export class ValidationError extends errorOf(400, 'validation_error') {
 export class AuthenticationError extends errorOf(401, 'authentication_error') {}
 export class PermissionError extends errorOf(403, 'permission_error') {}
 
-/** Panel API: the company is not active (spec 4.2 "otherwise HTTP 402"). */
+/** Panel API: the company is not active (402, type `permission_error`). */
 export class InactiveCompanyError extends errorOf(402, 'permission_error') {
   constructor(message = 'The company is not active') {
     super(message);

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
- * The process's Prometheus metrics (decisions, "Metrics"). One registry per process: web and worker
+ * The process's Prometheus metrics (docs/operations.md, "Metrics"). One registry per process: web and worker
  * each expose theirs; `npm start` (both in one process) exposes one with everything. Labels are
  * bounded on purpose: route templates, queue names, outcomes and status classes, never ids, URLs or
  * anything a tenant controls.

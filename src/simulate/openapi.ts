@@ -47,7 +47,7 @@ const simulation: JsonSchema = {
   },
 };
 
-/** The PaymentLink of spec 2.1 plus `simulation` (spec 2.6). */
+/** The PaymentLink plus `simulation` (the events dispatched and each first delivery attempt). */
 const simulatedLink: JsonSchema = {
   ...paymentLink,
   type: 'object',

@@ -28,7 +28,7 @@ const testKeysOnly: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** POST /v1/payment-links/{id}/simulate (spec 4.1, 2.6). */
+/** POST /v1/payment-links/{id}/simulate: a test link's outcome, answered with the link plus `simulation`. */
 export function simulateRoutes(ctx: AppContext): Route[] {
   return [
     route(

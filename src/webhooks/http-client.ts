@@ -76,7 +76,7 @@ const describe = (err: unknown): string => {
 };
 
 /**
- * One signed POST (decisions, "Delivery"): 2xx is success, redirects are not followed, the
+ * One signed POST (docs/webhooks.md, "What a receiver can count on"): 2xx is success, redirects are not followed, the
  * response is kept up to the configured size and always consumed.
  */
 export async function postWebhook(

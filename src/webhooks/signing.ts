@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 const signers = new Map<string, Webhook>();
 
 /**
- * Standard Webhooks signature (decisions, "Signatures"): a `whsec_<base64>` secret signs with its
+ * Standard Webhooks signature (docs/api.md, "Signatures"): a `whsec_<base64>` secret signs with its
  * decoded bytes, any other secret with its UTF-8 bytes.
  */
 export function signer(secret: string): Webhook {

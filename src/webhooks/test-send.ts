@@ -19,7 +19,7 @@ export interface TestSendResult {
 const WEBHOOK_KINDS = new Set<string>(WEBHOOK_KIND_TYPES);
 
 /**
- * A test send (decisions, "Webhook operations"): one signed example event of `kind`, marked `test`
+ * A test send (docs/api.md, "Webhook operations"): one signed example event of `kind`, marked `test`
  * and `sandbox` with a synthetic order, sent now to this integration only, through the same URL
  * guard and signer as a real delivery (during a rotation it carries both signatures). It is not an
  * event of the company: nothing is written to the outbox or the delivery log, and nothing retries.

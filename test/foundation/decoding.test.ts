@@ -43,7 +43,7 @@ function raw(
 const envelopeType = (res: RawResponse): unknown =>
   (JSON.parse(res.text) as { error?: { type?: unknown } }).error?.type;
 
-describe('requests that cannot be decoded (decisions, "Security")', () => {
+describe('requests that cannot be decoded', () => {
   let app: TestApp;
   let tenant: SeedResult;
 
@@ -172,7 +172,7 @@ describe('requests that cannot be decoded (decisions, "Security")', () => {
   });
 });
 
-describe('slow requests (decisions, "Security")', () => {
+describe('slow requests', () => {
   it('answers 408 (or closes) when headers and body have not arrived within the request timeout', async () => {
     const app = await startTestApp({ REQUEST_TIMEOUT_MS: '500' });
     try {

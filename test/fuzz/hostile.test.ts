@@ -20,9 +20,9 @@ import {
 } from './world.js';
 
 /**
- * Hostile mode (issue 10 item 3, decisions.md "Security"): a request the document allows with one
+ * Hostile mode (docs/api.md, "Requests and errors"): a request the document allows with one
  * hostile change. Never a 5xx, always the error envelope and a documented status, the status the
- * decisions give for that kind of input, and a refused request leaves no row behind.
+ * request rules give for that kind of input, and a refused request leaves no row behind.
  */
 async function fuzzHostile(
   w: FuzzWorld,
@@ -53,7 +53,7 @@ async function fuzzHostile(
     // Whatever else is wrong with it, a body over the limit is refused for its size first.
     const expect: Expectation =
       size > BODY_LIMIT_BYTES && !raw.headers?.['content-encoding']
-        ? { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' }
+        ? { kind: 'statuses', statuses: [413], why: 'a body over the limit is 413' }
         : mutation.expect;
     await probe(w, tenant, doc, op, raw, log, {
       context: `${mutation.target}: ${mutation.kind}`,

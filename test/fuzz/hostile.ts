@@ -8,8 +8,8 @@ import { buildPath, buildQuery, paramText, toRawRequest, type ResolvedRequest } 
 import type { Credentials } from './references.js';
 
 /**
- * Hostile mode: a valid request with one thing made hostile. Each mutation says what decisions.md
- * "Security" (or the document itself) expects back.
+ * Hostile mode: a valid request with one thing made hostile. Each mutation says what the request
+ * rules (docs/api.md, "Requests and errors") or the document itself expect back.
  */
 export type Expectation =
   /** The document forbids the value: 400 naming `field` (a path parameter may also be 404). */
@@ -28,7 +28,7 @@ export interface Mutation {
   apply(req: ResolvedRequest, credentials: Credentials): RawRequest;
 }
 
-/** README: "a body over 100 kB is 413"; BODY_LIMIT_BYTES is not overridden by the suite. */
+/** A body over 100 kB is 413 (docs/api.md, "Requests and errors"); BODY_LIMIT_BYTES is not overridden by the suite. */
 export const BODY_LIMIT_BYTES = Number(process.env.BODY_LIMIT_BYTES ?? 102_400);
 
 type Location = ParamLocation | 'body';
@@ -478,7 +478,7 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
           expect: {
             kind: 'statuses',
             statuses: [400],
-            why: 'decisions.md: bad percent-encoding is 400 validation_error',
+            why: 'bad percent-encoding is 400 validation_error',
           },
           apply: (req, credentials) => {
             const raw = toRawRequest(req, credentials);
@@ -506,12 +506,12 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
     [
       'bad percent-encoding in an unknown parameter',
       'fuzz=%E0%A4%A',
-      { kind: 'statuses', statuses: [400], why: 'decisions.md: bad percent-encoding is 400' },
+      { kind: 'statuses', statuses: [400], why: 'bad percent-encoding is 400' },
     ],
     [
       'bad percent-encoding in a parameter name',
       '%E0%A4%A=1',
-      { kind: 'statuses', statuses: [400], why: 'decisions.md: bad percent-encoding is 400' },
+      { kind: 'statuses', statuses: [400], why: 'bad percent-encoding is 400' },
     ],
     ['__proto__ in a query parameter', '__proto__[polluted]=yes&__proto__.polluted=yes', { kind: 'any' }],
     ['constructor.prototype in a query parameter', 'constructor[prototype][polluted]=yes', { kind: 'any' }],
@@ -561,32 +561,32 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
       [
         'JSON array nested 2,000 deep',
         () => nestedText(2_000, 'array'),
-        { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' },
+        { kind: 'statuses', statuses: [400], why: 'JSON nested deeper than 64 is 400' },
       ],
       [
         'JSON object nested 2,000 deep',
         () => nestedText(2_000, 'object'),
-        { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' },
+        { kind: 'statuses', statuses: [400], why: 'JSON nested deeper than 64 is 400' },
       ],
       [
         'JSON object nested 65 deep',
         () => nestedText(65, 'object'),
-        { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' },
+        { kind: 'statuses', statuses: [400], why: 'JSON nested deeper than 64 is 400' },
       ],
       [
         'JSON array nested 30,000 deep',
         () => nestedText(30_000, 'array'),
-        { kind: 'statuses', statuses: [400], why: 'decisions.md: JSON nested deeper than 64 is 400' },
+        { kind: 'statuses', statuses: [400], why: 'JSON nested deeper than 64 is 400' },
       ],
       [
         'body of 1 MB',
         () => JSON.stringify({ padding: 'x'.repeat(1_000_000) }),
-        { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' },
+        { kind: 'statuses', statuses: [413], why: 'a body over the limit is 413' },
       ],
       [
         'body one byte over the limit',
         () => JSON.stringify({ p: 'x'.repeat(BODY_LIMIT_BYTES - 7) }),
-        { kind: 'statuses', statuses: [413], why: 'decisions.md: a body over the limit is 413' },
+        { kind: 'statuses', statuses: [413], why: 'a body over the limit is 413' },
       ],
       ['malformed JSON', () => '{"a": ', invalidBody],
       ['JSON array body', () => '[]', invalidBody],
@@ -622,7 +622,7 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
         expect: {
           kind: 'statuses',
           statuses: [415],
-          why: 'decisions.md: a body that is not application/json is 415',
+          why: 'a body that is not application/json is 415',
         },
         apply: (req, credentials) => bodyRaw(req, credentials, validBodyText(req), { 'content-type': type }),
       });
@@ -645,25 +645,25 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
         'corrupt gzip body',
         'gzip',
         () => garbage,
-        { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+        { kind: 'statuses', statuses: [400], why: 'corrupt Content-Encoding data is 400' },
       ],
       [
         'truncated gzip body',
         'gzip',
         (req) => gzipSync(validBodyText(req)).subarray(0, 12),
-        { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+        { kind: 'statuses', statuses: [400], why: 'corrupt Content-Encoding data is 400' },
       ],
       [
         'corrupt br body',
         'br',
         () => garbage,
-        { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+        { kind: 'statuses', statuses: [400], why: 'corrupt Content-Encoding data is 400' },
       ],
       [
         'corrupt deflate body',
         'deflate',
         () => garbage,
-        { kind: 'statuses', statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+        { kind: 'statuses', statuses: [400], why: 'corrupt Content-Encoding data is 400' },
       ],
       [
         'gzip bomb (10 MB of zeros)',
@@ -675,13 +675,13 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
         'unknown Content-Encoding',
         'x-fuzz',
         (req) => Buffer.from(validBodyText(req)),
-        { kind: 'statuses', statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' },
+        { kind: 'statuses', statuses: [415], why: 'an unknown Content-Encoding is 415' },
       ],
       [
         'Content-Encoding compress',
         'compress',
         (req) => Buffer.from(validBodyText(req)),
-        { kind: 'statuses', statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' },
+        { kind: 'statuses', statuses: [415], why: 'an unknown Content-Encoding is 415' },
       ],
       ['valid gzip body', 'gzip', (req) => gzipSync(validBodyText(req)), { kind: 'any' }],
       ['valid br body', 'br', (req) => brotliCompressSync(validBodyText(req)), { kind: 'any' }],
@@ -750,7 +750,7 @@ export function mutationsOf(op: Operation, validator: RequestValidator): Mutatio
         expect: {
           kind: 'statuses',
           statuses,
-          why: 'decisions.md: missing, malformed or unknown credentials are 401 (a payments key on the panel is 403)',
+          why: 'missing, malformed or unknown credentials are 401 (a payments key on the panel is 403)',
         },
         apply: (req, credentials) => {
           const raw = toRawRequest(req, credentials);

@@ -18,12 +18,12 @@ export const GROUP = {
   docAllowsServerRefuses: 'document allows, server refuses (400 for a reason the document could state)',
   refusedValid: 'valid request refused for another reason',
   docForbidsServerAccepts: 'document forbids, server accepts',
-  wrongStatus: 'hostile input answered with the wrong status (decisions.md "Security")',
-  methods: 'unsupported method or unknown path answered wrongly (decisions.md "Security")',
+  wrongStatus: 'hostile input answered with the wrong status (docs/api.md, "Requests and errors")',
+  methods: 'unsupported method or unknown path answered wrongly (docs/api.md, "Requests and errors")',
   wrongField: 'invalid field refused without naming any field',
   rowsLeft: "rejected request changed the tenant's rows",
   prototype: 'prototype pollution',
-  headers: 'missing security headers on JSON API responses (decisions.md "Security")',
+  headers: 'missing security headers on JSON API responses (docs/api.md, "Requests and errors")',
 } as const;
 
 export interface ErrorBody {

@@ -10,7 +10,7 @@ import { runProperty } from './runner.js';
 import { fuzzWorld, newTenant, type FuzzTenant, type FuzzWorld } from './world.js';
 
 /**
- * Every method on every documented path, and paths no document has (decisions.md "Security": an
+ * Every method on every documented path, and paths no document has (docs/api.md, "Requests and errors": an
  * unsupported method is 405 with `Allow`, an unknown path is 404, both in the error envelope).
  */
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE'];
@@ -115,7 +115,7 @@ async function everyMethod(w: FuzzWorld, tenant: FuzzTenant, doc: ApiDocument): 
       } else if (res.status !== 405) {
         note(
           GROUP.methods,
-          `unsupported method → ${res.status}, expected 405 with Allow: ${documented.join(', ')} (decisions.md "Security")`,
+          `unsupported method → ${res.status}, expected 405 with Allow: ${documented.join(', ')} (docs/api.md, "Requests and errors")`,
           method,
           raw,
           res,

@@ -11,7 +11,7 @@ import { fuzzWorld, newTenant, type FuzzTenant, type FuzzWorld } from './world.j
 
 /**
  * The buyer pages under `{checkout_url}` have no OpenAPI document, so their routes are listed here
- * (README "Buyer pages", "Checkout", "Pay step", "Gateway callback"). Keep in step with the README
+ * (docs/api.md, "Buyer pages" and "Gateway callback"). Keep in step with docs/api.md
  * until the pages get a machine-readable description.
  */
 interface BuyerRoute {
@@ -34,7 +34,7 @@ const BUYER_ROUTES: BuyerRoute[] = [
   { method: 'GET', template: '/assets/order.js' },
 ];
 
-/** Form fields the buyer pages read (README "Pay step", "Simulation page"). */
+/** Form fields the buyer pages read (docs/api.md, "Buyer pages": pay step, simulation page). */
 const FORM_FIELDS = [
   'plink',
   'name',
@@ -47,7 +47,7 @@ const FORM_FIELDS = [
 ];
 
 /**
- * Statuses a buyer page may answer a bad request with (README "Buyer pages"); never a 5xx. 303 is
+ * Statuses a buyer page may answer a bad request with (docs/api.md, "Buyer pages"); never a 5xx. 303 is
  * the pay step leading to the order's page, and a paid order's page to the link's success_url.
  */
 const PAGE_STATUSES = [200, 302, 303, 400, 404, 409, 413, 415];
@@ -136,10 +136,10 @@ interface Case {
 }
 
 const anyPage: Expect = { statuses: PAGE_STATUSES, why: 'a page for bad input, never a 5xx' };
-const badEncoding: Expect = { statuses: [400], why: 'decisions.md: bad percent-encoding is 400' };
+const badEncoding: Expect = { statuses: [400], why: 'bad percent-encoding is 400' };
 const tooLarge: Expect = {
   statuses: [413],
-  why: 'decisions.md: more than 1,000 form fields or a body over the limit is 413',
+  why: 'more than 1,000 form fields or a body over the limit is 413',
 };
 
 function cases(): fc.Arbitrary<Case> {
@@ -206,8 +206,8 @@ function cases(): fc.Arbitrary<Case> {
         }),
         expect:
           encoding === 'x-fuzz'
-            ? { statuses: [415], why: 'decisions.md: an unknown Content-Encoding is 415' }
-            : { statuses: [400], why: 'decisions.md: corrupt Content-Encoding data is 400' },
+            ? { statuses: [415], why: 'an unknown Content-Encoding is 415' }
+            : { statuses: [400], why: 'corrupt Content-Encoding data is 400' },
       })),
     fc
       .record({ route: paramRoute, escape: fc.constantFrom('%E0%A4%A', '%', '%zz', '%C0%AF') })
@@ -276,9 +276,9 @@ function cases(): fc.Arbitrary<Case> {
         expect: encoding
           ? {
               statuses: [400, 401, 415],
-              why: 'decisions.md: corrupt encoding 400, unknown encoding 415 (or 401 for the signature)',
+              why: 'corrupt encoding 400, unknown encoding 415 (or 401 for the signature)',
             }
-          : { statuses: [401, 413], why: 'README: missing or wrong signature is 401' },
+          : { statuses: [401, 413], why: 'a missing or wrong signature is 401' },
       })),
     route.map((r): Case => ({
       kind: 'valid-looking request',
@@ -412,7 +412,7 @@ async function methodsAndUnknownPaths(b: BuyerWorld): Promise<ProblemLog> {
   return log;
 }
 
-describe('Buyer pages fuzz (decisions.md "Security")', function () {
+describe('Buyer pages fuzz (docs/api.md, "Requests and errors")', function () {
   this.timeout(120_000);
   let b: BuyerWorld;
 

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { fuzzConfig, replayHint } from './config.js';
 import type { RawRequest, RawResponse } from './raw-http.js';
 
-/** One thing the service did that the documents or decisions.md say it must not. */
+/** One thing the service did that the documents or docs/api.md say it must not. */
 export interface Problem {
   /** Short class, the first level of the grouping: `5xx`, `doc allows, server refuses`, ... */
   group: string;

@@ -19,7 +19,7 @@ import {
 } from './world.js';
 
 /**
- * Valid mode (issue 10 item 3, issue 8 item 1): for every operation of both documents, requests the
+ * Valid mode: for every operation of both documents, requests the
  * document allows. Each answer must be a listed status with a matching body, never a 5xx, and a
  * refusal only for data the document cannot know (see references.ts).
  */

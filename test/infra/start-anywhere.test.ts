@@ -30,7 +30,7 @@ const failures = (lines: LogLine[]): LogLine[] =>
   lines.filter((l) => (l.level ?? 0) >= 50 || l.notJson === true);
 
 /*
- * As root (most containers) this is the case of issue 9: a checkout under a mode-700 folder, where
+ * As root (most containers) this is the hard case: a checkout under a mode-700 folder, where
  * the `postgres` OS user PostgreSQL runs as can reach neither node_modules nor DATA_DIR. As any
  * other user it checks that nothing changed for them in such a folder.
  */

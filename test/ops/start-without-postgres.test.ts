@@ -18,7 +18,7 @@ import { noteSecret } from '../helpers/secrets.js';
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * Issue 10: the web process (as the Procfile starts it) comes up while PostgreSQL is unreachable,
+ * The web process (as the Procfile starts it) comes up while PostgreSQL is unreachable,
  * answers 503 meanwhile, and becomes ready by itself once PostgreSQL appears: no crash, no restart.
  */
 describe('a web process started while PostgreSQL is unreachable', function () {

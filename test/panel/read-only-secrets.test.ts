@@ -5,7 +5,7 @@ import { createPanelToken } from '../../src/companies/service.js';
 import { seed, sharedApp, type TestApp } from '../helpers/app.js';
 import { P, webhook, type IntegrationBody } from './helpers.js';
 
-/** decisions.md "Security": a read-only key must not be able to sign webhooks or finish an OAuth. */
+/** A read-only key must not be able to sign webhooks or finish an OAuth. */
 describe('what a read-only key sees of integrations', () => {
   let app: TestApp;
   let tenant: SeedResult;

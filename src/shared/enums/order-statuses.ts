@@ -1,5 +1,5 @@
 /**
- * Order.status (decisions, "Order lifecycle"): created `pending` at the pay step; the gateway makes it
+ * Order.status (docs/api.md, "Order states"): created `pending` at the pay step; the gateway makes it
  * `paid` or `failed`; a refund makes a paid order `refunded`; a pending order past its deadline is
  * `abandoned` (and still becomes `paid` if the gateway confirms late); a chargeback reported by the
  * gateway makes a paid order `charged_back`.
