@@ -200,19 +200,18 @@ describe('delivery isolation: two worker processes, one lane per integration', f
         (r) => JSON.parse(r.body) as { type: string; data: { integration: Record<string, unknown> } },
       );
       expect(failing?.type).to.equal('integration.failing');
+      // Attempts in flight together are recorded together: the count the event carries is the one
+      // that reached the mark, which can be past it when several failures landed in one batch.
       expect(failing?.data.integration).to.deep.include({
         id: brokenId,
         type: 'webhook',
         url_host: new URL(broken.url).host,
-        failure_count: BREAKER_THRESHOLD / 2,
         disabled_reason: '',
       });
+      expect(failing?.data.integration.failure_count).to.be.at.least(BREAKER_THRESHOLD / 2);
       expect(disabled?.type).to.equal('integration.disabled');
-      expect(disabled?.data.integration).to.deep.include({
-        id: brokenId,
-        failure_count: BREAKER_THRESHOLD,
-        disabled_reason: 'auto_disabled',
-      });
+      expect(disabled?.data.integration).to.deep.include({ id: brokenId, disabled_reason: 'auto_disabled' });
+      expect(disabled?.data.integration.failure_count).to.be.at.least(BREAKER_THRESHOLD);
       expect(JSON.stringify(disabled)).to.not.include(broken.url);
       const [row] = await deployment.db
         .select()
