@@ -179,7 +179,11 @@ const FAULTS: Fault[] = [
       await cluster.waitUntilHealthy(60_000);
       const tookMs = Date.now() - killedAt;
       log(`replica 127.0.0.1:${successor} serves ${outbox} after ${ms(tookMs)} ms`);
-      return `master :${victim} of ${outbox} stopped under load; replica :${successor} promoted, cluster ok after ${ms(tookMs)} ms`;
+      // The old master comes back as the new one's replica, so a next round has a replica to promote.
+      await cluster.restart(victim);
+      await cluster.waitUntilHealthy(60_000);
+      log(`127.0.0.1:${victim} back, as a replica`);
+      return `master :${victim} of ${outbox} stopped under load; replica :${successor} promoted, cluster ok after ${ms(tookMs)} ms; :${victim} back as a replica`;
     },
   },
   {

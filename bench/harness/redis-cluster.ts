@@ -222,6 +222,16 @@ export class LocalRedisCluster {
     await child.stop();
   }
 
+  /**
+   * Starts a killed node again on its folder: its nodes.conf makes it rejoin the cluster, as a
+   * replica of the master that took its slots over.
+   */
+  async restart(port: number): Promise<void> {
+    const node = this.nodes.find((n) => n.port === port);
+    if (!node || node.process) return;
+    await this.startNode(node);
+  }
+
   async stop(): Promise<void> {
     await Promise.all(this.nodes.map((node) => node.process?.stop()));
     for (const node of this.nodes) node.process = undefined;
