@@ -6,10 +6,11 @@ const LAYERS = [
   ['queues', 'queues/'],
   ['shared', 'src/shared/'],
   ['events', 'src/events/'],
+  // The catalog comes before the integrations: their product_ids cache follows its products.
+  ['catalog', 'src/catalog/'],
   ['integrations', 'src/integrations/'],
   // Delivery needs only the outbox, the receivers and the plumbing below it.
   ['webhooks', 'src/webhooks/'],
-  ['catalog', 'src/catalog/'],
   ['keys', 'src/keys/'],
   ['companies', 'src/companies/'],
   ['auth', 'src/auth/'],
@@ -26,13 +27,18 @@ const LAYERS = [
   ['entry', 'src/[^/]+\\.ts$|src/cli/'],
 ];
 
-
 const upward = LAYERS.slice(0, -1).map(([name, path], index) => ({
   name: `${name}-imports-upward`,
-  comment: `${name} may import only: ${LAYERS.slice(0, index + 1).map(([n]) => n).join(', ')}`,
+  comment: `${name} may import only: ${LAYERS.slice(0, index + 1)
+    .map(([n]) => n)
+    .join(', ')}`,
   severity: 'error',
   from: { path: `^(${path})` },
-  to: { path: `^(${LAYERS.slice(index + 1).map(([, p]) => p).join('|')})` },
+  to: {
+    path: `^(${LAYERS.slice(index + 1)
+      .map(([, p]) => p)
+      .join('|')})`,
+  },
 }));
 
 module.exports = {
@@ -58,6 +64,9 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js'], conditionNames: ['import', 'require', 'node', 'default'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
   },
 };

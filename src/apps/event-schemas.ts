@@ -21,6 +21,7 @@ import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
 import { dateTime, money, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema, PathItem } from '../shared/openapi/types.js';
+import { EVENT_ID_PATTERN, LINK_ID_PATTERN } from '../shared/ids.js';
 
 type OrderKind = OrderEventKind;
 
@@ -195,7 +196,7 @@ const schemas: Record<string, JsonSchema> = {
         additionalProperties: false,
         required: ['code', 'external_reference', 'metadata'],
         properties: {
-          code: { type: 'string', pattern: '^plink_[0-9A-Za-z]{24}$', description: 'The link id' },
+          code: { type: 'string', pattern: LINK_ID_PATTERN.source, description: 'The link id' },
           external_reference: nullableString,
           metadata: { type: 'object', additionalProperties: { type: 'string' } },
         },
@@ -326,7 +327,7 @@ function envelope(kind: EventKind): JsonSchema {
     properties: {
       id: {
         type: 'string',
-        pattern: '^evt_[0-9A-Za-z]{24}$',
+        pattern: EVENT_ID_PATTERN.source,
         description: 'Also the `webhook-id` header: the same on every retry',
       },
       type: { const: kind },

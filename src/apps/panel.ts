@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { panelAuth } from '../auth/panel-auth.js';
 import { catalogPanelRoutes } from '../catalog/routes.js';
 import { integrationsOauthRoutes, integrationsRoutes } from '../integrations/routes.js';
+import { productChanges } from '../integrations/service.js';
 import { keysRoutes } from '../keys/routes.js';
 import { ordersRoutes, subscriptionsRoutes } from '../orders/routes.js';
 import type { AppContext } from '../shared/context.js';
@@ -18,7 +19,7 @@ export function panelApp(ctx: AppContext): Router {
     ...integrationsRoutes(ctx),
     ...deliveriesRoutes(ctx),
     ...keysRoutes(ctx),
-    ...catalogPanelRoutes(ctx),
+    ...catalogPanelRoutes(ctx, productChanges),
     ...ordersRoutes(ctx),
     ...subscriptionsRoutes(ctx),
   ];

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
+import { insertedRow } from '../shared/db/inserted.js';
 import { preparedOn } from '../shared/db/prepared.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 
@@ -154,9 +155,7 @@ export async function insertProduct(
   db: Executor,
   p: Pick<ProductRow, 'companyId' | 'code' | 'name'> & { active?: boolean },
 ): Promise<ProductRow> {
-  const [row] = await db.insert(products).values(p).returning();
-  if (!row) throw new Error('insert into products returned no row');
-  return row;
+  return insertedRow(await db.insert(products).values(p).returning(), 'products');
 }
 
 export async function findProduct(
@@ -212,9 +211,7 @@ export async function insertCoupon(
   db: Executor,
   c: Pick<CouponRow, 'companyId' | 'code'> & Partial<Pick<CouponRow, 'percentOff' | 'amountOff' | 'active'>>,
 ): Promise<CouponRow> {
-  const [row] = await db.insert(coupons).values(c).returning();
-  if (!row) throw new Error('insert into coupons returned no row');
-  return row;
+  return insertedRow(await db.insert(coupons).values(c).returning(), 'coupons');
 }
 
 const couponWhere = (companyId: unknown, code: unknown): SQL | undefined =>

@@ -97,7 +97,7 @@ function itemRoutes(ctx: AppContext, kind: ItemKind): Route[] {
  * The catalog in the panel (products, offers, plans, coupons): list, create, update and deactivate,
  * so a company can be run without the CLI.
  */
-export function catalogPanelRoutes(ctx: AppContext): Route[] {
+export function catalogPanelRoutes(ctx: AppContext, productChanges: service.ProductChanges): Route[] {
   const company = (res: Parameters<typeof panelPrincipal>[0]): number => panelPrincipal(res).companyId;
   return [
     route(
@@ -125,7 +125,9 @@ export function catalogPanelRoutes(ctx: AppContext): Route[] {
         responses: { '201': json(ref('Product'), 'Created') },
       }),
       async ({ body }, res) => {
-        res.status(201).json(toProductWire(await service.createProduct(ctx.db, company(res), body)));
+        res
+          .status(201)
+          .json(toProductWire(await service.createProduct(ctx.db, company(res), body, productChanges)));
       },
     ),
     route(
@@ -139,7 +141,9 @@ export function catalogPanelRoutes(ctx: AppContext): Route[] {
         responses: { '200': json(ref('Product'), 'Updated'), ...errors('404') },
       }),
       async ({ params, body }, res) => {
-        res.json(toProductWire(await service.updateProduct(ctx.db, company(res), params.id, body)));
+        res.json(
+          toProductWire(await service.updateProduct(ctx.db, company(res), params.id, body, productChanges)),
+        );
       },
     ),
     route(
@@ -153,7 +157,7 @@ export function catalogPanelRoutes(ctx: AppContext): Route[] {
         responses: { '204': noContent('Removed'), ...errors('404', '409') },
       }),
       async ({ params }, res) => {
-        await service.removeProduct(ctx.db, company(res), params.id);
+        await service.removeProduct(ctx.db, company(res), params.id, productChanges);
         res.status(204).end();
       },
     ),

@@ -1,5 +1,4 @@
-import { refreshProductIds, withCompanyIntegrationsLock } from '../integrations/repository.js';
-import type { Db, Executor } from '../shared/db/index.js';
+import type { Db, Executor, Tx } from '../shared/db/index.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../shared/db/errors.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { newCatalogCode, newUuid } from '../shared/ids.js';
@@ -9,8 +8,12 @@ import type { CouponInput, ItemInput, ItemUpdate, ProductInput } from './schemas
 
 export type { CatalogItem, ItemKind };
 
-// Products feed every integration's product_ids cache, so each product change takes the company's
-// integration lock and refreshes the cache in the same transaction.
+/**
+ * How a product change commits: `change` runs in a transaction this opens, and what follows the
+ * catalog and is computed from its products (every integration's product_ids cache) is brought up
+ * to date in that same transaction. The panel app passes the integrations' one.
+ */
+export type ProductChanges = <T>(db: Db, companyId: number, change: (tx: Tx) => Promise<T>) => Promise<T>;
 
 export const listProducts = (db: Db, companyId: number): Promise<catalog.ProductRow[]> =>
   catalog.listProducts(db, companyId);
@@ -19,28 +22,32 @@ export function createProduct(
   db: Db,
   companyId: number,
   input: { name: string; status?: catalog.CatalogStatus },
+  inTransaction: ProductChanges,
 ) {
-  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
-    const row = await catalog.insertProduct(tx, {
+  return inTransaction(db, companyId, (tx) =>
+    catalog.insertProduct(tx, {
       companyId,
       code: newUuid(),
       name: input.name,
       active: input.status !== 'inactive',
-    });
-    await refreshProductIds(tx, companyId);
-    return row;
-  });
+    }),
+  );
 }
 
 /** Renames, deactivates or reactivates a product. */
-export function updateProduct(db: Db, companyId: number, id: number, input: ProductInput) {
-  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
+export function updateProduct(
+  db: Db,
+  companyId: number,
+  id: number,
+  input: ProductInput,
+  inTransaction: ProductChanges,
+) {
+  return inTransaction(db, companyId, async (tx) => {
     const row = await catalog.updateProduct(tx, companyId, id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.status !== undefined ? { active: input.status === 'active' } : {}),
     });
     if (!row) throw new NotFoundError(`No product ${id} in this company`);
-    await refreshProductIds(tx, companyId);
     return row;
   });
 }
@@ -49,8 +56,13 @@ export function updateProduct(db: Db, companyId: number, id: number, input: Prod
  * Removes a product that never sold: its offers, plans and integration links go with it. A product
  * that links, orders or subscriptions refer to is kept for their history (409; deactivate it instead).
  */
-export function removeProduct(db: Db, companyId: number, id: number): Promise<void> {
-  return withCompanyIntegrationsLock(db, companyId, async (tx) => {
+export function removeProduct(
+  db: Db,
+  companyId: number,
+  id: number,
+  inTransaction: ProductChanges,
+): Promise<void> {
+  return inTransaction(db, companyId, async (tx) => {
     if (!(await catalog.findProduct(tx, companyId, id)))
       throw new NotFoundError(`No product ${id} in this company`);
     if (await catalog.productHasHistory(tx, id)) {
@@ -62,7 +74,6 @@ export function removeProduct(db: Db, companyId: number, id: number): Promise<vo
         throw new ConflictError(`Product ${id} is in use; deactivate it instead`);
       throw err;
     });
-    await refreshProductIds(tx, companyId);
   });
 }
 

@@ -22,13 +22,12 @@ import type { Outcome } from '../simulate/outcomes.js';
 import type { AppContext } from '../shared/context.js';
 import type { OrderCustomer } from '../shared/db/schema.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../shared/enums/payment-methods.js';
-import { newUuid } from '../shared/ids.js';
+import { LINK_ID_PATTERN, newUuid, UUID_PATTERN } from '../shared/ids.js';
 import { v } from '../shared/validation/typed.js';
 import type { NoticeKey } from './messages.js';
 import { conflict, invalidField, notFound, PayFormError } from './page-errors.js';
 import { priceWithCoupon, type Price } from './pricing.js';
 
-const LINK_ID = /^plink_[0-9A-Za-z]{24}$/;
 const PENDING_HOLD_MINUTES = 15;
 
 export interface LinkView {
@@ -89,7 +88,7 @@ const itemOfLink = (ctx: AppContext, link: LinkRow): Promise<CatalogItem | undef
 
 /** A link by id with its current state (the read path applies a late expiry), item and price. */
 async function loadLink(ctx: AppContext, linkId: string, livemode: boolean, now: Date): Promise<LinkView> {
-  const found = LINK_ID.test(linkId) ? await findLinkById(ctx.db, linkId) : undefined;
+  const found = LINK_ID_PATTERN.test(linkId) ? await findLinkById(ctx.db, linkId) : undefined;
   // A link of the other mode does not exist here: test links never reach the real checkout.
   if (!found || found.link.livemode !== livemode) throw notFound('link_not_found');
   const { link, order } = await getPaymentLink(
@@ -328,8 +327,6 @@ export async function payAtCheckout(
   return { order: confirmed.order, view, paid: true };
 }
 
-const ORDER_CODE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
 /** An order as the buyer's pages show it: what was bought, from whom, and through which link. */
 export interface OrderView {
   order: OrderRow;
@@ -340,7 +337,7 @@ export interface OrderView {
 
 /** The order of a buyer page (`{checkout_url}/orders/<code>`): its code is all the buyer holds. */
 export async function loadOrder(ctx: AppContext, code: string): Promise<OrderView> {
-  const order = ORDER_CODE.test(code) ? await findOrderByCode(ctx.db, code) : undefined;
+  const order = UUID_PATTERN.test(code) ? await findOrderByCode(ctx.db, code) : undefined;
   if (!order) throw notFound('order_not_found');
   const kind = order.planId !== null ? 'plan' : 'offer';
   const [item, found, company] = await Promise.all([
@@ -354,7 +351,7 @@ export async function loadOrder(ctx: AppContext, code: string): Promise<OrderVie
 
 /** The status of an order, for the page that waits for it (and nothing else about it). */
 export async function orderStatus(ctx: AppContext, code: string): Promise<OrderRow['status']> {
-  const order = ORDER_CODE.test(code) ? await findOrderByCode(ctx.db, code) : undefined;
+  const order = UUID_PATTERN.test(code) ? await findOrderByCode(ctx.db, code) : undefined;
   if (!order) throw notFound('order_not_found');
   return order.status;
 }

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
+import { insertedRow } from '../shared/db/inserted.js';
 
 const { companies, users, panelTokens } = schema;
 
@@ -7,18 +8,14 @@ export type CompanyRow = typeof companies.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 
 export async function insertCompany(db: Executor, name: string, active: boolean): Promise<CompanyRow> {
-  const [row] = await db.insert(companies).values({ name, active }).returning();
-  if (!row) throw new Error('insert into companies returned no row');
-  return row;
+  return insertedRow(await db.insert(companies).values({ name, active }).returning(), 'companies');
 }
 
 export async function insertUser(
   db: Executor,
   user: Pick<UserRow, 'companyId' | 'email' | 'name' | 'role'>,
 ): Promise<UserRow> {
-  const [row] = await db.insert(users).values(user).returning();
-  if (!row) throw new Error('insert into users returned no row');
-  return row;
+  return insertedRow(await db.insert(users).values(user).returning(), 'users');
 }
 
 export async function findCompany(db: Executor, id: number): Promise<CompanyRow | undefined> {

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { schema, type Db, type Executor, type Tx } from '../shared/db/index.js';
+import { insertedRow } from '../shared/db/inserted.js';
 
 const { integrations, integrationProducts, products } = schema;
 
@@ -51,9 +52,7 @@ export function listIntegrations(db: Executor, companyId: number, type?: string)
 }
 
 export async function insertIntegration(db: Executor, values: NewIntegration): Promise<IntegrationRow> {
-  const [row] = await db.insert(integrations).values(values).returning();
-  if (!row) throw new Error('insert into integrations returned no row');
-  return row;
+  return insertedRow(await db.insert(integrations).values(values).returning(), 'integrations');
 }
 
 /**

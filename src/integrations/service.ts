@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Joi from 'joi';
+import type { ProductChanges } from '../catalog/service.js';
 import { LISTED_EVENT_KINDS } from '../events/kinds.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db, Executor } from '../shared/db/index.js';
@@ -325,3 +326,14 @@ export const unlinkProduct = (db: Db, companyId: number, id: number, productId: 
     (tx) => repo.deleteLink(tx, id, productId),
     async () => undefined,
   );
+
+/**
+ * The catalog's product changes as the integrations need them: under the company's integration
+ * lock, with every integration's product_ids refreshed in the same transaction.
+ */
+export const productChanges: ProductChanges = (db, companyId, change) =>
+  withCompanyIntegrationsLock(db, companyId, async (tx) => {
+    const result = await change(tx);
+    await refreshProductIds(tx, companyId);
+    return result;
+  });

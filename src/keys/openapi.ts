@@ -1,5 +1,6 @@
 import { dateTime, nullable } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
+import { KEY_PATTERN } from './key-format.js';
 
 const keyProperties: Record<string, JsonSchema> = {
   id: { type: 'integer' },
@@ -25,7 +26,7 @@ export const keySchemas: Record<string, JsonSchema> = {
       ...keyProperties,
       key: {
         type: 'string',
-        pattern: '^vk_(test|live)_[0-9A-Za-z]{32,}$',
+        pattern: KEY_PATTERN.source,
         description: 'Full value, shown once',
       },
     },

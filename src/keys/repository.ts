@@ -1,6 +1,7 @@
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
+import { insertedRow } from '../shared/db/inserted.js';
 
 const { apiKeys, companies } = schema;
 
@@ -63,9 +64,7 @@ export async function insertKey(
   db: Executor,
   key: Pick<ApiKeyRow, 'companyId' | 'name' | 'kind' | 'test' | 'keyHash' | 'prefix' | 'last4'>,
 ): Promise<ApiKeyRow> {
-  const [row] = await db.insert(apiKeys).values(key).returning();
-  if (!row) throw new Error('insert into api_keys returned no row');
-  return row;
+  return insertedRow(await db.insert(apiKeys).values(key).returning(), 'api_keys');
 }
 
 export async function countActiveKeys(db: Executor, companyId: number): Promise<number> {

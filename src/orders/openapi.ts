@@ -5,6 +5,7 @@ import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { CANCEL_REASONS, SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
 import { dateTime, money, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
+import { LINK_ID_PATTERN } from '../shared/ids.js';
 
 const listOf = (item: string): JsonSchema => ({
   type: 'object',
@@ -109,7 +110,7 @@ const panelOrder: JsonSchema = {
     livemode: { type: 'boolean' },
     link_id: nullable({
       type: 'string',
-      pattern: '^plink_[0-9A-Za-z]{24}$',
+      pattern: LINK_ID_PATTERN.source,
       description: 'The payment link it was made through; null for renewals and checkouts without a link',
     }),
     subscription_id: nullable({ type: 'integer', description: 'Set once a plan order is paid' }),

@@ -7,7 +7,8 @@ import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
-import { NotFoundError, ValidationError } from '../shared/errors.js';
+import { NotFoundError } from '../shared/errors.js';
+import { cursorPage, type Page } from '../shared/pagination.js';
 import { requestCancel, runNextChargeNow, type ChargeOutcome } from './renewals.js';
 import { findPanelOrder, listPanelOrders, orderExists, type PanelOrderRow } from './repository.js';
 import { refundOrder } from './service.js';
@@ -18,26 +19,6 @@ import {
 } from './subscription-repository.js';
 
 export type { PanelOrderRow, PanelSubscriptionRow };
-
-export interface Page<T> {
-  items: T[];
-  hasMore: boolean;
-}
-
-/**
- * One page of a keyset list, newest first: a cursor that is not an item of the company is a 400
- * (whatever the filters), and one row past `limit` tells whether more follow.
- */
-async function cursorPage<T, C>(
-  cursor: { value: C | undefined; isOwn: (value: C) => Promise<boolean>; names: string },
-  limit: number,
-  rows: () => Promise<T[]>,
-): Promise<Page<T>> {
-  if (cursor.value !== undefined && !(await cursor.isOwn(cursor.value)))
-    throw ValidationError.field('starting_after', `is not the ${cursor.names} of this company`);
-  const found = await rows();
-  return { items: found.slice(0, limit), hasMore: found.length > limit };
-}
 
 export interface OrderListParams {
   status?: OrderStatus | undefined;
@@ -54,7 +35,11 @@ export async function listOrders(
 ): Promise<Page<PanelOrderRow>> {
   const cursor = params.starting_after;
   return cursorPage(
-    { value: cursor, isOwn: (code) => orderExists(db, companyId, code), names: 'code of an order' },
+    {
+      value: cursor,
+      isOwn: (code) => orderExists(db, companyId, code),
+      names: 'code of an order of this company',
+    },
     params.limit,
     () =>
       listPanelOrders(db, {
@@ -101,7 +86,7 @@ export async function listSubscriptions(
     {
       value: cursor,
       isOwn: async (id) => (await findPanelSubscription(db, companyId, id)) !== undefined,
-      names: 'id of a subscription',
+      names: 'id of a subscription of this company',
     },
     params.limit,
     () =>

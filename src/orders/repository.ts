@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
+import { insertedRow } from '../shared/db/inserted.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 
@@ -9,9 +10,7 @@ export type OrderRow = typeof orders.$inferSelect;
 export type NewOrderRow = typeof orders.$inferInsert;
 
 export async function insertOrder(tx: Executor, values: NewOrderRow): Promise<OrderRow> {
-  const [row] = await tx.insert(orders).values(values).returning();
-  if (!row) throw new Error('insert into orders returned no row');
-  return row;
+  return insertedRow(await tx.insert(orders).values(values).returning(), 'orders');
 }
 
 /** The order with this code, locked until the transaction ends (callbacks for one order queue up). */

@@ -2,6 +2,7 @@ import type { AppContext } from '../shared/context.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
 import { panelPrincipal } from '../shared/http/principal.js';
 import { errors, json, ref } from '../shared/openapi/builders.js';
+import { listBody } from '../shared/pagination.js';
 import { toPanelOrderWire, toSubscriptionWire } from './mappers.js';
 import * as service from './panel-service.js';
 import {
@@ -33,7 +34,7 @@ export function ordersRoutes(ctx: AppContext): Route[] {
       }),
       async ({ query }, res) => {
         const page = await service.listOrders(ctx.db, company(res), query);
-        res.json({ object: 'list', data: page.items.map(toPanelOrderWire), has_more: page.hasMore });
+        res.json(listBody(page, toPanelOrderWire));
       },
     ),
     route(
@@ -86,7 +87,7 @@ export function subscriptionsRoutes(ctx: AppContext): Route[] {
       }),
       async ({ query }, res) => {
         const page = await service.listSubscriptions(ctx.db, company(res), query);
-        res.json({ object: 'list', data: page.items.map(toSubscriptionWire), has_more: page.hasMore });
+        res.json(listBody(page, toSubscriptionWire));
       },
     ),
     route(

@@ -2,13 +2,11 @@ import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
 import { CHARGE_OUTCOMES, SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
 import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
+import { LINK_ID_PATTERN, UUID_PATTERN } from '../shared/ids.js';
 
-/** Order codes are UUIDs (any case), as PostgreSQL reads them. */
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const LINK_ID = /^plink_[0-9A-Za-z]{24}$/;
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 
-const orderCode = () => v.string().pattern(UUID, 'uuid');
+const orderCode = () => v.string().pattern(UUID_PATTERN, 'uuid');
 const subscriptionId = () => v.integer().min(1).max(MAX_ID);
 const limit = () => v.defaulted(v.integer().min(1).max(100), 20);
 /** `true` or `false`, exactly as the document says. */
@@ -31,7 +29,10 @@ export const paidOrderParams = v.object({
 
 export const listOrdersQuery = v.object({
   status: v.enum(ORDER_STATUSES),
-  link_id: v.string().pattern(LINK_ID, 'link id').description('Orders made through this payment link'),
+  link_id: v
+    .string()
+    .pattern(LINK_ID_PATTERN, 'link id')
+    .description('Orders made through this payment link'),
   livemode: mode(),
   limit: limit(),
   starting_after: orderCode()

@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
+import { insertedRow } from '../shared/db/inserted.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 import type { CancelReason, SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
 
@@ -38,7 +39,7 @@ export async function insertSubscription(
     cycle: BillingCycle;
   },
 ): Promise<SubscriptionRow> {
-  const [row] = await tx
+  const rows = await tx
     .insert(subscriptions)
     .values({
       companyId: values.companyId,
@@ -49,8 +50,7 @@ export async function insertSubscription(
       currentPeriodEnd: periodEnd(values.startedAt, values.cycle, 1),
     })
     .returning();
-  if (!row) throw new Error('insert into subscriptions returned no row');
-  return row;
+  return insertedRow(rows, 'subscriptions');
 }
 
 /** The subscription, locked until the transaction ends: renewals, retries, cancels and chargebacks queue up. */

@@ -4,6 +4,7 @@ import { LINK_STATUSES } from '../shared/enums/link-statuses.js';
 import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { CHECKOUT_OPTIONS, LIMITS } from './schemas.js';
+import { LINK_ID_PATTERN } from '../shared/ids.js';
 
 const string: JsonSchema = { type: 'string' };
 const nullableString = nullable(string);
@@ -66,7 +67,7 @@ export const paymentLinkSchema = {
   ],
   properties: {
     object: { const: 'payment_link' },
-    id: { type: 'string', pattern: '^plink_[0-9A-Za-z]{24}$' },
+    id: { type: 'string', pattern: LINK_ID_PATTERN.source },
     livemode: { type: 'boolean', description: '`false` for links created with a test key' },
     status: { type: 'string', enum: [...LINK_STATUSES] },
     type: { type: 'string', enum: ['offer', 'plan'] },

@@ -3,6 +3,7 @@ import type { AppContext } from '../shared/context.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
 import { paymentsPrincipal } from '../shared/http/principal.js';
 import { errors, json, ref } from '../shared/openapi/builders.js';
+import { listBody } from '../shared/pagination.js';
 import { toPaymentLinkWire } from './mappers.js';
 import { paymentLinkResponse } from './openapi.js';
 import type { LinkScope } from './repository.js';
@@ -63,11 +64,7 @@ export function paymentLinksRoutes(ctx: AppContext): Route[] {
       }),
       async ({ query }, res) => {
         const page = await listPaymentLinks(ctx.db, paymentsPrincipal(res), query);
-        res.json({
-          object: 'list',
-          data: page.links.map((l) => wire(l.link, l.order)),
-          has_more: page.hasMore,
-        });
+        res.json(listBody(page, (l) => wire(l.link, l.order)));
       },
     ),
     route(

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../shared/db/errors.js';
 import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from '../shared/errors.js';
 import type { PaymentsPrincipal } from '../shared/http/principal.js';
 import { newLinkId, newShortCode, sha256Hex } from '../shared/ids.js';
+import { cursorPage, type Page } from '../shared/pagination.js';
 import { recordLinkExpired, scheduleLinkExpiry } from './expiry.js';
 import { isOverdue } from './payable.js';
 import {
@@ -260,42 +261,32 @@ export async function getPaymentLink(db: Db, scope: LinkScope, now = new Date())
   return current ?? found;
 }
 
-export interface LinkPage {
-  links: LinkWithOrder[];
-  hasMore: boolean;
-}
-
 export async function listPaymentLinks(
   db: Db,
   principal: PaymentsPrincipal,
   query: ListLinksQuery,
   now = new Date(),
-): Promise<LinkPage> {
-  const rows = await listLinks(db, {
-    companyId: principal.companyId,
-    livemode: principal.livemode,
-    ...(query.status !== undefined ? { status: query.status } : {}),
-    ...(query.external_reference !== undefined ? { externalReference: query.external_reference } : {}),
-    ...(query.starting_after !== undefined ? { startingAfter: query.starting_after } : {}),
-    limit: query.limit,
-    now,
-  });
-  // An unknown cursor matches nothing, so it only needs checking when the page came back empty.
-  if (rows.length === 0 && query.starting_after !== undefined) {
-    const scope = {
-      companyId: principal.companyId,
-      livemode: principal.livemode,
-      linkId: query.starting_after,
-    };
-    if (!(await linkExists(db, scope))) {
-      throw ValidationError.field(
-        'starting_after',
-        'is not the id of a payment link of this company and mode',
-      );
-    }
-  }
-  const page = rows.slice(0, query.limit);
-  return { links: await catchUpExpiry(db, page, now), hasMore: rows.length > query.limit };
+): Promise<Page<LinkWithOrder>> {
+  const scope = { companyId: principal.companyId, livemode: principal.livemode };
+  const page = await cursorPage(
+    {
+      value: query.starting_after,
+      isOwn: (linkId) => linkExists(db, { ...scope, linkId }),
+      names: 'id of a payment link of this company and mode',
+      resolvedByQuery: true,
+    },
+    query.limit,
+    () =>
+      listLinks(db, {
+        ...scope,
+        ...(query.status !== undefined ? { status: query.status } : {}),
+        ...(query.external_reference !== undefined ? { externalReference: query.external_reference } : {}),
+        ...(query.starting_after !== undefined ? { startingAfter: query.starting_after } : {}),
+        limit: query.limit,
+        now,
+      }),
+  );
+  return { items: await catchUpExpiry(db, page.items, now), hasMore: page.hasMore };
 }
 
 type CancelOutcome =

@@ -25,10 +25,20 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export const newLinkId = (): string => `plink_${randomBase62(24)}`;
+const ID_LENGTH = 24;
+
+export const newLinkId = (): string => `plink_${randomBase62(ID_LENGTH)}`;
 export const newShortCode = (): string => randomBase62(8);
-export const newEventId = (): string => `evt_${randomBase62(24)}`;
+export const newEventId = (): string => `evt_${randomBase62(ID_LENGTH)}`;
 export const newUuid = (): string => randomUUID();
+
+/**
+ * The shapes of the ids above, for request validation and the OpenAPI documents (`.source` is the
+ * JSON Schema `pattern`). Order codes are UUIDs in any case, as PostgreSQL reads them.
+ */
+export const LINK_ID_PATTERN = new RegExp(`^plink_[0-9A-Za-z]{${ID_LENGTH}}$`);
+export const EVENT_ID_PATTERN = new RegExp(`^evt_[0-9A-Za-z]{${ID_LENGTH}}$`);
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** Offer and plan codes appear in checkout URLs; short, URL-safe and unique. */
 export const newCatalogCode = (prefix: 'of' | 'pl'): string => `${prefix}_${randomBase62(10)}`;
 

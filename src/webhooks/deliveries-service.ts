@@ -1,7 +1,8 @@
 import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
-import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
+import { ConflictError, NotFoundError } from '../shared/errors.js';
 import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
+import { cursorPage, type Page } from '../shared/pagination.js';
 import { wakeAndEnqueue } from './lanes.js';
 import { reopenDelivery } from './repository/attempts.js';
 import {
@@ -45,20 +46,25 @@ export async function listDeliveries(
   companyId: number,
   integrationId: number,
   query: DeliveryQuery,
-): Promise<{ deliveries: DeliveryView[]; hasMore: boolean }> {
+): Promise<Page<DeliveryView>> {
   await ownIntegration(db, companyId, integrationId);
   const cursor = query.starting_after;
-  if (cursor !== undefined && !(await deliveryExists(db, integrationId, cursor))) {
-    throw ValidationError.field('starting_after', 'is not the id of a delivery of this integration');
-  }
-  const rows = await listRows(db, integrationId, {
-    status: query.status,
-    eventType: query.event_type,
-    since: query.since === undefined ? undefined : new Date(query.since),
-    limit: query.limit,
-    startingAfter: cursor,
-  });
-  return { deliveries: rows.slice(0, query.limit), hasMore: rows.length > query.limit };
+  return cursorPage(
+    {
+      value: cursor,
+      isOwn: (id) => deliveryExists(db, integrationId, id),
+      names: 'id of a delivery of this integration',
+    },
+    query.limit,
+    () =>
+      listRows(db, integrationId, {
+        status: query.status,
+        eventType: query.event_type,
+        since: query.since === undefined ? undefined : new Date(query.since),
+        limit: query.limit,
+        startingAfter: cursor,
+      }),
+  );
 }
 
 /** One delivery of one of the company's integrations (another's, or unknown: 404). */

@@ -4,6 +4,7 @@ import { DELIVERY_STATUSES } from '../shared/enums/delivery-statuses.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
 import { panelPrincipal } from '../shared/http/principal.js';
 import { errors, json, ref } from '../shared/openapi/builders.js';
+import { listBody } from '../shared/pagination.js';
 import { references } from '../shared/validation/references.js';
 import { v } from '../shared/validation/typed.js';
 import { getDelivery, listDeliveries, resendDelivery, type DeliveryView } from './deliveries-service.js';
@@ -108,7 +109,7 @@ export function deliveriesRoutes(ctx: AppContext): Route[] {
       }),
       async ({ params, query }, res) => {
         const page = await listDeliveries(ctx.db, panelPrincipal(res).companyId, params.id, query);
-        res.json({ object: 'list', data: page.deliveries.map(toDeliveryWire), has_more: page.hasMore });
+        res.json(listBody(page, toDeliveryWire));
       },
     ),
     route(

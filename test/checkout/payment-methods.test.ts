@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { addDays, brazilDate, startOfBrazilDay } from '../../src/shared/brazil-time.js';
 import { seed } from '../helpers/app.js';
-import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
+import { createIntegration, engineAndReceiver, eventually } from '../events/helpers.js';
 import { checkout, P, type List, type PanelOrder } from '../orders/helpers.js';
 import {
   activeOffer,
@@ -38,13 +38,10 @@ const radios = (page: string): string[] =>
 
 describe('Pix, boleto and card at the checkout (dev gateway)', function () {
   this.timeout(30_000);
-  let engine: Engine;
-  let receiver: Receiver;
   let tenant: SeedResult;
 
+  const { engine, receiver } = engineAndReceiver({ ORDER_ABANDON_AFTER_SECONDS: '600' });
   before(async () => {
-    engine = await startEngine({ ORDER_ABANDON_AFTER_SECONDS: '600' });
-    receiver = await new Receiver().start();
     tenant = await seed();
     await createIntegration(engine.app, tenant, {
       url: receiver.url,
@@ -52,10 +49,6 @@ describe('Pix, boleto and card at the checkout (dev gateway)', function () {
       events: ['order.created', 'order.paid', 'order.abandoned'],
       sendToAllProducts: true,
     });
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
   });
 
   const app = () => engine.app;

@@ -4,23 +4,13 @@ import { Webhook } from 'standardwebhooks';
 import { jobIds } from '../../queues/index.js';
 import { requestCancel, runNextChargeNow, runRenewal, sweepRenewals } from '../../src/orders/renewals.js';
 import { seed } from '../helpers/app.js';
-import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
+import { createIntegration, engineAndReceiver, eventually } from '../events/helpers.js';
 import { activePlan, createLink, payPath, postForm, type Envelope, type WireLink } from './helpers.js';
 
 const SECRET = 'renewal-test-secret';
 
 describe('Subscriptions: a paid plan link starts one, renewals emit order.paid', function () {
-  let engine: Engine;
-  let receiver: Receiver;
-
-  before(async () => {
-    engine = await startEngine();
-    receiver = await new Receiver().start();
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
-  });
+  const { engine, receiver } = engineAndReceiver();
 
   const delivered = (predicate: (e: Envelope) => boolean): Envelope[] =>
     receiver.requests

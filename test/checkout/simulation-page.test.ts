@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { seed } from '../helpers/app.js';
-import { createIntegration, Receiver, startEngine, type Engine } from '../events/helpers.js';
+import { createIntegration, engineAndReceiver } from '../events/helpers.js';
 import {
   actionPath,
   activeOffer,
@@ -14,17 +14,7 @@ import {
 } from './helpers.js';
 
 describe('Test simulation page {checkout_url}/teste/:linkId', function () {
-  let engine: Engine;
-  let receiver: Receiver;
-
-  before(async () => {
-    engine = await startEngine();
-    receiver = await new Receiver().start();
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
-  });
+  const { engine, receiver } = engineAndReceiver();
 
   async function tenantWithHook(): Promise<SeedResult> {
     const tenant = await seed();

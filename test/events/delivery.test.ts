@@ -9,6 +9,7 @@ import {
   createIntegration,
   createLink,
   emit,
+  engineAndReceiver,
   eventually,
   integration,
   Receiver,
@@ -334,15 +335,9 @@ describe('webhook delivery', function () {
 });
 
 describe('webhook delivery to private targets', function () {
-  let engine: Engine;
-  let receiver: Receiver;
-  before(async () => {
-    engine = await startEngine({ ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false', WEBHOOK_RETRY_SCHEDULE: '0.1' });
-    receiver = await new Receiver().start();
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
+  const { engine, receiver } = engineAndReceiver({
+    ALLOW_PRIVATE_WEBHOOK_TARGETS: 'false',
+    WEBHOOK_RETRY_SCHEDULE: '0.1',
   });
 
   it('refuses at delivery time a target that resolves to a private address, and records why', async () => {

@@ -289,3 +289,37 @@ export async function startEngine(
     },
   };
 }
+
+/**
+ * The engine and webhook receiver of a suite: registers, in the `describe` it is called from, a
+ * `before` that starts an engine (`startEngine(env)`) and then the receiver, and an `after` that
+ * closes them. Both are usable from the hooks registered after it and from the tests.
+ */
+export function engineAndReceiver(env: Record<string, string> = {}): { engine: Engine; receiver: Receiver } {
+  let started: Engine | undefined;
+  let listening = false;
+  const running = (): Engine => {
+    if (!started) throw new Error('the engine starts in the before hook of engineAndReceiver');
+    return started;
+  };
+  const receiver = new Receiver();
+  before(async () => {
+    started = await startEngine(env);
+    await receiver.start();
+    listening = true;
+  });
+  after(async () => {
+    if (listening) await receiver.close();
+    await started?.close();
+  });
+  const engine: Engine = {
+    get app() {
+      return running().app;
+    },
+    get workers() {
+      return running().workers;
+    },
+    close: () => running().close(),
+  };
+  return { engine, receiver };
+}

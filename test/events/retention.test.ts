@@ -3,25 +3,16 @@ import { inArray, sql } from 'drizzle-orm';
 import { schema } from '../../src/shared/db/index.js';
 import { pruneExpired } from '../../src/webhooks/retention.js';
 import { seed } from '../helpers/app.js';
-import { createIntegration, emit, eventually, Receiver, startEngine, type Engine } from './helpers.js';
+import { createIntegration, emit, engineAndReceiver, eventually } from './helpers.js';
 
 const DAY = 86_400_000;
 
 describe('retention: what grows with traffic is pruned after RETENTION_DAYS', function () {
-  let engine: Engine;
-  let receiver: Receiver;
-  before(async () => {
-    // No sweep during the test: it would relay the deliberately unrelayed event.
-    engine = await startEngine({
-      RETENTION_DAYS: '30',
-      WEBHOOK_RETRY_SCHEDULE: '3600',
-      OUTBOX_SWEEP_MS: '600000',
-    });
-    receiver = await new Receiver().start();
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
+  // No sweep during the test: it would relay the deliberately unrelayed event.
+  const { engine, receiver } = engineAndReceiver({
+    RETENTION_DAYS: '30',
+    WEBHOOK_RETRY_SCHEDULE: '3600',
+    OUTBOX_SWEEP_MS: '600000',
   });
 
   it('deletes old finished deliveries, their attempts and their events in bounded batches, and keeps recent, pending and unrelayed ones', async () => {

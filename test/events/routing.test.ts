@@ -3,28 +3,10 @@ import { eq } from 'drizzle-orm';
 import { expireDueLink } from '../../src/payment-links/expiry.js';
 import { schema } from '../../src/shared/db/index.js';
 import { seed } from '../helpers/app.js';
-import {
-  createIntegration,
-  createLink,
-  emit,
-  eventually,
-  Receiver,
-  startEngine,
-  type Engine,
-} from './helpers.js';
+import { createIntegration, createLink, emit, engineAndReceiver, eventually } from './helpers.js';
 
 describe('event routing and link expiry', function () {
-  let engine: Engine;
-  let receiver: Receiver;
-
-  before(async () => {
-    engine = await startEngine();
-    receiver = await new Receiver().start();
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
-  });
+  const { engine, receiver } = engineAndReceiver();
 
   async function routedTo(eventId: string): Promise<number[]> {
     const event = await eventually(async () => {

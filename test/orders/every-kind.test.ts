@@ -12,7 +12,7 @@ import {
   signedCallback,
   type WireLink,
 } from '../checkout/helpers.js';
-import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
+import { createIntegration, engineAndReceiver, eventually, Receiver } from '../events/helpers.js';
 import { checkout, deadlineOf, P, type PanelOrder } from './helpers.js';
 
 const SECRET = `whsec_${Buffer.from('every-kind-of-event-is-real-ok!').toString('base64')}`;
@@ -47,17 +47,14 @@ interface Delivered {
  */
 describe('every event kind comes from a real path, signed and as documented', function () {
   this.timeout(60_000);
-  let engine: Engine;
-  let receiver: Receiver;
   let tenant: SeedResult;
   let kinds: string[] = [];
   const buyerEmail = (): string => `every-kind-${tenant.company.id}@example.com`;
 
+  // A failed renewal's retry waits an hour (the renewal case runs its retry itself); two failed
+  // attempts disable an integration.
+  const { engine, receiver } = engineAndReceiver({ RENEWAL_RETRY_SCHEDULE: '3600', BREAKER_THRESHOLD: '2' });
   before(async () => {
-    // A failed renewal's retry waits an hour (the renewal case runs its retry itself); two failed
-    // attempts disable an integration.
-    engine = await startEngine({ RENEWAL_RETRY_SCHEDULE: '3600', BREAKER_THRESHOLD: '2' });
-    receiver = await new Receiver().start();
     tenant = await seed();
     const listed = await engine.app.http.get<Array<{ value: string }>>(`${P}/integrations/events`, {
       auth: tenant.panel_token,
@@ -69,10 +66,6 @@ describe('every event kind comes from a real path, signed and as documented', fu
       events: kinds,
       sendToAllProducts: true,
     });
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
   });
 
   /** Every delivery so far, each verified as a Standard Webhooks receiver would (throws if forged). */

@@ -16,7 +16,7 @@ import {
   signedCallback,
   type WireLink,
 } from '../checkout/helpers.js';
-import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
+import { createIntegration, engineAndReceiver, eventually } from '../events/helpers.js';
 import { checkout, deadlineOf, P, type PanelOrder } from './helpers.js';
 
 const SECRET = `whsec_${Buffer.from('order-lifecycle-secret-0123456!').toString('base64')}`;
@@ -34,18 +34,12 @@ interface Delivered {
 
 describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, leads', function () {
   this.timeout(30_000);
-  let engine: Engine;
-  let receiver: Receiver;
 
-  before(async () => {
-    // A long deadline, so nothing is abandoned unless a test makes it due; and no periodic sweep, so
-    // the abandonment job and the sweep are each tested on their own.
-    engine = await startEngine({ ORDER_ABANDON_AFTER_SECONDS: '600', OUTBOX_SWEEP_MS: '600000' });
-    receiver = await new Receiver().start();
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
+  // A long deadline, so nothing is abandoned unless a test makes it due; and no periodic sweep, so
+  // the abandonment job and the sweep are each tested on their own.
+  const { engine, receiver } = engineAndReceiver({
+    ORDER_ABANDON_AFTER_SECONDS: '600',
+    OUTBOX_SWEEP_MS: '600000',
   });
 
   async function tenantWithHook(

@@ -5,7 +5,7 @@ import type { SeedResult } from '../../src/cli/seed.js';
 import { runRenewal, sweepRenewals } from '../../src/orders/renewals.js';
 import { seed, startTestApp } from '../helpers/app.js';
 import { activePlan, createLink } from '../checkout/helpers.js';
-import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
+import { createIntegration, engineAndReceiver, eventually } from '../events/helpers.js';
 import { expectError } from '../panel/helpers.js';
 import { checkout, P, panelRoles, type List, type PanelOrder, type PanelSubscription } from './helpers.js';
 
@@ -24,17 +24,8 @@ interface Delivered {
 
 describe('Panel: subscriptions (list, get, cancel, renew now)', function () {
   this.timeout(30_000);
-  let engine: Engine;
-  let receiver: Receiver;
 
-  before(async () => {
-    engine = await startEngine();
-    receiver = await new Receiver().start();
-  });
-  after(async () => {
-    await receiver.close();
-    await engine.close();
-  });
+  const { engine, receiver } = engineAndReceiver();
 
   /** A tenant whose plan was bought through a live link with a card: one active subscription. */
   async function subscribed(

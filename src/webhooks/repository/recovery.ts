@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../shared/db/index.js';
+import { insertedRow } from '../../shared/db/inserted.js';
 
 /**
  * Starts a bulk recovery: remembers the integration's newest delivery (later ones are not part of
@@ -16,8 +17,7 @@ export async function insertRecovery(
            (count(*) FILTER (WHERE status IN ('failed', 'skipped') AND created_at >= ${since.toISOString()}::timestamptz))::int
       FROM deliveries WHERE integration_id = ${integrationId}
  RETURNING id, requested`);
-  const row = result.rows[0];
-  if (!row) throw new Error('insert into delivery_recoveries returned no row');
+  const row = insertedRow(result.rows, 'delivery_recoveries');
   return { id: Number(row.id), requested: row.requested };
 }
 
@@ -75,4 +75,3 @@ export async function recoverPage(
     finished: row?.finished ?? true,
   };
 }
-
