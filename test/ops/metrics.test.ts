@@ -185,7 +185,9 @@ describe('metrics: Prometheus text on the web process and on the worker’s METR
     const worker = await eventually(
       async () => {
         const families = await parsed(workerMetrics);
-        return sampleValue(families, 'queue_jobs_total', { queue: 'deliveries', outcome: 'failed' }) >= 2
+        // The failing lane goes to sleep as a delayed job just after its failed attempts are recorded.
+        return sampleValue(families, 'queue_jobs_total', { queue: 'deliveries', outcome: 'failed' }) >= 2 &&
+          sampleValue(families, 'queue_jobs', { queue: 'delivery-lanes', state: 'delayed' }) >= 1
           ? families
           : undefined;
       },
