@@ -5,6 +5,9 @@
 const LAYERS = [
   ['queues', 'queues/'],
   ['shared', 'src/shared/'],
+  // Running the stores: embedded PostgreSQL (as root too), the private redis-server, the supervisor,
+  // and the start-up every process shares.
+  ['infra', 'src/infra/'],
   ['events', 'src/events/'],
   // The catalog comes before the integrations: their product_ids cache follows its products.
   ['catalog', 'src/catalog/'],

@@ -18,9 +18,9 @@ import autocannon from 'autocannon';
 import { seedCompany } from '../src/cli/seed.js';
 import { createDatabase } from '../src/shared/db/index.js';
 import { migrate } from '../src/shared/db/migrate.js';
-import { startEmbeddedPostgres } from '../src/shared/infra/embedded-postgres.js';
-import { freePort } from '../src/shared/infra/free-port.js';
-import { PrivateRedis } from '../src/shared/infra/private-redis.js';
+import { startEmbeddedPostgres } from '../src/infra/embedded-postgres.js';
+import { freePort } from '../src/infra/free-port.js';
+import { PrivateRedis } from '../src/infra/private-redis.js';
 import { benchTracing, startOtlpSink, type OtlpSink } from './harness/otlp-sink.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);

@@ -2,7 +2,7 @@
  * The worker process of `npm run bench:webhooks`: the event engine's workers (`engine`), a raw BullMQ
  * worker running no-op jobs at the same concurrency (`raw`), or a bare sender (`bare`): the baselines.
  */
-import { configuredStores, createContext } from '../src/shared/bootstrap.js';
+import { configuredStores, createContext } from '../src/infra/bootstrap.js';
 import { Worker } from 'bullmq';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';

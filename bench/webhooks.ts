@@ -5,7 +5,7 @@
  * (one signed undici POST and one INSERT per delivery); then event-commit → first-attempt latency at
  * fixed offered rates (500 and 1,000 events/s). Starts its own PostgreSQL and private redis-server.
  */
-import { createContext } from '../src/shared/bootstrap.js';
+import { createContext } from '../src/infra/bootstrap.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,7 +1,7 @@
 import { createDatabase } from './shared/db/index.js';
 import { migrateWhenReachable } from './shared/db/migrate.js';
 import { loadConfig } from './shared/config.js';
-import { resolveInfrastructure } from './shared/infra/index.js';
+import { resolveInfrastructure } from './infra/index.js';
 import { createLogger } from './shared/logger.js';
 
 /** `npm run migrate` and the Procfile `release` step: apply pending migrations and exit. */

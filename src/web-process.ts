@@ -1,6 +1,6 @@
 import { startWebServer } from './apps/server.js';
 import { announceReady } from './ready-banner.js';
-import { boot } from './shared/bootstrap.js';
+import { boot } from './infra/bootstrap.js';
 import { isStoreUnavailable } from './shared/availability.js';
 import { onShutdown, onUnexpectedError } from './shared/shutdown.js';
 import { stopTracing } from './shared/tracing.js';

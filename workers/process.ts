@@ -1,4 +1,4 @@
-import { boot } from '../src/shared/bootstrap.js';
+import { boot } from '../src/infra/bootstrap.js';
 import { isStoreUnavailable } from '../src/shared/availability.js';
 import { onShutdown, onUnexpectedError } from '../src/shared/shutdown.js';
 import { startMetricsServer } from '../src/apps/metrics.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { startSupervised, type SupervisedProcess } from '../../src/shared/infra/supervised.js';
+import { startSupervised, type SupervisedProcess } from '../../src/infra/supervised.js';
 
 const run = promisify(execFile);
 

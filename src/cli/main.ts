@@ -5,14 +5,14 @@ import { parseInvocation, UsageError, USAGE, type Invocation } from './arguments
 import { listen, ListenError } from './listen.js';
 import { seedCompany } from './seed.js';
 import { formatQueueStatus, queuesCommand, QueuesCommandError } from './queues.js';
-import { exitOnStartupFailure } from '../shared/bootstrap.js';
+import { exitOnStartupFailure } from '../infra/bootstrap.js';
 import { loadConfig, type Config } from '../shared/config.js';
 import { createDatabase, type Db } from '../shared/db/index.js';
 import { configuredRedis, createRedis, type RedisClient } from '../shared/redis.js';
 import { announceCompanyChange } from '../keys/key-changes.js';
 import { migrate } from '../shared/db/migrate.js';
-import { resolveInfrastructure } from '../shared/infra/index.js';
-import { runningPrivateRedisUrl } from '../shared/infra/private-redis.js';
+import { resolveInfrastructure } from '../infra/index.js';
+import { runningPrivateRedisUrl } from '../infra/private-redis.js';
 import { createLogger } from '../shared/logger.js';
 
 /**

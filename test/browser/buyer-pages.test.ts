@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SeedResult } from '../../src/cli/seed.js';
-import { freePort } from '../../src/shared/infra/free-port.js';
+import { freePort } from '../../src/infra/free-port.js';
 import { seed, startTestApp, type TestApp } from '../helpers/app.js';
 import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
 import { activeOffer, activePlan, createLink, type Envelope, type WireLink } from '../checkout/helpers.js';

@@ -6,7 +6,7 @@ import jsQR from 'jsqr';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import type { SeedResult } from '../../src/cli/seed.js';
-import { freePort } from '../../src/shared/infra/free-port.js';
+import { freePort } from '../../src/infra/free-port.js';
 import { seed, type TestApp } from '../helpers/app.js';
 import { eventually, startEngine, type Engine } from '../events/helpers.js';
 import { P, type PanelOrder } from '../orders/helpers.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import { schema, type Db } from '../../src/shared/db/index.js';
-import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
+import { PrivateRedis } from '../../src/infra/private-redis.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { startWorkers } from '../../workers/index.js';
 import { seed, startTestApp } from '../helpers/app.js';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { sharedApp, seed, startTestApp, type TestApp } from '../helpers/app.js';
 import type { SeedResult } from '../../src/cli/seed.js';
 import pg from 'pg';
-import { freePort } from '../../src/shared/infra/free-port.js';
+import { freePort } from '../../src/infra/free-port.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { testEnvironment } from '../helpers/environment.js';
 

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import os from 'node:os';
 import path from 'node:path';
 import { sharedApp, startTestApp } from '../helpers/app.js';
-import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
+import { PrivateRedis } from '../../src/infra/private-redis.js';
 
 describe('health and readiness', () => {
   it('GET /healthz answers 200 while the process is up', async () => {

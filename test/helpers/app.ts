@@ -1,5 +1,5 @@
 import type { AppContext } from '../../src/shared/context.js';
-import { configuredStores, createContext } from '../../src/shared/bootstrap.js';
+import { configuredStores, createContext } from '../../src/infra/bootstrap.js';
 import { testLogger } from './captured-logs.js';
 import { noteSecret } from './secrets.js';
 import { startWebServer, type WebServer } from '../../src/apps/server.js';

@@ -4,9 +4,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig, type Config } from '../../src/shared/config.js';
 import { migrate } from '../../src/shared/db/migrate.js';
-import { startEmbeddedPostgres, type RunningPostgres } from '../../src/shared/infra/embedded-postgres.js';
-import { freePort } from '../../src/shared/infra/free-port.js';
-import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
+import { startEmbeddedPostgres, type RunningPostgres } from '../../src/infra/embedded-postgres.js';
+import { freePort } from '../../src/infra/free-port.js';
+import { PrivateRedis } from '../../src/infra/private-redis.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { captureLogsIn } from './captured-logs.js';
 

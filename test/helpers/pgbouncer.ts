@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { freePort } from '../../src/shared/infra/free-port.js';
-import { postgresUser, runsAsRoot } from '../../src/shared/infra/postgres-as-root.js';
-import { startSupervised, type SupervisedProcess } from '../../src/shared/infra/supervised.js';
+import { freePort } from '../../src/infra/free-port.js';
+import { postgresUser, runsAsRoot } from '../../src/infra/postgres-as-root.js';
+import { startSupervised, type SupervisedProcess } from '../../src/infra/supervised.js';
 
 const run = promisify(execFile);
 

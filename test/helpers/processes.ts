@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceProcess } from '../../bench/harness/service-process.js';
-import { freePort } from '../../src/shared/infra/free-port.js';
+import { freePort } from '../../src/infra/free-port.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import pg from 'pg';
 import { seedCompany, type SeedOptions, type SeedResult } from '../../src/cli/seed.js';

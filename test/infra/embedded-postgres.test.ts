@@ -6,8 +6,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../src/shared/infra/embedded-postgres.js';
-import { freePort } from '../../src/shared/infra/free-port.js';
+import { startEmbeddedPostgres } from '../../src/infra/embedded-postgres.js';
+import { freePort } from '../../src/infra/free-port.js';
 import {
   binariesIn,
   canReach,
@@ -16,9 +16,9 @@ import {
   reachableDataDir,
   ROOT_DIRS,
   runsAsRoot,
-} from '../../src/shared/infra/postgres-as-root.js';
-import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
-import { StartupError } from '../../src/shared/infra/startup-error.js';
+} from '../../src/infra/postgres-as-root.js';
+import { PrivateRedis } from '../../src/infra/private-redis.js';
+import { StartupError } from '../../src/infra/startup-error.js';
 
 const run = promisify(execFile);
 

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { freePort, isListening } from '../../src/shared/infra/free-port.js';
-import { ROOT_DIRS, runsAsRoot } from '../../src/shared/infra/postgres-as-root.js';
+import { freePort, isListening } from '../../src/infra/free-port.js';
+import { ROOT_DIRS, runsAsRoot } from '../../src/infra/postgres-as-root.js';
 import { copyProject, eventually, processesMentioning, ServiceProcess, type LogLine } from './helpers.js';
 
 const run = promisify(execFile);

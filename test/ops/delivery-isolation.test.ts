@@ -5,7 +5,7 @@ import { expect } from 'chai';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { schema } from '../../src/shared/db/index.js';
-import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
+import { PrivateRedis } from '../../src/infra/private-redis.js';
 import { eventually, Receiver } from '../events/helpers.js';
 import { sharedApp } from '../helpers/app.js';
 import { HttpClient } from '../helpers/http.js';

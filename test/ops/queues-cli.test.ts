@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { PrivateRedis, runningPrivateRedisUrl } from '../../src/shared/infra/private-redis.js';
+import { PrivateRedis, runningPrivateRedisUrl } from '../../src/infra/private-redis.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { testEnvironment } from '../helpers/environment.js';
 

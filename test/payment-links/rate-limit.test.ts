@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PrivateRedis } from '../../src/shared/infra/private-redis.js';
+import { PrivateRedis } from '../../src/infra/private-redis.js';
 import { seed, startTestApp, type TestApp } from '../helpers/app.js';
 import { activeOffer, createLink, type ErrorBody } from './helpers.js';
 

@@ -1,13 +1,13 @@
 import { Producers } from '../../queues/index.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import type { AppContext } from './context.js';
-import { createDatabase } from './db/index.js';
-import { migrateWhenReachable } from './db/migrate.js';
-import { resolveInfrastructure, type Infrastructure } from './infra/index.js';
-import { assertPortFree, portInUse, StartupError } from './infra/startup-error.js';
-import { createLogger, type Logger } from './logger.js';
-import { queueTelemetry } from './tracing.js';
-import { configuredRedis, createFailFastRedis, type RedisTarget } from './redis.js';
+import { ConfigError, loadConfig, type Config } from '../shared/config.js';
+import type { AppContext } from '../shared/context.js';
+import { createDatabase } from '../shared/db/index.js';
+import { migrateWhenReachable } from '../shared/db/migrate.js';
+import { resolveInfrastructure, type Infrastructure } from './index.js';
+import { assertPortFree, portInUse, StartupError } from './startup-error.js';
+import { createLogger, type Logger } from '../shared/logger.js';
+import { queueTelemetry } from '../shared/tracing.js';
+import { configuredRedis, createFailFastRedis, type RedisTarget } from '../shared/redis.js';
 
 export interface Runtime {
   ctx: AppContext;

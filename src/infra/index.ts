@@ -1,7 +1,7 @@
 import path from 'node:path';
-import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
-import { configuredRedis, type RedisTarget } from '../redis.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/logger.js';
+import { configuredRedis, type RedisTarget } from '../shared/redis.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { PrivateRedis } from './private-redis.js';
 
