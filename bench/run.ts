@@ -325,7 +325,7 @@ async function main(): Promise<void> {
     };
     for (let round = 1; round <= ROUNDS; round++) {
       log(`round ${round}/${ROUNDS}`);
-      const order = round % 2 === 1 ? names : names.map((name) => swapped[name]);
+      const order = only || round % 2 === 1 ? names : names.map((name) => swapped[name]);
       for (const name of order) runs[name].push(await measure(labels[name], () => scenarios[name]()));
     }
     if (only) {
