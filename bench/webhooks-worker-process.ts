@@ -34,7 +34,7 @@ if (mode === 'bare') {
     Array.from({ length: config.workers.deliveryConcurrency }, async () => {
       while (!stopping && next < count) {
         next += 1;
-        const id = `evt_bare${String(next).padStart(20, '0')}`;
+        const id = `evt_bare${String(process.pid)}_${String(next).padStart(14, '0')}`;
         const now = new Date();
         const body = JSON.stringify({
           id,

@@ -84,16 +84,22 @@ const owned = createContext(
 );
 const { ctx } = owned;
 
-// The receiver (the same for both sides): answers 200 at once, counts, and in the latency runs notes
-// when each event first arrived.
+// The receiver (the same for both sides): answers 200 at once, counts each event once (a repeat,
+// the same webhook-id again, is counted apart), and in the latency runs notes when each first arrived.
 const firstArrival = new Map<string, number>();
 let trackArrivals = false;
+const seen = new Set<string>();
 let received = 0;
+let repeats = 0;
 const receiver = http.createServer((req, res) => {
   req.resume();
   req.on('end', () => {
-    received += 1;
     const id = String(req.headers['webhook-id']);
+    if (seen.has(id)) repeats += 1;
+    else {
+      seen.add(id);
+      received += 1;
+    }
     if (trackArrivals && !firstArrival.has(id)) firstArrival.set(id, performance.now());
     res.writeHead(200).end('ok');
   });
@@ -221,6 +227,8 @@ interface Rate {
   perSecond: number;
   /** CPU time of the sending process(es) per delivery, µs. */
   cpuUs: number;
+  /** Events the receiver got again within the window (not counted in perSecond). */
+  repeats: number;
 }
 
 /** Deliveries the receiver got per second over ROUND_SECONDS, after WARMUP_SECONDS. */
@@ -229,6 +237,7 @@ async function window(children: ChildProcess[]): Promise<Rate> {
   const cpu = async (): Promise<number> =>
     (await Promise.all(children.map((c) => cpuSeconds(c.pid)))).reduce((a, b) => a + b, 0);
   const from = received;
+  const repeatsFrom = repeats;
   const cpuFrom = await cpu();
   const start = performance.now();
   await sleep(ROUND_SECONDS * 1000);
@@ -237,6 +246,7 @@ async function window(children: ChildProcess[]): Promise<Rate> {
   return {
     perSecond: delivered / seconds,
     cpuUs: (((await cpu()) - cpuFrom) / Math.max(1, delivered)) * 1e6,
+    repeats: repeats - repeatsFrom,
   };
 }
 
@@ -275,7 +285,8 @@ async function engineRound(processes: number): Promise<Rate> {
     throw new Error('the engine ran out of backlog within its window: the figure would mean nothing');
   log(
     `  engine (${processes} worker process${processes > 1 ? 'es' : ''}): ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s, ` +
-      `CPU ${rate.cpuUs.toFixed(0)} µs per delivery (backlog before: ${(committed - (engineDelivered - (received - from))).toLocaleString('en')})`,
+      `CPU ${rate.cpuUs.toFixed(0)} µs per delivery (backlog before: ${(committed - (engineDelivered - (received - from))).toLocaleString('en')}; ` +
+      `${rate.repeats} repeats in the window)`,
   );
   return rate;
 }
