@@ -4,7 +4,8 @@
  * deep keyset pagination (page 500 of 100,000 links against page 1). Everything runs on this
  * machine in one go: an embedded PostgreSQL (fast mode) and a private redis-server in a temp dir,
  * the service (compiled first, run as the Procfile runs it: `node dist/src/web.js`) and the baseline
- * as child processes, autocannon in this process.
+ * (compiled in the same build, `node dist/bench/baseline-server.js`) as child processes, autocannon
+ * in this process, at the same connection count for both.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -26,7 +27,7 @@ import { benchTracing, startOtlpSink, type OtlpSink } from './harness/otlp-sink.
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARMUP_S = 2;
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const LIST_SIZE = 100_000;
 // BENCH_ONLY=get|post|health: that path of the service alone, no baseline and no list (with
 // BENCH_PROFILE, a CPU profile of that path only).
@@ -40,15 +41,18 @@ interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time (user + system) the server process used per request answered, in µs. */
+  cpuUs: number;
 }
 
 const log = (message: string): void => console.log(`[bench] ${message}`);
 
+/** A compiled bench script (`dist/bench/<name>.js`), plain `node` as the service runs. */
 function startChild(
   script: string,
   env: Record<string, string>,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, script)], {
+  const child = spawn(process.execPath, [path.join(here, '..', 'dist', 'bench', script)], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -80,10 +84,13 @@ async function cpuSeconds(pid: number | undefined): Promise<number> {
   return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
 }
 
-/** Compiles the service (`npm run build`): the bench measures what the Procfile runs, `dist/`. */
+/**
+ * Compiles the service and the baseline in one pass (`tsconfig.bench.json`: what `npm run build`
+ * compiles, plus the bench's own processes): both sides run as plain JavaScript from `dist/`.
+ */
 async function build(): Promise<void> {
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  await promisify(execFile)(process.execPath, [tsc, '-p', path.join(here, '..', 'tsconfig.json')]);
+  await promisify(execFile)(process.execPath, [tsc, '-p', path.join(here, '..', 'tsconfig.bench.json')]);
 }
 
 /**
@@ -139,8 +146,11 @@ async function load(
     headers?: Record<string, string>;
     body?: string;
     duration?: number;
+    /** The server process whose CPU time is charged to the requests. */
+    pid?: number | undefined;
   } = {},
 ): Promise<Measure> {
+  const cpuBefore = await cpuSeconds(options.pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -155,12 +165,16 @@ async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
+    cpuUs: (((await cpuSeconds(options.pid)) - cpuBefore) / Math.max(1, result.requests.total)) * 1e6,
   };
 }
 
 async function measure(label: string, run: () => Promise<Measure>): Promise<Measure> {
   const m = await run();
-  log(`  ${label.padEnd(34)} ${m.rps.toFixed(0).padStart(6)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms`);
+  log(
+    `  ${label.padEnd(34)} ${m.rps.toFixed(0).padStart(6)} req/s   p50 ${m.p50} ms   p99 ${m.p99} ms   ` +
+      `CPU ${m.cpuUs.toFixed(0)} µs/req`,
+  );
   if (m.errors > 0) throw new Error(`${label}: ${m.errors} failed requests; the figures would mean nothing`);
   return m;
 }
@@ -177,6 +191,7 @@ function median(runs: Measure[]): Measure {
     p50: mid(runs.map((r) => r.p50)),
     p99: mid(runs.map((r) => r.p99)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
+    cpuUs: mid(runs.map((r) => r.cpuUs)),
   };
 }
 
@@ -209,7 +224,7 @@ async function main(): Promise<void> {
     if (!offerRow) throw new Error('offer not found');
     log(`seeded company ${tenant.company.id}`);
 
-    log('building dist/ (npm run build): the service runs compiled, as the Procfile runs it');
+    log('building dist/ (tsconfig.bench.json): service and baseline both run compiled, plain node');
     await build();
     const service = await startService({
       NODE_ENV: 'production',
@@ -221,7 +236,7 @@ async function main(): Promise<void> {
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
     });
     children.push(service.child);
-    const baseline = await startChild('baseline-server.ts', {
+    const baseline = await startChild('baseline-server.js', {
       NODE_ENV: 'production',
       DATABASE_URL: postgres.url,
       BENCH_COMPANY_ID: String(tenant.company.id),
@@ -231,7 +246,8 @@ async function main(): Promise<void> {
     });
     children.push(baseline.child);
     log(
-      `service on ${service.url}, baseline on ${baseline.url}; ${CONNECTIONS} connections, ${DURATION_S} s per run`,
+      `service on ${service.url}, baseline on ${baseline.url}; ${CONNECTIONS} connections each, ` +
+        `${DURATION_S} s per run, ${ROUNDS} rounds alternating service and baseline`,
     );
 
     const auth = { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' };
@@ -250,15 +266,21 @@ async function main(): Promise<void> {
     // Other work on the machine comes and goes, so the two sides take turns, round after round,
     // and the figures reported are medians.
     const scenarios = {
-      getBase: (duration = DURATION_S) => load(`${baseline.url}/links/${link.id}`, { duration }),
+      getBase: (duration = DURATION_S) =>
+        load(`${baseline.url}/links/${link.id}`, { duration, pid: baseline.child.pid }),
       getOurs: (duration = DURATION_S) =>
-        load(`${service.url}/v1/payment-links/${link.id}`, { headers: auth, duration }),
+        load(`${service.url}/v1/payment-links/${link.id}`, {
+          headers: auth,
+          duration,
+          pid: service.child.pid,
+        }),
       postBase: (duration = DURATION_S) =>
         load(`${baseline.url}/links`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: createBody,
           duration,
+          pid: baseline.child.pid,
         }),
       postOurs: (duration = DURATION_S) =>
         load(`${service.url}/v1/payment-links`, {
@@ -266,9 +288,11 @@ async function main(): Promise<void> {
           headers: auth,
           body: createBody,
           duration,
+          pid: service.child.pid,
         }),
       // The floor every request of the service pays before any of this component's code runs.
-      healthOurs: (duration = DURATION_S) => load(`${service.url}/healthz`, { duration }),
+      healthOurs: (duration = DURATION_S) =>
+        load(`${service.url}/healthz`, { duration, pid: service.child.pid }),
     };
     const labels: Record<keyof typeof scenarios, string> = {
       getBase: 'baseline GET /links/:id',
@@ -290,9 +314,19 @@ async function main(): Promise<void> {
       healthOurs: [],
     };
     const cpuBefore = await cpuSeconds(service.child.pid);
+    // A and B alternate: baseline then service in odd rounds, service then baseline in even ones,
+    // so a drift in the machine's other load does not always favour the same side.
+    const swapped: Record<keyof typeof scenarios, keyof typeof scenarios> = {
+      getBase: 'getOurs',
+      getOurs: 'getBase',
+      postBase: 'postOurs',
+      postOurs: 'postBase',
+      healthOurs: 'healthOurs',
+    };
     for (let round = 1; round <= ROUNDS; round++) {
       log(`round ${round}/${ROUNDS}`);
-      for (const name of names) runs[name].push(await measure(labels[name], () => scenarios[name]()));
+      const order = only || round % 2 === 1 ? names : names.map((name) => swapped[name]);
+      for (const name of order) runs[name].push(await measure(labels[name], () => scenarios[name]()));
     }
     if (only) {
       const m = median(runs[only]);
@@ -336,10 +370,14 @@ async function main(): Promise<void> {
     const deepRuns: Measure[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       pageRuns.push(
-        await measure('service list page 1', () => load(listUrl, { headers: listAuth, duration: 3 })),
+        await measure('service list page 1', () =>
+          load(listUrl, { headers: listAuth, duration: 3, pid: service.child.pid }),
+        ),
       );
       deepRuns.push(
-        await measure('service list page 500', () => load(deepUrl, { headers: listAuth, duration: 3 })),
+        await measure('service list page 500', () =>
+          load(deepUrl, { headers: listAuth, duration: 3, pid: service.child.pid }),
+        ),
       );
     }
     const page1 = median(pageRuns);
@@ -362,12 +400,14 @@ async function main(): Promise<void> {
       `per-round ratios: GET ${shown(runs.getOurs, runs.getBase)}; POST ${shown(runs.postOurs, runs.postBase)}`,
     );
     const row = (label: string, base: Measure, ours: Measure, ratio: string): string =>
-      `| ${label} | ${base.rps.toFixed(0)} | ${ours.rps.toFixed(0)} | ${ratio} | ${base.p50}/${base.p99} | ${ours.p50}/${ours.p99} |`;
+      `| ${label} | ${base.rps.toFixed(0)} | ${ours.rps.toFixed(0)} | ${ratio} | ${base.p50}/${base.p99} | ${ours.p50}/${ours.p99} | ` +
+      `${base.cpuUs.toFixed(0)} | ${ours.cpuUs.toFixed(0)} |`;
     console.log('');
+    console.log(`${CONNECTIONS} connections each side, ${ROUNDS} alternating rounds of ${DURATION_S} s`);
     console.log(
-      '| measure | baseline req/s | service req/s | ratio, median of rounds (target) | baseline p50/p99 ms | service p50/p99 ms |',
+      '| measure | baseline req/s | service req/s | ratio, median of rounds (target) | baseline p50/p99 ms | service p50/p99 ms | baseline CPU µs/req | service CPU µs/req |',
     );
-    console.log('|---|---|---|---|---|---|');
+    console.log('|---|---|---|---|---|---|---|---|');
     console.log(row('GET one link', getBase, getOurs, `${medianRatio(runs.getOurs, runs.getBase)} (≥ 0.6)`));
     console.log(
       row('POST a link', postBase, postOurs, `${medianRatio(runs.postOurs, runs.postBase)} (≥ 0.45)`),

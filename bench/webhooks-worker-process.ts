@@ -18,21 +18,23 @@ const redisUrl = config.redisUrl ?? '';
 let close: () => Promise<void>;
 if (mode === 'bare') {
   // The second baseline: per delivery, one signed undici POST to the same receiver and one INSERT of
-  // the attempt, at the same concurrency; no queue, no fan-out, no retries, no breaker.
-  const count = Number(process.env.BARE_DELIVERIES ?? 0);
+  // the attempt, DELIVERY_CONCURRENCY at once; no queue, no fan-out, no retries, no breaker. It
+  // sends until SIGTERM (the bench counts what the receiver got in its window), or BARE_DELIVERIES.
+  const count = Number(process.env.BARE_DELIVERIES ?? 0) || Number.POSITIVE_INFINITY;
   const url = process.env.BARE_URL ?? '';
   const secret = process.env.BARE_SECRET ?? '';
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 20 });
   const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000 });
   const signer = new Webhook(secret);
+  let stopping = false;
   process.stdout.write('workers-ready\n');
   const started = performance.now();
   let next = 0;
-  await Promise.all(
+  const sending = Promise.all(
     Array.from({ length: config.workers.deliveryConcurrency }, async () => {
-      while (next < count) {
+      while (!stopping && next < count) {
         next += 1;
-        const id = `evt_bare${String(next).padStart(20, '0')}`;
+        const id = `evt_bare${String(process.pid)}_${String(next).padStart(14, '0')}`;
         const now = new Date();
         const body = JSON.stringify({
           id,
@@ -59,9 +61,12 @@ if (mode === 'bare') {
         );
       }
     }),
-  );
-  process.stdout.write(`bare-done ${((performance.now() - started) / 1000).toFixed(3)}\n`);
+  ).then(() => {
+    if (!stopping) process.stdout.write(`bare-done ${((performance.now() - started) / 1000).toFixed(3)}\n`);
+  });
   close = async () => {
+    stopping = true;
+    await sending;
     await agent.close();
     await pool.end();
   };
