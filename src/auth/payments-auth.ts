@@ -4,7 +4,7 @@ import { AuthenticationError, PermissionError } from '../shared/errors.js';
 import { sha256Hex } from '../shared/ids.js';
 import { KEY_PATTERN } from '../keys/key-format.js';
 import { findKeyByHash, touchKeyLastUsed, type KeyLookup } from '../keys/repository.js';
-import { patientConnection } from '../../queues/index.js';
+import { isCluster, patientConnection } from '../../queues/index.js';
 import { KeyCache } from './key-cache.js';
 import { bearerToken } from './bearer.js';
 import { LastUsedTracker } from './last-used.js';
@@ -48,7 +48,11 @@ export function paymentsAuth(ctx: AppContext): RequestHandler {
  * connection can do nothing else), closed with the connection it was made from.
  */
 function newKeyCache(ctx: AppContext): KeyCache {
-  const cache = new KeyCache(patientConnection(ctx.redis), ctx.config.limits.keyCacheTtlMs);
+  // A Redis Cluster hands a PUBLISH to the other nodes over its bus after it has answered the
+  // publisher, so a revoke could reach a web subscribed elsewhere after that web's next request:
+  // on a cluster every request reads its key (ttl 0 caches nothing).
+  const ttlMs = isCluster(ctx.redis) ? 0 : ctx.config.limits.keyCacheTtlMs;
+  const cache = new KeyCache(patientConnection(ctx.redis), ttlMs);
   ctx.redis.once('end', () => cache.close());
   return cache;
 }
