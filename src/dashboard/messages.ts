@@ -1,0 +1,325 @@
+/**
+ * Every word the dashboard shows, in each language it speaks (the buyer pages' languages). One typed
+ * catalogue: a message missing in a language does not compile. Plain text; the `html` tag escapes it.
+ */
+import type { Language } from '../checkout/messages.js';
+import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
+
+/** What a page says after an action redirected back to it. */
+export type DoneKey = 'enabled' | 'url_saved' | 'resent' | 'recovered' | 'signed_out';
+
+export interface DashboardMessages {
+  locale: string;
+  languageName: string;
+  languageSwitch: string;
+  product: string;
+  navigation: string;
+  signOut: string;
+  signedInAs: (role: string) => string;
+  roles: Record<'owner' | 'member' | 'read_only', string>;
+
+  signIn: {
+    title: string;
+    intro: string;
+    credential: string;
+    hint: string;
+    submit: string;
+    refused: string;
+  };
+
+  integrations: {
+    title: string;
+    none: string;
+    caption: string;
+    name: string;
+    state: string;
+    failures: string;
+    lastFailure: string;
+    successRate: string;
+    active: string;
+    inactive: string;
+    autoDisabled: string;
+    noAttempts: string;
+    rate: (percent: number, attempts: number) => string;
+    never: string;
+    open: (id: number) => string;
+  };
+
+  integration: {
+    title: (id: number) => string;
+    back: string;
+    facts: string;
+    url: string;
+    events: string;
+    allEvents: string;
+    disabledReason: string;
+    actions: string;
+    reenable: string;
+    reenableHint: string;
+    editUrl: string;
+    saveUrl: string;
+    recover: string;
+    recoverHint: string;
+    since: string;
+    sinceHint: string;
+    recoverSubmit: string;
+    rotate: string;
+    rotateHint: string;
+    rotateSubmit: string;
+    newSecret: string;
+    newSecretHint: string;
+    deliveries: string;
+    filter: string;
+    anyStatus: string;
+    anyEvent: string;
+    status: string;
+    eventType: string;
+    apply: string;
+    noDeliveries: string;
+    delivery: string;
+    attempts: string;
+    lastResult: string;
+    created: string;
+    more: string;
+  };
+
+  delivery: {
+    title: (id: number) => string;
+    back: string;
+    event: string;
+    nextAttempt: string;
+    resend: string;
+    attempt: (n: number) => string;
+    requestedAt: string;
+    responseStatus: string;
+    noResponse: string;
+    duration: (ms: number) => string;
+    error: string;
+    request: string;
+    headers: string;
+    body: string;
+    response: string;
+    emptyBody: string;
+    notKept: string;
+    noAttempts: string;
+  };
+
+  deliveryStatuses: Record<DeliveryStatus, string>;
+  done: Record<DoneKey, string>;
+  recovered: (n: number) => string;
+  errorTitle: (status: number) => string;
+  forbidden: string;
+  readOnly: string;
+}
+
+const ptBR: DashboardMessages = {
+  locale: 'pt-BR',
+  languageName: 'Português',
+  languageSwitch: 'Idioma',
+  product: 'Painel',
+  navigation: 'Painel',
+  signOut: 'Sair',
+  signedInAs: (role) => `Conectado como ${role}`,
+  roles: { owner: 'proprietário', member: 'membro', read_only: 'somente leitura' },
+  signIn: {
+    title: 'Entrar no painel',
+    intro: 'Use um token do painel (pt_…) ou uma chave somente leitura da sua empresa.',
+    credential: 'Token do painel ou chave somente leitura',
+    hint: 'O token não fica guardado no navegador: ele é trocado por uma sessão que expira.',
+    submit: 'Entrar',
+    refused: 'Token ou chave inválido, revogado ou sem acesso ao painel.',
+  },
+  integrations: {
+    title: 'Integrações',
+    none: 'Nenhuma integração ainda.',
+    caption: 'Integrações e a saúde das entregas',
+    name: 'Integração',
+    state: 'Estado',
+    failures: 'Falhas seguidas',
+    lastFailure: 'Última falha',
+    successRate: 'Sucesso em 24 h',
+    active: 'Ativa',
+    inactive: 'Inativa',
+    autoDisabled: 'Desativada automaticamente',
+    noAttempts: 'Nenhuma tentativa em 24 h',
+    rate: (percent, attempts) => `${percent}% de ${attempts} tentativa${attempts === 1 ? '' : 's'}`,
+    never: 'Nunca',
+    open: (id) => `Integração ${id}`,
+  },
+  integration: {
+    title: (id) => `Integração ${id}`,
+    back: 'Todas as integrações',
+    facts: 'Dados',
+    url: 'URL',
+    events: 'Eventos',
+    allEvents: 'Todos',
+    disabledReason: 'Motivo da desativação',
+    actions: 'Ações',
+    reenable: 'Reativar',
+    reenableHint: 'Volta a entregar e zera a contagem de falhas.',
+    editUrl: 'Nova URL',
+    saveUrl: 'Salvar URL',
+    recover: 'Reenviar falhas',
+    recoverHint: 'Envia de novo cada entrega que falhou ou foi pulada desde este momento (até 14 dias).',
+    since: 'Desde (horário de Brasília)',
+    sinceHint: 'Dia e hora, por exemplo 25/11/2026 09:00.',
+    recoverSubmit: 'Reenviar desde este momento',
+    rotate: 'Trocar o segredo',
+    rotateHint: 'O segredo atual continua assinando junto com o novo por um dia.',
+    rotateSubmit: 'Gerar novo segredo',
+    newSecret: 'Novo segredo de assinatura',
+    newSecretHint: 'Copie agora: ele não será mostrado de novo.',
+    deliveries: 'Entregas',
+    filter: 'Filtrar entregas',
+    anyStatus: 'Qualquer estado',
+    anyEvent: 'Qualquer evento',
+    status: 'Estado',
+    eventType: 'Evento',
+    apply: 'Filtrar',
+    noDeliveries: 'Nenhuma entrega com esses filtros.',
+    delivery: 'Entrega',
+    attempts: 'Tentativas',
+    lastResult: 'Último resultado',
+    created: 'Criada em',
+    more: 'Mais antigas',
+  },
+  delivery: {
+    title: (id) => `Entrega ${id}`,
+    back: 'Voltar à integração',
+    event: 'Evento',
+    nextAttempt: 'Próxima tentativa',
+    resend: 'Reenviar esta entrega',
+    attempt: (n) => `Tentativa ${n}`,
+    requestedAt: 'Enviada em',
+    responseStatus: 'Resposta',
+    noResponse: 'Sem resposta',
+    duration: (ms) => `${ms} ms`,
+    error: 'Erro',
+    request: 'Requisição',
+    headers: 'Cabeçalhos',
+    body: 'Corpo',
+    response: 'Corpo da resposta',
+    emptyBody: '(vazio)',
+    notKept: 'Não guardada (tentativa antiga).',
+    noAttempts: 'Nenhuma tentativa ainda.',
+  },
+  deliveryStatuses: { pending: 'Pendente', succeeded: 'Entregue', failed: 'Falhou', skipped: 'Pulada' },
+  done: {
+    enabled: 'Integração reativada.',
+    url_saved: 'URL salva.',
+    resent: 'Entrega enviada de novo; o resultado aparece aqui em instantes.',
+    recovered: 'Reenvio pedido.',
+    signed_out: 'Você saiu do painel.',
+  },
+  recovered: (n) => `${n} entrega${n === 1 ? '' : 's'} ser${n === 1 ? 'á enviada' : 'ão enviadas'} de novo.`,
+  errorTitle: (status) => `Erro ${status}`,
+  forbidden: 'Esta ação não é permitida.',
+  readOnly: 'Sessão somente leitura: nada pode ser alterado.',
+};
+
+const en: DashboardMessages = {
+  locale: 'en',
+  languageName: 'English',
+  languageSwitch: 'Language',
+  product: 'Dashboard',
+  navigation: 'Dashboard',
+  signOut: 'Sign out',
+  signedInAs: (role) => `Signed in as ${role}`,
+  roles: { owner: 'owner', member: 'member', read_only: 'read-only' },
+  signIn: {
+    title: 'Sign in to the dashboard',
+    intro: "Use one of your company's panel tokens (pt_…) or a read-only key.",
+    credential: 'Panel token or read-only key',
+    hint: 'The token is not kept in the browser: it is exchanged for a session that expires.',
+    submit: 'Sign in',
+    refused: 'Invalid or revoked token or key, or one without panel access.',
+  },
+  integrations: {
+    title: 'Integrations',
+    none: 'No integrations yet.',
+    caption: 'Integrations and the health of their deliveries',
+    name: 'Integration',
+    state: 'State',
+    failures: 'Consecutive failures',
+    lastFailure: 'Last failure',
+    successRate: 'Success in 24 h',
+    active: 'Active',
+    inactive: 'Inactive',
+    autoDisabled: 'Auto-disabled',
+    noAttempts: 'No attempts in 24 h',
+    rate: (percent, attempts) => `${percent}% of ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+    never: 'Never',
+    open: (id) => `Integration ${id}`,
+  },
+  integration: {
+    title: (id) => `Integration ${id}`,
+    back: 'All integrations',
+    facts: 'Details',
+    url: 'URL',
+    events: 'Events',
+    allEvents: 'All',
+    disabledReason: 'Why it was disabled',
+    actions: 'Actions',
+    reenable: 'Re-enable',
+    reenableHint: 'Delivers again and resets the failure count.',
+    editUrl: 'New URL',
+    saveUrl: 'Save URL',
+    recover: 'Recover failed deliveries',
+    recoverHint: 'Sends again every delivery that failed or was skipped since this time (up to 14 days).',
+    since: 'Since (Brasília time)',
+    sinceHint: 'Day and time, for example 11/25/2026 09:00 AM.',
+    recoverSubmit: 'Recover since this time',
+    rotate: 'Rotate the secret',
+    rotateHint: 'The current secret keeps signing beside the new one for a day.',
+    rotateSubmit: 'Generate a new secret',
+    newSecret: 'New signing secret',
+    newSecretHint: 'Copy it now: it will not be shown again.',
+    deliveries: 'Deliveries',
+    filter: 'Filter deliveries',
+    anyStatus: 'Any status',
+    anyEvent: 'Any event',
+    status: 'Status',
+    eventType: 'Event',
+    apply: 'Filter',
+    noDeliveries: 'No deliveries match these filters.',
+    delivery: 'Delivery',
+    attempts: 'Attempts',
+    lastResult: 'Last result',
+    created: 'Created',
+    more: 'Older',
+  },
+  delivery: {
+    title: (id) => `Delivery ${id}`,
+    back: 'Back to the integration',
+    event: 'Event',
+    nextAttempt: 'Next attempt',
+    resend: 'Resend this delivery',
+    attempt: (n) => `Attempt ${n}`,
+    requestedAt: 'Sent',
+    responseStatus: 'Response',
+    noResponse: 'No response',
+    duration: (ms) => `${ms} ms`,
+    error: 'Error',
+    request: 'Request',
+    headers: 'Headers',
+    body: 'Body',
+    response: 'Response body',
+    emptyBody: '(empty)',
+    notKept: 'Not kept (an older attempt).',
+    noAttempts: 'No attempts yet.',
+  },
+  deliveryStatuses: { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed', skipped: 'Skipped' },
+  done: {
+    enabled: 'Integration re-enabled.',
+    url_saved: 'URL saved.',
+    resent: 'Delivery sent again; its result shows here in a moment.',
+    recovered: 'Recovery requested.',
+    signed_out: 'You signed out of the dashboard.',
+  },
+  recovered: (n) => `${n} deliver${n === 1 ? 'y' : 'ies'} will be sent again.`,
+  errorTitle: (status) => `Error ${status}`,
+  forbidden: 'This action is not allowed.',
+  readOnly: 'Read-only session: nothing can be changed.',
+};
+
+export const DASHBOARD_CATALOGUE: Record<Language, DashboardMessages> = { 'pt-BR': ptBR, en };
