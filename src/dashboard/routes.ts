@@ -49,7 +49,10 @@ const ROTATION_OVERLAP_SECONDS = 86_400;
 const CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-/** Dashboard pages are never cached or framed, send no Referer and run no script. */
+/**
+ * Dashboard pages are never cached or framed and run no script; their addresses are sent as Referer
+ * to this origin only (a browser then also sends Origin on the forms, rather than `null`).
+ */
 function sendPage(res: Response, status: number, page: DashboardLocale, body: SafeHtml): void {
   res
     .status(status)
@@ -58,7 +61,7 @@ function sendPage(res: Response, status: number, page: DashboardLocale, body: Sa
       'Content-Language': page.t.locale,
       Vary: 'Accept-Language, Cookie',
       'Cache-Control': 'no-store',
-      'Referrer-Policy': 'no-referrer',
+      'Referrer-Policy': 'same-origin',
       'X-Content-Type-Options': 'nosniff',
       'X-Frame-Options': 'DENY',
       'Content-Security-Policy': CSP,
@@ -153,11 +156,16 @@ function brasiliaInstant(value: string): string {
   return instant.toISOString();
 }
 
-/** Who may post: the same origin only (a browser says so in Sec-Fetch-Site and Origin). */
+/**
+ * Who may post: this very origin. A browser says where a form came from in Sec-Fetch-Site (which
+ * no page can forge); one that does not send it still sends Origin on a POST.
+ */
 function refuseCrossSite(req: Request): void {
   const site = req.get('sec-fetch-site');
-  if (site !== undefined && site !== 'same-origin')
-    throw new PermissionError('Cross-site form posts are refused');
+  if (site !== undefined) {
+    if (site !== 'same-origin') throw new PermissionError('Cross-site form posts are refused');
+    return;
+  }
   const origin = req.get('origin');
   if (origin !== undefined && origin !== `${req.protocol}://${req.get('host') ?? ''}`)
     throw new PermissionError('Form posts from another origin are refused');

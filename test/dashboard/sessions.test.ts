@@ -122,9 +122,14 @@ describe('dashboard sessions and forms', function () {
         form: { _csrf: owner.csrf },
         headers: { origin: 'https://evil.example' },
       }),
+      await send('POST', path, {
+        cookie: owner.cookie,
+        form: { _csrf: owner.csrf },
+        headers: { 'sec-fetch-site': 'same-site', origin: app.url },
+      }),
       await send('POST', path, { form: { _csrf: owner.csrf } }),
     ];
-    expect(refused.map((a) => a.status)).to.deep.equal([403, 403, 403, 403, 403]);
+    expect(refused.map((a) => a.status)).to.deep.equal([403, 403, 403, 403, 403, 403]);
     const [row] = (
       await app.ctx.pool.query<{ is_active: boolean }>('SELECT is_active FROM integrations WHERE id = $1', [
         integrationId,
