@@ -4,9 +4,10 @@
  */
 import type { Language } from '../checkout/messages.js';
 import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
+import type { OrderStatus } from '../shared/enums/order-statuses.js';
 
 /** What a page says after an action redirected back to it. */
-export type DoneKey = 'enabled' | 'url_saved' | 'resent' | 'recovered' | 'signed_out';
+export type DoneKey = 'enabled' | 'url_saved' | 'resent' | 'recovered' | 'signed_out' | 'refunded';
 
 export interface DashboardMessages {
   locale: string;
@@ -104,7 +105,30 @@ export interface DashboardMessages {
     noAttempts: string;
   };
 
+  orders: {
+    title: string;
+    filter: string;
+    status: string;
+    anyStatus: string;
+    mode: string;
+    anyMode: string;
+    live: string;
+    test: string;
+    apply: string;
+    none: string;
+    order: string;
+    buyer: string;
+    product: string;
+    amount: string;
+    created: string;
+    action: string;
+    refund: string;
+    refundLabel: (code: string) => string;
+    more: string;
+  };
+
   deliveryStatuses: Record<DeliveryStatus, string>;
+  orderStatuses: Record<OrderStatus, string>;
   done: Record<DoneKey, string>;
   recovered: (n: number) => string;
   errorTitle: (status: number) => string;
@@ -203,13 +227,43 @@ const ptBR: DashboardMessages = {
     notKept: 'Não guardada (tentativa antiga).',
     noAttempts: 'Nenhuma tentativa ainda.',
   },
+  orders: {
+    title: 'Pedidos',
+    filter: 'Filtrar pedidos',
+    status: 'Estado',
+    anyStatus: 'Qualquer estado',
+    mode: 'Modo',
+    anyMode: 'Produção e teste',
+    live: 'Produção',
+    test: 'Teste',
+    apply: 'Filtrar',
+    none: 'Nenhum pedido com esses filtros.',
+    order: 'Pedido',
+    buyer: 'Comprador',
+    product: 'Produto',
+    amount: 'Valor',
+    created: 'Criado em',
+    action: 'Ação',
+    refund: 'Reembolsar',
+    refundLabel: (code) => `Reembolsar o pedido ${code}`,
+    more: 'Mais antigos',
+  },
   deliveryStatuses: { pending: 'Pendente', succeeded: 'Entregue', failed: 'Falhou', skipped: 'Pulada' },
+  orderStatuses: {
+    pending: 'Pendente',
+    paid: 'Pago',
+    failed: 'Recusado',
+    refunded: 'Reembolsado',
+    abandoned: 'Abandonado',
+    charged_back: 'Contestado',
+  },
   done: {
     enabled: 'Integração reativada.',
     url_saved: 'URL salva.',
     resent: 'Entrega enviada de novo; o resultado aparece aqui em instantes.',
     recovered: 'Reenvio pedido.',
     signed_out: 'Você saiu do painel.',
+    refunded: 'Pedido reembolsado.',
   },
   recovered: (n) => `${n} entrega${n === 1 ? '' : 's'} ser${n === 1 ? 'á enviada' : 'ão enviadas'} de novo.`,
   errorTitle: (status) => `Erro ${status}`,
@@ -308,13 +362,43 @@ const en: DashboardMessages = {
     notKept: 'Not kept (an older attempt).',
     noAttempts: 'No attempts yet.',
   },
+  orders: {
+    title: 'Orders',
+    filter: 'Filter orders',
+    status: 'Status',
+    anyStatus: 'Any status',
+    mode: 'Mode',
+    anyMode: 'Live and test',
+    live: 'Live',
+    test: 'Test',
+    apply: 'Filter',
+    none: 'No orders match these filters.',
+    order: 'Order',
+    buyer: 'Buyer',
+    product: 'Product',
+    amount: 'Amount',
+    created: 'Created',
+    action: 'Action',
+    refund: 'Refund',
+    refundLabel: (code) => `Refund order ${code}`,
+    more: 'Older',
+  },
   deliveryStatuses: { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed', skipped: 'Skipped' },
+  orderStatuses: {
+    pending: 'Pending',
+    paid: 'Paid',
+    failed: 'Failed',
+    refunded: 'Refunded',
+    abandoned: 'Abandoned',
+    charged_back: 'Charged back',
+  },
   done: {
     enabled: 'Integration re-enabled.',
     url_saved: 'URL saved.',
     resent: 'Delivery sent again; its result shows here in a moment.',
     recovered: 'Recovery requested.',
     signed_out: 'You signed out of the dashboard.',
+    refunded: 'Order refunded.',
   },
   recovered: (n) => `${n} deliver${n === 1 ? 'y' : 'ies'} will be sent again.`,
   errorTitle: (status) => `Error ${status}`,

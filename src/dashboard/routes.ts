@@ -8,8 +8,10 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { SafeHtml } from '../checkout/html.js';
 import { EVENT_KINDS } from '../events/kinds.js';
 import * as integrations from '../integrations/service.js';
+import { listOrders, refundFromPanel } from '../orders/panel-service.js';
 import type { AppContext } from '../shared/context.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../shared/enums/delivery-statuses.js';
+import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
 import { AppError, NotFoundError, PermissionError, ValidationError } from '../shared/errors.js';
 import { errorHandler } from '../shared/http/errors.js';
 import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
@@ -37,12 +39,22 @@ import {
   integrationsPage,
   signInPage,
   type Chrome,
+  ordersPage,
   type DeliveryFilter,
+  type OrderFilter,
 } from './views.js';
 
 export const SESSION_COOKIE = 'plinks_dashboard';
 const MAX_INT4 = 2_147_483_647;
-const DONE_KEYS: readonly DoneKey[] = ['enabled', 'url_saved', 'resent', 'recovered', 'signed_out'];
+const DONE_KEYS: readonly DoneKey[] = [
+  'enabled',
+  'url_saved',
+  'resent',
+  'recovered',
+  'signed_out',
+  'refunded',
+];
+const ORDER_CODE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The default overlap of a rotation from the dashboard: the old secret signs for one more day. */
 const ROTATION_OVERLAP_SECONDS = 86_400;
 
@@ -133,6 +145,24 @@ function deliveryFilter(req: Request): DeliveryFilter & { starting_after?: numbe
   if (eventType !== undefined) filter.event_type = eventType;
   if (startingAfter !== undefined) filter.starting_after = startingAfter;
   return filter;
+}
+
+function orderCodeParam(value: unknown): string {
+  if (typeof value !== 'string' || !ORDER_CODE.test(value)) throw new NotFoundError('Not found');
+  return value.toLowerCase();
+}
+
+function orderFilter(req: Request): OrderFilter & { starting_after?: string | undefined } {
+  const status = oneQuery(req, 'status');
+  const mode = oneQuery(req, 'mode');
+  const after = oneQuery(req, 'starting_after');
+  const knownStatus = ORDER_STATUSES.find((s) => s === status);
+  if (status !== undefined && !knownStatus) throw ValidationError.field('status', 'is not an order status');
+  if (mode !== undefined && mode !== 'live' && mode !== 'test')
+    throw ValidationError.field('mode', 'must be live or test');
+  if (after !== undefined && !ORDER_CODE.test(after))
+    throw ValidationError.field('starting_after', 'must be an order code');
+  return { status: knownStatus, mode, starting_after: after };
 }
 
 function doneOf(req: Request): DoneKey | undefined {
@@ -386,6 +416,35 @@ export function dashboardRouter(ctx: AppContext): Router {
       303,
       dashboardLocale(req).href(`/integrations/${id}/deliveries/${deliveryId}`, { done: 'resent' }),
     );
+  });
+
+  router.get('/orders', async (req, res) => {
+    const chrome = signedIn(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const filter = orderFilter(req);
+    const orders = await listOrders(ctx.db, chrome.principal.companyId, {
+      status: filter.status,
+      livemode: filter.mode === undefined ? undefined : filter.mode === 'live',
+      starting_after: filter.starting_after,
+      limit: 25,
+    });
+    sendPage(
+      res,
+      200,
+      page,
+      ordersPage(page, chrome, {
+        orders: orders.items,
+        hasMore: orders.hasMore,
+        filter: { status: filter.status, mode: filter.mode },
+        done: doneOf(req),
+      }),
+    );
+  });
+
+  router.post('/orders/:code/refund', async (req, res) => {
+    await refundFromPanel(ctx, companyOf(req), orderCodeParam(req.params.code));
+    res.redirect(303, dashboardLocale(req).href('/orders', { done: 'refunded' }));
   });
 
   router.use((_req, _res, next) => {

@@ -6,7 +6,9 @@ import { html, SafeHtml } from '../checkout/html.js';
 import { CATALOGUE } from '../checkout/messages.js';
 import { EVENT_KINDS } from '../events/kinds.js';
 import type { IntegrationRow } from '../integrations/repository.js';
+import type { PanelOrderRow } from '../orders/panel-service.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../shared/enums/delivery-statuses.js';
+import { ORDER_STATUSES, type OrderStatus } from '../shared/enums/order-statuses.js';
 import type { PanelPrincipal } from '../shared/http/principal.js';
 import type { AttemptCounts, DeliveryView } from '../webhooks/deliveries-service.js';
 import type { DashboardLocale } from './locale.js';
@@ -50,9 +52,12 @@ button{margin:.75rem 0 0;padding:.6rem 1.1rem;min-height:44px;border:0;border-ra
 table{border-collapse:collapse;width:100%;table-layout:fixed;margin-top:.5rem}
 caption{text-align:left;font-weight:600;margin-bottom:.25rem}
 td,th{border-bottom:1px solid #d1d5db;padding:.4rem .3rem;text-align:left;vertical-align:top;font-size:.9rem}
-.attempt{border-top:2px solid #d1d5db;margin-top:1rem}
+.attempt{border-top:2px solid #d1d5db;margin-top:1rem}\nbutton.small{margin:0;padding:.4rem .7rem}\n.orders td:nth-child(1){width:30%}
 @media (max-width:40rem){main{margin:0;border-radius:0;box-shadow:none;padding:1rem}dl div{display:block}dt{min-width:0}
-td,th{font-size:.8rem;padding:.35rem .15rem}}
+td,th{font-size:.8rem;padding:.35rem .15rem}
+.orders thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.orders tr{display:block;border-bottom:1px solid #d1d5db;padding:.5rem 0}.orders td,.orders td:nth-child(1){display:flex;flex-wrap:wrap;gap:.5rem;border:0;width:auto}
+.orders td::before{content:attr(data-label);font-weight:600;min-width:6rem;color:#4b5563}}
 `;
 
 export interface Chrome {
@@ -87,6 +92,7 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
   const nav = chrome
     ? html`<nav aria-label="${t.navigation}">
         <a href="${page.href('/integrations')}">${t.integrations.title}</a>
+        <a href="${page.href('/orders')}">${t.orders.title}</a>
         ${languages}
         <span class="who">${t.signedInAs(t.roles[chrome.principal.role])}</span>
         ${postForm(page, chrome, '/sign-out', html`<button type="submit">${t.signOut}</button>`)}
@@ -557,6 +563,145 @@ export function errorPageOf(
     html`<h1>${page.t.errorTitle(status)}</h1>
       <p class="notice">${message}</p>
       <p><a href="${page.href('/integrations')}">${page.t.integrations.title}</a></p>`,
+    chrome,
+  );
+}
+
+export interface OrderFilter {
+  status?: OrderStatus | undefined;
+  mode?: 'live' | 'test' | undefined;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Amounts as the page's locale writes reais: `R$ 197,50` in pt-BR, `R$197.50` in English. */
+function money(page: DashboardLocale, amount: string): string {
+  let format = moneyFormats.get(page.t.locale);
+  if (!format) {
+    format = new Intl.NumberFormat(page.t.locale, { style: 'currency', currency: 'BRL' });
+    moneyFormats.set(page.t.locale, format);
+  }
+  return format.format(Number(amount));
+}
+
+const orderBadge = (page: DashboardLocale, status: OrderStatus): SafeHtml => {
+  const tone = {
+    paid: 'good',
+    pending: 'warn',
+    failed: 'bad',
+    refunded: 'idle',
+    abandoned: 'idle',
+    charged_back: 'bad',
+  }[status];
+  return html`<span class="badge ${tone}">${page.t.orderStatuses[status]}</span>`;
+};
+
+const selected = (on: boolean): SafeHtml | string => (on ? new SafeHtml('selected') : '');
+
+export function ordersPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: { orders: PanelOrderRow[]; hasMore: boolean; filter: OrderFilter; done?: DoneKey | undefined },
+): SafeHtml {
+  const { t } = page;
+  const to = t.orders;
+  const filter = html`<form
+    method="get"
+    action="${page.href('/orders')}"
+    class="filters"
+    aria-label="${to.filter}"
+  >
+    ${page.chosen ? html`<input type="hidden" name="lang" value="${page.chosen}" />` : ''}
+    <div>
+      <label for="status">${to.status}</label>
+      <select id="status" name="status">
+        <option value="">${to.anyStatus}</option>
+        ${ORDER_STATUSES.map(
+          (s) =>
+            html`<option value="${s}" ${selected(data.filter.status === s)}>${t.orderStatuses[s]}</option>`,
+        )}
+      </select>
+    </div>
+    <div>
+      <label for="mode">${to.mode}</label>
+      <select id="mode" name="mode">
+        <option value="">${to.anyMode}</option>
+        <option value="live" ${selected(data.filter.mode === 'live')}>${to.live}</option>
+        <option value="test" ${selected(data.filter.mode === 'test')}>${to.test}</option>
+      </select>
+    </div>
+    <div><button type="submit">${to.apply}</button></div>
+  </form>`;
+  const change = canChange(chrome);
+  const rows = data.orders.map(
+    ({ order, productName }) =>
+      html`<tr>
+        <td data-label="${to.order}">
+          <code>${order.code}</code>${order.livemode ? '' : html` <span class="badge idle">${to.test}</span>`}
+        </td>
+        <td data-label="${to.buyer}">${order.customer?.name ?? ''}</td>
+        <td data-label="${to.product}">${productName}</td>
+        <td data-label="${to.amount}">${money(page, order.amount)}</td>
+        <td data-label="${to.status}">${orderBadge(page, order.status)}</td>
+        <td data-label="${to.created}">${page.dateTime(order.createdAt)}</td>
+        ${
+          change
+            ? html`<td data-label="${to.action}">
+                ${
+                  order.status === 'paid'
+                    ? postForm(
+                        page,
+                        chrome,
+                        `/orders/${order.code}/refund`,
+                        html`<button type="submit" class="small" aria-label="${to.refundLabel(order.code)}">
+                          ${to.refund}
+                        </button>`,
+                      )
+                    : ''
+                }
+              </td>`
+            : ''
+        }
+      </tr>`,
+  );
+  const last = data.orders.at(-1);
+  return layout(
+    page,
+    to.title,
+    html`<h1>${to.title}</h1>
+      ${doneNotice(page, data.done)} ${change ? '' : html`<p class="notice">${t.readOnly}</p>`} ${filter}
+      ${
+        data.orders.length === 0
+          ? html`<p>${to.none}</p>`
+          : html`<table class="orders">
+              <caption>
+                ${to.title}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${to.order}</th>
+                  <th scope="col">${to.buyer}</th>
+                  <th scope="col">${to.product}</th>
+                  <th scope="col">${to.amount}</th>
+                  <th scope="col">${to.status}</th>
+                  <th scope="col">${to.created}</th>
+                  ${change ? html`<th scope="col">${to.action}</th>` : ''}
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      ${
+        data.hasMore && last
+          ? html`<p>
+              <a href="${page.href('/orders', { ...data.filter, starting_after: last.order.code })}"
+                >${to.more}</a
+              >
+            </p>`
+          : ''
+      }`,
     chrome,
   );
 }

@@ -12,6 +12,8 @@ import {
   startEngine,
   type Engine,
 } from '../events/helpers.js';
+import { activeOffer } from '../checkout/helpers.js';
+import { checkout } from '../orders/helpers.js';
 import { browserIn, checkPage, launchChromium } from './browser.js';
 
 /** What the old endpoint answers: the reason a seller's team has to find. */
@@ -185,12 +187,51 @@ describe('Dashboard in Chromium', function () {
     await context.close();
   });
 
+  it('refunds a paid order from the orders list', async () => {
+    const { order } = await checkout(engine.app, tenant, activeOffer(tenant).code, null, {
+      payment_method: 'credit_card',
+    });
+    expect(order.status).to.equal('paid');
+    for (const [locale, lang] of [
+      ['pt-BR', 'pt-BR'],
+      ['en-US', 'en'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      const page = await signIn(context, tenant.panel_token, lang);
+      await page.goto(at('/orders'));
+      await checkPage(page, 'dashboard-orders', lang);
+      await context.close();
+    }
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.panel_token, 'en');
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await page.locator('#status').selectOption('paid');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=paid/);
+    const row = page.locator('tbody tr', { hasText: order.code });
+    expect(await row.textContent()).to.include('Paid');
+    await row.getByRole('button', { name: `Refund order ${order.code}` }).click();
+    await page.waitForURL(/done=refunded/);
+    expect(await page.locator('.done').textContent()).to.include('Order refunded.');
+    const refunded = page.locator('tbody tr', { hasText: order.code });
+    expect(await refunded.textContent()).to.include('Refunded');
+    expect(await refunded.locator('button').count()).to.equal(0);
+    await checkPage(page, 'dashboard-orders-refunded', 'en');
+    const { rows } = await engine.app.ctx.pool.query<{ status: string }>(
+      'SELECT status FROM orders WHERE code = $1',
+      [order.code],
+    );
+    expect(rows[0]?.status).to.equal('refunded');
+    await context.close();
+  });
+
   it('shows a read-only key no button that changes anything, and answers 403 if it posts anyway', async () => {
     const context = await browserIn(browser, 'en-US');
     const page = await signIn(context, tenant.keys.read_only, 'en');
     for (const path of [
       `/integrations/${integrationId}`,
       `/integrations/${integrationId}/deliveries/${deliveryId}`,
+      '/orders',
     ]) {
       await page.goto(at(path));
       const posts = await page

@@ -192,4 +192,25 @@ describe('dashboard sessions and forms', function () {
     const bad = await send('GET', `/integrations/${integrationId}?status=lost`, { cookie: own.cookie });
     expect(bad.status).to.equal(400);
   });
+
+  it('lists orders with filters and keeps refunds to owners and members', async () => {
+    const owner = await signIn(tenant.panel_token);
+    expect((await send('GET', '/orders?status=paid&mode=live', { cookie: owner.cookie })).status).to.equal(
+      200,
+    );
+    expect((await send('GET', '/orders?mode=sandbox', { cookie: owner.cookie })).status).to.equal(400);
+    const unknown = await send('POST', '/orders/00000000-0000-4000-8000-000000000000/refund', {
+      cookie: owner.cookie,
+      form: { _csrf: owner.csrf },
+    });
+    expect(unknown.status).to.equal(404);
+    const reader = await signIn(tenant.keys.read_only);
+    const page = await send('GET', '/orders', { cookie: reader.cookie });
+    expect(page.text).not.to.include('/refund');
+    const refused = await send('POST', '/orders/00000000-0000-4000-8000-000000000000/refund', {
+      cookie: reader.cookie,
+      form: { _csrf: reader.csrf },
+    });
+    expect(refused.status).to.equal(403);
+  });
 });
