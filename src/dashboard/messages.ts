@@ -4,10 +4,20 @@
  */
 import type { Language } from '../checkout/messages.js';
 import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
+import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
+import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
 
 /** What a page says after an action redirected back to it. */
-export type DoneKey = 'enabled' | 'url_saved' | 'resent' | 'recovered' | 'signed_out' | 'refunded';
+export type DoneKey =
+  | 'enabled'
+  | 'url_saved'
+  | 'resent'
+  | 'recovered'
+  | 'signed_out'
+  | 'refunded'
+  | 'canceled'
+  | 'cancel_scheduled';
 
 export interface DashboardMessages {
   locale: string;
@@ -127,7 +137,24 @@ export interface DashboardMessages {
     more: string;
   };
 
+  subscriptions: {
+    title: string;
+    filter: string;
+    none: string;
+    subscription: string;
+    plan: string;
+    periodEnd: string;
+    endsAtPeriodEnd: string;
+    cancelNow: string;
+    cancelNowLabel: (id: number) => string;
+    cancelAtEnd: string;
+    cancelAtEndLabel: (id: number) => string;
+    more: string;
+  };
+
+  cycles: Record<BillingCycle, string>;
   deliveryStatuses: Record<DeliveryStatus, string>;
+  subscriptionStatuses: Record<SubscriptionStatus, string>;
   orderStatuses: Record<OrderStatus, string>;
   done: Record<DoneKey, string>;
   recovered: (n: number) => string;
@@ -248,6 +275,28 @@ const ptBR: DashboardMessages = {
     refundLabel: (code) => `Reembolsar o pedido ${code}`,
     more: 'Mais antigos',
   },
+  subscriptions: {
+    title: 'Assinaturas',
+    filter: 'Filtrar assinaturas',
+    none: 'Nenhuma assinatura com esses filtros.',
+    subscription: 'Assinatura',
+    plan: 'Plano',
+    periodEnd: 'Fim do período',
+    endsAtPeriodEnd: 'Termina no fim do período',
+    cancelNow: 'Cancelar agora',
+    cancelNowLabel: (id) => `Cancelar agora a assinatura ${id}`,
+    cancelAtEnd: 'Cancelar no fim do período',
+    cancelAtEndLabel: (id) => `Cancelar no fim do período a assinatura ${id}`,
+    more: 'Mais antigas',
+  },
+  cycles: {
+    weekly: 'Semanal',
+    monthly: 'Mensal',
+    quarterly: 'Trimestral',
+    semiannual: 'Semestral',
+    yearly: 'Anual',
+  },
+  subscriptionStatuses: { active: 'Ativa', past_due: 'Em atraso', canceled: 'Cancelada' },
   deliveryStatuses: { pending: 'Pendente', succeeded: 'Entregue', failed: 'Falhou', skipped: 'Pulada' },
   orderStatuses: {
     pending: 'Pendente',
@@ -264,6 +313,8 @@ const ptBR: DashboardMessages = {
     recovered: 'Reenvio pedido.',
     signed_out: 'Você saiu do painel.',
     refunded: 'Pedido reembolsado.',
+    canceled: 'Assinatura cancelada.',
+    cancel_scheduled: 'A assinatura termina no fim do período.',
   },
   recovered: (n) => `${n} entrega${n === 1 ? '' : 's'} ser${n === 1 ? 'á enviada' : 'ão enviadas'} de novo.`,
   errorTitle: (status) => `Erro ${status}`,
@@ -383,6 +434,28 @@ const en: DashboardMessages = {
     refundLabel: (code) => `Refund order ${code}`,
     more: 'Older',
   },
+  subscriptions: {
+    title: 'Subscriptions',
+    filter: 'Filter subscriptions',
+    none: 'No subscriptions match these filters.',
+    subscription: 'Subscription',
+    plan: 'Plan',
+    periodEnd: 'Period ends',
+    endsAtPeriodEnd: 'Ends at the period end',
+    cancelNow: 'Cancel now',
+    cancelNowLabel: (id) => `Cancel now: subscription ${id}`,
+    cancelAtEnd: 'Cancel at period end',
+    cancelAtEndLabel: (id) => `Cancel at period end: subscription ${id}`,
+    more: 'Older',
+  },
+  cycles: {
+    weekly: 'Weekly',
+    monthly: 'Monthly',
+    quarterly: 'Quarterly',
+    semiannual: 'Semiannual',
+    yearly: 'Yearly',
+  },
+  subscriptionStatuses: { active: 'Active', past_due: 'Past due', canceled: 'Canceled' },
   deliveryStatuses: { pending: 'Pending', succeeded: 'Succeeded', failed: 'Failed', skipped: 'Skipped' },
   orderStatuses: {
     pending: 'Pending',
@@ -399,6 +472,8 @@ const en: DashboardMessages = {
     recovered: 'Recovery requested.',
     signed_out: 'You signed out of the dashboard.',
     refunded: 'Order refunded.',
+    canceled: 'Subscription canceled.',
+    cancel_scheduled: 'The subscription ends at the period end.',
   },
   recovered: (n) => `${n} deliver${n === 1 ? 'y' : 'ies'} will be sent again.`,
   errorTitle: (status) => `Error ${status}`,

@@ -8,10 +8,16 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { SafeHtml } from '../checkout/html.js';
 import { EVENT_KINDS } from '../events/kinds.js';
 import * as integrations from '../integrations/service.js';
-import { listOrders, refundFromPanel } from '../orders/panel-service.js';
+import {
+  cancelSubscription,
+  listOrders,
+  listSubscriptions,
+  refundFromPanel,
+} from '../orders/panel-service.js';
 import type { AppContext } from '../shared/context.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../shared/enums/delivery-statuses.js';
 import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
+import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
 import { AppError, NotFoundError, PermissionError, ValidationError } from '../shared/errors.js';
 import { errorHandler } from '../shared/http/errors.js';
 import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
@@ -40,8 +46,10 @@ import {
   signInPage,
   type Chrome,
   ordersPage,
+  subscriptionsPage,
   type DeliveryFilter,
   type OrderFilter,
+  type SubscriptionFilter,
 } from './views.js';
 
 export const SESSION_COOKIE = 'plinks_dashboard';
@@ -53,6 +61,8 @@ const DONE_KEYS: readonly DoneKey[] = [
   'recovered',
   'signed_out',
   'refunded',
+  'canceled',
+  'cancel_scheduled',
 ];
 const ORDER_CODE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The default overlap of a rotation from the dashboard: the old secret signs for one more day. */
@@ -113,7 +123,7 @@ function idParam(value: unknown): number {
   return id;
 }
 
-function deliveryIdParam(value: unknown): number {
+function bigIdParam(value: unknown): number {
   const id = typeof value === 'string' && /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(id)) throw new NotFoundError('Not found');
   return id;
@@ -163,6 +173,20 @@ function orderFilter(req: Request): OrderFilter & { starting_after?: string | un
   if (after !== undefined && !ORDER_CODE.test(after))
     throw ValidationError.field('starting_after', 'must be an order code');
   return { status: knownStatus, mode, starting_after: after };
+}
+
+function subscriptionFilter(req: Request): SubscriptionFilter & { starting_after?: number | undefined } {
+  const status = oneQuery(req, 'status');
+  const mode = oneQuery(req, 'mode');
+  const after = oneQuery(req, 'starting_after');
+  const knownStatus = SUBSCRIPTION_STATUSES.find((s) => s === status);
+  if (status !== undefined && !knownStatus)
+    throw ValidationError.field('status', 'is not a subscription status');
+  if (mode !== undefined && mode !== 'live' && mode !== 'test')
+    throw ValidationError.field('mode', 'must be live or test');
+  if (after !== undefined && !/^[1-9][0-9]{0,15}$/.test(after))
+    throw ValidationError.field('starting_after', 'must be a subscription id');
+  return { status: knownStatus, mode, starting_after: after === undefined ? undefined : Number(after) };
 }
 
 function doneOf(req: Request): DoneKey | undefined {
@@ -403,14 +427,14 @@ export function dashboardRouter(ctx: AppContext): Router {
       ctx.db,
       chrome.principal.companyId,
       id,
-      deliveryIdParam(req.params.delivery),
+      bigIdParam(req.params.delivery),
     );
     sendPage(res, 200, page, deliveryPage(page, chrome, { integrationId: id, delivery, done: doneOf(req) }));
   });
 
   router.post('/integrations/:id/deliveries/:delivery/resend', async (req, res) => {
     const id = idParam(req.params.id);
-    const deliveryId = deliveryIdParam(req.params.delivery);
+    const deliveryId = bigIdParam(req.params.delivery);
     await resendDelivery(ctx, companyOf(req), id, deliveryId);
     res.redirect(
       303,
@@ -445,6 +469,45 @@ export function dashboardRouter(ctx: AppContext): Router {
   router.post('/orders/:code/refund', async (req, res) => {
     await refundFromPanel(ctx, companyOf(req), orderCodeParam(req.params.code));
     res.redirect(303, dashboardLocale(req).href('/orders', { done: 'refunded' }));
+  });
+
+  router.get('/subscriptions', async (req, res) => {
+    const chrome = signedIn(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const filter = subscriptionFilter(req);
+    const found = await listSubscriptions(ctx.db, chrome.principal.companyId, {
+      status: filter.status,
+      livemode: filter.mode === undefined ? undefined : filter.mode === 'live',
+      starting_after: filter.starting_after,
+      limit: 25,
+    });
+    sendPage(
+      res,
+      200,
+      page,
+      subscriptionsPage(page, chrome, {
+        subscriptions: found.items,
+        hasMore: found.hasMore,
+        filter: { status: filter.status, mode: filter.mode },
+        done: doneOf(req),
+      }),
+    );
+  });
+
+  // At once, or (`at_period_end=true`) when the period ends, as the panel API's cancel.
+  router.post('/subscriptions/:id/cancel', async (req, res) => {
+    const body: unknown = req.body;
+    const flag: unknown =
+      typeof body === 'object' && body !== null ? Reflect.get(body, 'at_period_end') : undefined;
+    if (flag !== undefined && flag !== 'true' && flag !== 'false')
+      throw ValidationError.field('at_period_end', 'must be true or false');
+    const atPeriodEnd = flag === 'true';
+    await cancelSubscription(ctx, companyOf(req), bigIdParam(req.params.id), atPeriodEnd);
+    res.redirect(
+      303,
+      dashboardLocale(req).href('/subscriptions', { done: atPeriodEnd ? 'cancel_scheduled' : 'canceled' }),
+    );
   });
 
   router.use((_req, _res, next) => {

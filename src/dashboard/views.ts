@@ -6,9 +6,10 @@ import { html, SafeHtml } from '../checkout/html.js';
 import { CATALOGUE } from '../checkout/messages.js';
 import { EVENT_KINDS } from '../events/kinds.js';
 import type { IntegrationRow } from '../integrations/repository.js';
-import type { PanelOrderRow } from '../orders/panel-service.js';
+import type { PanelOrderRow, PanelSubscriptionRow } from '../orders/panel-service.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../shared/enums/delivery-statuses.js';
 import { ORDER_STATUSES, type OrderStatus } from '../shared/enums/order-statuses.js';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
 import type { PanelPrincipal } from '../shared/http/principal.js';
 import type { AttemptCounts, DeliveryView } from '../webhooks/deliveries-service.js';
 import type { DashboardLocale } from './locale.js';
@@ -52,12 +53,12 @@ button{margin:.75rem 0 0;padding:.6rem 1.1rem;min-height:44px;border:0;border-ra
 table{border-collapse:collapse;width:100%;table-layout:fixed;margin-top:.5rem}
 caption{text-align:left;font-weight:600;margin-bottom:.25rem}
 td,th{border-bottom:1px solid #d1d5db;padding:.4rem .3rem;text-align:left;vertical-align:top;font-size:.9rem}
-.attempt{border-top:2px solid #d1d5db;margin-top:1rem}\nbutton.small{margin:0;padding:.4rem .7rem}\n.orders td:nth-child(1){width:30%}
+.attempt{border-top:2px solid #d1d5db;margin-top:1rem}\nbutton.small{margin:0;padding:.4rem .7rem}button.neutral{background:#4b5563}\n.row-actions{display:flex;flex-wrap:wrap;gap:.4rem}
 @media (max-width:40rem){main{margin:0;border-radius:0;box-shadow:none;padding:1rem}dl div{display:block}dt{min-width:0}
 td,th{font-size:.8rem;padding:.35rem .15rem}
-.orders thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.orders tr{display:block;border-bottom:1px solid #d1d5db;padding:.5rem 0}.orders td,.orders td:nth-child(1){display:flex;flex-wrap:wrap;gap:.5rem;border:0;width:auto}
-.orders td::before{content:attr(data-label);font-weight:600;min-width:6rem;color:#4b5563}}
+.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.stack tr{display:block;border-bottom:1px solid #d1d5db;padding:.5rem 0}.stack td{display:flex;flex-wrap:wrap;gap:.5rem;border:0;width:auto}
+.stack td::before{content:attr(data-label);font-weight:600;min-width:6rem;color:#4b5563}}
 `;
 
 export interface Chrome {
@@ -93,6 +94,7 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
     ? html`<nav aria-label="${t.navigation}">
         <a href="${page.href('/integrations')}">${t.integrations.title}</a>
         <a href="${page.href('/orders')}">${t.orders.title}</a>
+        <a href="${page.href('/subscriptions')}">${t.subscriptions.title}</a>
         ${languages}
         <span class="who">${t.signedInAs(t.roles[chrome.principal.role])}</span>
         ${postForm(page, chrome, '/sign-out', html`<button type="submit">${t.signOut}</button>`)}
@@ -673,7 +675,7 @@ export function ordersPage(
       ${
         data.orders.length === 0
           ? html`<p>${to.none}</p>`
-          : html`<table class="orders">
+          : html`<table class="stack">
               <caption>
                 ${to.title}
               </caption>
@@ -698,6 +700,139 @@ export function ordersPage(
           ? html`<p>
               <a href="${page.href('/orders', { ...data.filter, starting_after: last.order.code })}"
                 >${to.more}</a
+              >
+            </p>`
+          : ''
+      }`,
+    chrome,
+  );
+}
+
+export interface SubscriptionFilter {
+  status?: SubscriptionStatus | undefined;
+  mode?: 'live' | 'test' | undefined;
+}
+
+export function subscriptionsPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: {
+    subscriptions: PanelSubscriptionRow[];
+    hasMore: boolean;
+    filter: SubscriptionFilter;
+    done?: DoneKey | undefined;
+  },
+): SafeHtml {
+  const { t } = page;
+  const ts = t.subscriptions;
+  const to = t.orders;
+  const change = canChange(chrome);
+  const filter = html`<form
+    method="get"
+    action="${page.href('/subscriptions')}"
+    class="filters"
+    aria-label="${ts.filter}"
+  >
+    ${page.chosen ? html`<input type="hidden" name="lang" value="${page.chosen}" />` : ''}
+    <div>
+      <label for="status">${to.status}</label>
+      <select id="status" name="status">
+        <option value="">${to.anyStatus}</option>
+        ${SUBSCRIPTION_STATUSES.map(
+          (s) =>
+            html`<option value="${s}" ${selected(data.filter.status === s)}>
+              ${t.subscriptionStatuses[s]}
+            </option>`,
+        )}
+      </select>
+    </div>
+    <div>
+      <label for="mode">${to.mode}</label>
+      <select id="mode" name="mode">
+        <option value="">${to.anyMode}</option>
+        <option value="live" ${selected(data.filter.mode === 'live')}>${to.live}</option>
+        <option value="test" ${selected(data.filter.mode === 'test')}>${to.test}</option>
+      </select>
+    </div>
+    <div><button type="submit">${to.apply}</button></div>
+  </form>`;
+  const rows = data.subscriptions.map(({ subscription: sub, planCode, billingCycle }) => {
+    const tone = { active: 'good', past_due: 'warn', canceled: 'idle' }[sub.status];
+    const actions =
+      sub.status === 'canceled'
+        ? ''
+        : html`<div class="row-actions">
+            ${postForm(
+              page,
+              chrome,
+              `/subscriptions/${sub.id}/cancel`,
+              html`<button type="submit" class="small" aria-label="${ts.cancelNowLabel(sub.id)}">
+                ${ts.cancelNow}
+              </button>`,
+            )}
+            ${
+              sub.cancelAtPeriodEnd || sub.status !== 'active'
+                ? ''
+                : postForm(
+                    page,
+                    chrome,
+                    `/subscriptions/${sub.id}/cancel`,
+                    html`<input type="hidden" name="at_period_end" value="true" /><button
+                        type="submit"
+                        class="small neutral"
+                        aria-label="${ts.cancelAtEndLabel(sub.id)}"
+                      >
+                        ${ts.cancelAtEnd}
+                      </button>`,
+                  )
+            }
+          </div>`;
+    return html`<tr>
+      <td data-label="${ts.subscription}">
+        ${sub.id}${sub.livemode ? '' : html` <span class="badge idle">${to.test}</span>`}
+      </td>
+      <td data-label="${ts.plan}"><code>${planCode}</code> · ${t.cycles[billingCycle]}</td>
+      <td data-label="${to.status}">
+        <span class="badge ${tone}">${t.subscriptionStatuses[sub.status]}</span>
+        ${sub.cancelAtPeriodEnd && sub.status !== 'canceled' ? html`<span class="hint">${ts.endsAtPeriodEnd}</span>` : ''}
+      </td>
+      <td data-label="${ts.periodEnd}">${page.dateTime(sub.currentPeriodEnd)}</td>
+      ${change ? html`<td data-label="${to.action}">${actions}</td>` : ''}
+    </tr>`;
+  });
+  const last = data.subscriptions.at(-1);
+  return layout(
+    page,
+    ts.title,
+    html`<h1>${ts.title}</h1>
+      ${doneNotice(page, data.done)} ${change ? '' : html`<p class="notice">${t.readOnly}</p>`} ${filter}
+      ${
+        data.subscriptions.length === 0
+          ? html`<p>${ts.none}</p>`
+          : html`<table class="stack">
+              <caption>
+                ${ts.title}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${ts.subscription}</th>
+                  <th scope="col">${ts.plan}</th>
+                  <th scope="col">${to.status}</th>
+                  <th scope="col">${ts.periodEnd}</th>
+                  ${change ? html`<th scope="col">${to.action}</th>` : ''}
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      ${
+        data.hasMore && last
+          ? html`<p>
+              <a
+                href="${page.href('/subscriptions', { ...data.filter, starting_after: last.subscription.id })}"
+                >${ts.more}</a
               >
             </p>`
           : ''

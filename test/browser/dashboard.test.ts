@@ -225,6 +225,48 @@ describe('Dashboard in Chromium', function () {
     await context.close();
   });
 
+  it('cancels a subscription at the period end, then at once', async () => {
+    const plan = tenant.plans.find((p) => p.status === 'active');
+    if (!plan) throw new Error('seed has no active plan');
+    await checkout(engine.app, tenant, plan.code, null, { payment_method: 'credit_card' });
+    const { rows } = await engine.app.ctx.pool.query<{ id: string }>(
+      "SELECT id FROM subscriptions WHERE company_id = $1 AND status = 'active' ORDER BY id DESC LIMIT 1",
+      [tenant.company.id],
+    );
+    const id = Number(rows[0]?.id);
+    for (const [locale, lang] of [
+      ['pt-BR', 'pt-BR'],
+      ['en-US', 'en'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      const page = await signIn(context, tenant.panel_token, lang);
+      await page.goto(at('/subscriptions'));
+      await checkPage(page, 'dashboard-subscriptions', lang);
+      await context.close();
+    }
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.panel_token, 'en');
+    await page.getByRole('link', { name: 'Subscriptions' }).click();
+    await page.getByRole('button', { name: `Cancel at period end: subscription ${id}` }).click();
+    await page.waitForURL(/done=cancel_scheduled/);
+    const row = page.locator('tbody tr', { hasText: 'Ends at the period end' });
+    expect(await row.count()).to.equal(1);
+    expect(await row.textContent()).to.include('Active');
+    expect((await row.getByRole('button').allTextContents()).map((l) => l.trim())).to.deep.equal([
+      'Cancel now',
+    ]);
+    await row.getByRole('button', { name: `Cancel now: subscription ${id}` }).click();
+    await page.waitForURL(/done=canceled/);
+    expect(await page.locator('.done').textContent()).to.include('Subscription canceled.');
+    await checkPage(page, 'dashboard-subscriptions-canceled', 'en');
+    const after = await engine.app.ctx.pool.query<{ status: string }>(
+      'SELECT status FROM subscriptions WHERE id = $1',
+      [id],
+    );
+    expect(after.rows[0]?.status).to.equal('canceled');
+    await context.close();
+  });
+
   it('shows a read-only key no button that changes anything, and answers 403 if it posts anyway', async () => {
     const context = await browserIn(browser, 'en-US');
     const page = await signIn(context, tenant.keys.read_only, 'en');
@@ -232,6 +274,7 @@ describe('Dashboard in Chromium', function () {
       `/integrations/${integrationId}`,
       `/integrations/${integrationId}/deliveries/${deliveryId}`,
       '/orders',
+      '/subscriptions',
     ]) {
       await page.goto(at(path));
       const posts = await page

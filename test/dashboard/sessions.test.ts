@@ -213,4 +213,25 @@ describe('dashboard sessions and forms', function () {
     });
     expect(refused.status).to.equal(403);
   });
+
+  it('keeps subscription cancels to owners and members, with a valid at_period_end', async () => {
+    const owner = await signIn(tenant.panel_token);
+    expect((await send('GET', '/subscriptions?status=past_due', { cookie: owner.cookie })).status).to.equal(
+      200,
+    );
+    expect((await send('GET', '/subscriptions?status=paused', { cookie: owner.cookie })).status).to.equal(
+      400,
+    );
+    const bad = await send('POST', '/subscriptions/1/cancel', {
+      cookie: owner.cookie,
+      form: { _csrf: owner.csrf, at_period_end: 'soon' },
+    });
+    expect(bad.status).to.equal(400);
+    const reader = await signIn(tenant.keys.read_only);
+    const refused = await send('POST', '/subscriptions/1/cancel', {
+      cookie: reader.cookie,
+      form: { _csrf: reader.csrf },
+    });
+    expect(refused.status).to.equal(403);
+  });
 });
