@@ -17,7 +17,8 @@ export type DoneKey =
   | 'signed_out'
   | 'refunded'
   | 'canceled'
-  | 'cancel_scheduled';
+  | 'cancel_scheduled'
+  | 'revoked';
 
 export interface DashboardMessages {
   locale: string;
@@ -150,6 +151,28 @@ export interface DashboardMessages {
     cancelAtEnd: string;
     cancelAtEndLabel: (id: number) => string;
     more: string;
+  };
+
+  keys: {
+    title: string;
+    none: string;
+    name: string;
+    kind: string;
+    kinds: Record<'payments' | 'read_only', string>;
+    mode: string;
+    key: string;
+    lastUsed: string;
+    state: string;
+    active: string;
+    revoked: string;
+    never: string;
+    ownerOnly: string;
+    create: string;
+    createSubmit: string;
+    newKey: string;
+    newKeyHint: string;
+    revoke: string;
+    revokeLabel: (name: string) => string;
   };
 
   cycles: Record<BillingCycle, string>;
@@ -289,6 +312,27 @@ const ptBR: DashboardMessages = {
     cancelAtEndLabel: (id) => `Cancelar no fim do período a assinatura ${id}`,
     more: 'Mais antigas',
   },
+  keys: {
+    title: 'Chaves de API',
+    none: 'Nenhuma chave ainda.',
+    name: 'Nome',
+    kind: 'Tipo',
+    kinds: { payments: 'Pagamentos', read_only: 'Somente leitura' },
+    mode: 'Modo',
+    key: 'Chave',
+    lastUsed: 'Último uso',
+    state: 'Estado',
+    active: 'Ativa',
+    revoked: 'Revogada',
+    never: 'Nunca',
+    ownerOnly: 'Só o proprietário da empresa cria ou revoga chaves.',
+    create: 'Nova chave',
+    createSubmit: 'Criar chave',
+    newKey: 'Nova chave',
+    newKeyHint: 'Copie agora: ela não será mostrada de novo.',
+    revoke: 'Revogar',
+    revokeLabel: (name) => `Revogar a chave ${name}`,
+  },
   cycles: {
     weekly: 'Semanal',
     monthly: 'Mensal',
@@ -315,6 +359,7 @@ const ptBR: DashboardMessages = {
     refunded: 'Pedido reembolsado.',
     canceled: 'Assinatura cancelada.',
     cancel_scheduled: 'A assinatura termina no fim do período.',
+    revoked: 'Chave revogada.',
   },
   recovered: (n) => `${n} entrega${n === 1 ? '' : 's'} ser${n === 1 ? 'á enviada' : 'ão enviadas'} de novo.`,
   errorTitle: (status) => `Erro ${status}`,
@@ -448,6 +493,27 @@ const en: DashboardMessages = {
     cancelAtEndLabel: (id) => `Cancel at period end: subscription ${id}`,
     more: 'Older',
   },
+  keys: {
+    title: 'API keys',
+    none: 'No keys yet.',
+    name: 'Name',
+    kind: 'Kind',
+    kinds: { payments: 'Payments', read_only: 'Read-only' },
+    mode: 'Mode',
+    key: 'Key',
+    lastUsed: 'Last used',
+    state: 'State',
+    active: 'Active',
+    revoked: 'Revoked',
+    never: 'Never',
+    ownerOnly: 'Only the company owner creates or revokes keys.',
+    create: 'New key',
+    createSubmit: 'Create key',
+    newKey: 'New key',
+    newKeyHint: 'Copy it now: it will not be shown again.',
+    revoke: 'Revoke',
+    revokeLabel: (name) => `Revoke key ${name}`,
+  },
   cycles: {
     weekly: 'Weekly',
     monthly: 'Monthly',
@@ -474,6 +540,7 @@ const en: DashboardMessages = {
     refunded: 'Order refunded.',
     canceled: 'Subscription canceled.',
     cancel_scheduled: 'The subscription ends at the period end.',
+    revoked: 'Key revoked.',
   },
   recovered: (n) => `${n} deliver${n === 1 ? 'y' : 'ies'} will be sent again.`,
   errorTitle: (status) => `Error ${status}`,

@@ -8,6 +8,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { SafeHtml } from '../checkout/html.js';
 import { EVENT_KINDS } from '../events/kinds.js';
 import * as integrations from '../integrations/service.js';
+import { createKey, listKeys, revokeKey } from '../keys/service.js';
 import {
   cancelSubscription,
   listOrders,
@@ -45,6 +46,7 @@ import {
   integrationsPage,
   signInPage,
   type Chrome,
+  keysPage,
   ordersPage,
   subscriptionsPage,
   type DeliveryFilter,
@@ -63,6 +65,7 @@ const DONE_KEYS: readonly DoneKey[] = [
   'refunded',
   'canceled',
   'cancel_scheduled',
+  'revoked',
 ];
 const ORDER_CODE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The default overlap of a rotation from the dashboard: the old secret signs for one more day. */
@@ -508,6 +511,45 @@ export function dashboardRouter(ctx: AppContext): Router {
       303,
       dashboardLocale(req).href('/subscriptions', { done: atPeriodEnd ? 'cancel_scheduled' : 'canceled' }),
     );
+  });
+
+  router.get('/keys', async (req, res) => {
+    const chrome = signedIn(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const keys = await listKeys(ctx.db, chrome.principal.companyId);
+    sendPage(res, 200, page, keysPage(page, chrome, { keys, done: doneOf(req) }));
+  });
+
+  /** As the panel API: only the company owner creates or revokes keys. */
+  const requireOwner = (req: Request): Chrome => {
+    const chrome = requireChrome(req);
+    if (chrome.principal.role !== 'owner')
+      throw new PermissionError('Only the company owner can create or revoke keys');
+    return chrome;
+  };
+
+  // The new key's value is in this answer only (no redirect, never cached).
+  router.post('/keys', async (req, res) => {
+    const chrome = requireOwner(req);
+    const name = bodyField(req, 'name');
+    if (name.length > 100) throw ValidationError.field('name', 'must be at most 100 characters');
+    const kind = bodyField(req, 'kind');
+    const mode = bodyField(req, 'mode');
+    if (kind !== 'payments' && kind !== 'read_only')
+      throw ValidationError.field('kind', 'must be payments or read_only');
+    if (mode !== 'live' && mode !== 'test') throw ValidationError.field('mode', 'must be live or test');
+    const { companyId } = chrome.principal;
+    const created = await createKey(ctx.db, { companyId, name, kind, test: mode === 'test' });
+    const page = dashboardLocale(req);
+    const keys = await listKeys(ctx.db, companyId);
+    sendPage(res, 201, page, keysPage(page, chrome, { keys, newKey: created.value }));
+  });
+
+  router.post('/keys/:id/revoke', async (req, res) => {
+    const { principal } = requireOwner(req);
+    await revokeKey(ctx, principal.companyId, bigIdParam(req.params.id));
+    res.redirect(303, dashboardLocale(req).href('/keys', { done: 'revoked' }));
   });
 
   router.use((_req, _res, next) => {

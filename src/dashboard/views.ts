@@ -6,6 +6,7 @@ import { html, SafeHtml } from '../checkout/html.js';
 import { CATALOGUE } from '../checkout/messages.js';
 import { EVENT_KINDS } from '../events/kinds.js';
 import type { IntegrationRow } from '../integrations/repository.js';
+import type { ApiKeyRow } from '../keys/repository.js';
 import type { PanelOrderRow, PanelSubscriptionRow } from '../orders/panel-service.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../shared/enums/delivery-statuses.js';
 import { ORDER_STATUSES, type OrderStatus } from '../shared/enums/order-statuses.js';
@@ -95,6 +96,7 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
         <a href="${page.href('/integrations')}">${t.integrations.title}</a>
         <a href="${page.href('/orders')}">${t.orders.title}</a>
         <a href="${page.href('/subscriptions')}">${t.subscriptions.title}</a>
+        <a href="${page.href('/keys')}">${t.keys.title}</a>
         ${languages}
         <span class="who">${t.signedInAs(t.roles[chrome.principal.role])}</span>
         ${postForm(page, chrome, '/sign-out', html`<button type="submit">${t.signOut}</button>`)}
@@ -837,6 +839,120 @@ export function subscriptionsPage(
             </p>`
           : ''
       }`,
+    chrome,
+  );
+}
+
+export function keysPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: { keys: ApiKeyRow[]; done?: DoneKey | undefined; newKey?: string | undefined },
+): SafeHtml {
+  const { t } = page;
+  const tk = t.keys;
+  const owner = chrome.principal.role === 'owner';
+  const rows = data.keys.map(
+    (key) =>
+      html`<tr>
+        <td data-label="${tk.name}">${key.name}</td>
+        <td data-label="${tk.kind}">${tk.kinds[key.kind]}</td>
+        <td data-label="${tk.mode}">${key.test ? t.orders.test : t.orders.live}</td>
+        <td data-label="${tk.key}"><code>${key.prefix}…${key.last4}</code></td>
+        <td data-label="${tk.lastUsed}">${key.lastUsedAt ? page.dateTime(key.lastUsedAt) : tk.never}</td>
+        <td data-label="${tk.state}">
+          ${
+            key.revokedAt
+              ? html`<span class="badge idle">${tk.revoked}</span>`
+              : html`<span class="badge good">${tk.active}</span>`
+          }
+        </td>
+        ${
+          owner
+            ? html`<td data-label="${t.orders.action}">
+                ${
+                  key.revokedAt
+                    ? ''
+                    : postForm(
+                        page,
+                        chrome,
+                        `/keys/${key.id}/revoke`,
+                        html`<button type="submit" class="small" aria-label="${tk.revokeLabel(key.name)}">
+                          ${tk.revoke}
+                        </button>`,
+                      )
+                }
+              </td>`
+            : ''
+        }
+      </tr>`,
+  );
+  const create = owner
+    ? html`<section aria-labelledby="create-title" class="actions-one">
+        <h2 id="create-title">${tk.create}</h2>
+        ${postForm(
+          page,
+          chrome,
+          '/keys',
+          html`<label for="key-name">${tk.name}</label>
+            <input type="text" id="key-name" name="name" required maxlength="100" />
+            <label for="key-kind">${tk.kind}</label>
+            <select id="key-kind" name="kind">
+              <option value="read_only">${tk.kinds.read_only}</option>
+              <option value="payments">${tk.kinds.payments}</option>
+            </select>
+            <label for="key-mode">${tk.mode}</label>
+            <select id="key-mode" name="mode">
+              <option value="test">${t.orders.test}</option>
+              <option value="live">${t.orders.live}</option>
+            </select>
+            <button type="submit">${tk.createSubmit}</button>`,
+        )}
+      </section>`
+    : html`<p class="notice">${chrome.principal.role === 'read_only' ? t.readOnly : tk.ownerOnly}</p>`;
+  return layout(
+    page,
+    tk.title,
+    html`<h1>${tk.title}</h1>
+      ${doneNotice(page, data.done)}
+      ${
+        data.newKey
+          ? html`<div class="secret" role="status">
+              <label for="new-key">${tk.newKey}</label>
+              <input
+                type="text"
+                id="new-key"
+                readonly
+                value="${data.newKey}"
+                aria-describedby="new-key-hint"
+              />
+              <p class="hint" id="new-key-hint">${tk.newKeyHint}</p>
+            </div>`
+          : ''
+      }
+      ${
+        data.keys.length === 0
+          ? html`<p>${tk.none}</p>`
+          : html`<table class="stack">
+              <caption>
+                ${tk.title}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${tk.name}</th>
+                  <th scope="col">${tk.kind}</th>
+                  <th scope="col">${tk.mode}</th>
+                  <th scope="col">${tk.key}</th>
+                  <th scope="col">${tk.lastUsed}</th>
+                  <th scope="col">${tk.state}</th>
+                  ${owner ? html`<th scope="col">${t.orders.action}</th>` : ''}
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      ${create}`,
     chrome,
   );
 }

@@ -267,6 +267,53 @@ describe('Dashboard in Chromium', function () {
     await context.close();
   });
 
+  it('creates an API key shown once, signs in with it, and revokes it, which ends its session', async () => {
+    for (const [locale, lang] of [
+      ['pt-BR', 'pt-BR'],
+      ['en-US', 'en'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      const page = await signIn(context, tenant.panel_token, lang);
+      await page.goto(at('/keys'));
+      await checkPage(page, 'dashboard-keys', lang);
+      await context.close();
+    }
+    const owner = await browserIn(browser, 'en-US');
+    const page = await signIn(owner, tenant.panel_token, 'en');
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.locator('#key-name').fill('Reporting dashboard');
+    await page.locator('#key-kind').selectOption('read_only');
+    await page.locator('#key-mode').selectOption('test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const value = await page.locator('#new-key').inputValue();
+    noteSecret(value);
+    expect(value).to.match(/^vk_test_/);
+    await checkPage(page, 'dashboard-new-key', 'en');
+    const row = page.locator('tbody tr', { hasText: 'Reporting dashboard' });
+    expect(await row.textContent()).to.include(value.slice(-4));
+    await page.goto(at('/keys'));
+    expect(await page.content(), 'shown once').not.to.include(value);
+
+    // The new key signs in, read-only.
+    const reader = await browserIn(browser, 'en-US');
+    const readerPage = await signIn(reader, value, 'en');
+    expect(await readerPage.locator('.who').textContent()).to.equal('Signed in as read-only');
+
+    // Revoked by the owner: the key's session ends at once.
+    await page
+      .locator('tbody tr', { hasText: 'Reporting dashboard' })
+      .getByRole('button', { name: 'Revoke key Reporting dashboard' })
+      .click();
+    await page.waitForURL(/done=revoked/);
+    expect(await page.locator('tbody tr', { hasText: 'Reporting dashboard' }).textContent()).to.include(
+      'Revoked',
+    );
+    await readerPage.reload();
+    expect(new URL(readerPage.url()).pathname).to.equal('/dashboard/sign-in');
+    await reader.close();
+    await owner.close();
+  });
+
   it('shows a read-only key no button that changes anything, and answers 403 if it posts anyway', async () => {
     const context = await browserIn(browser, 'en-US');
     const page = await signIn(context, tenant.keys.read_only, 'en');
@@ -275,6 +322,7 @@ describe('Dashboard in Chromium', function () {
       `/integrations/${integrationId}/deliveries/${deliveryId}`,
       '/orders',
       '/subscriptions',
+      '/keys',
     ]) {
       await page.goto(at(path));
       const posts = await page

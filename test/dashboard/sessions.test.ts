@@ -4,6 +4,7 @@ import { sha256Hex } from '../../src/shared/ids.js';
 import { noteSecret } from '../helpers/secrets.js';
 import { seed, sharedApp, type TestApp } from '../helpers/app.js';
 import { createIntegration } from '../events/helpers.js';
+import { memberToken } from '../orders/helpers.js';
 
 interface Answer {
   status: number;
@@ -233,5 +234,24 @@ describe('dashboard sessions and forms', function () {
       form: { _csrf: reader.csrf },
     });
     expect(refused.status).to.equal(403);
+  });
+
+  it('keeps API keys to the owner: a member sees them but may not create or revoke', async () => {
+    const member = await signIn(await memberToken(app, tenant));
+    const page = await send('GET', '/keys?lang=en', { cookie: member.cookie });
+    expect(page.status).to.equal(200);
+    expect(page.text).to.include('Only the company owner');
+    expect(page.text).not.to.include('/revoke');
+    const created = await send('POST', '/keys', {
+      cookie: member.cookie,
+      form: { _csrf: member.csrf, name: 'x', kind: 'read_only', mode: 'test' },
+    });
+    expect(created.status).to.equal(403);
+    const owner = await signIn(tenant.panel_token);
+    const bad = await send('POST', '/keys', {
+      cookie: owner.cookie,
+      form: { _csrf: owner.csrf, name: 'x', kind: 'admin', mode: 'test' },
+    });
+    expect(bad.status).to.equal(400);
   });
 });
