@@ -24,6 +24,8 @@ const LAYERS = [
   ['sweeps', 'src/sweeps/'],
   ['simulate', 'src/simulate/'],
   ['checkout', 'src/checkout/'],
+  // The dashboard: the panel's services behind a browser session, with the buyer pages' HTML helpers.
+  ['dashboard', 'src/dashboard/'],
   ['apps', 'src/apps/'],
   ['workers', 'workers/'],
   // Entry points: the processes and the CLI.

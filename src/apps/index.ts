@@ -9,6 +9,7 @@ import { requestId } from '../shared/http/request-id.js';
 import { requestLog } from '../shared/http/request-log.js';
 import { checkReadiness } from '../shared/readiness.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-board.js';
+import { DASHBOARD_PATH, dashboardApp } from './dashboard.js';
 import { DOCS_PATH, docsRouter } from './docs.js';
 import { httpMetrics, METRICS_PATH, metricsApp, metricsHandler } from './metrics.js';
 
@@ -45,6 +46,7 @@ export function createApp(ctx: AppContext): Express {
   app.get(METRICS_PATH, metricsHandler(ctx));
   app.use(ADMIN_QUEUES_PATH, metricsApp('admin'), adminQueuesRouter(ctx));
   app.use(DOCS_PATH, metricsApp('docs'), docsRouter(ctx.config));
+  app.use(DASHBOARD_PATH, metricsApp('dashboard'), dashboardApp(ctx));
   app.use(mountPath(ctx.config.urls.panel), metricsApp('panel'), panelApp(ctx));
   app.use(mountPath(ctx.config.urls.checkout), metricsApp('pay'), payApp(ctx));
   app.use(metricsApp('payments'), paymentsApp(ctx));

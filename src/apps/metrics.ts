@@ -21,7 +21,7 @@ export const METRICS_PATH = '/metrics';
 const SCRAPE_READ_TIMEOUT_MS = 2000;
 
 /** The apps of the web process, as the `app` label names them; `web` is the top level (probes, /metrics). */
-export type HttpAppName = 'web' | 'payments' | 'panel' | 'pay' | 'admin' | 'docs';
+export type HttpAppName = 'web' | 'payments' | 'panel' | 'pay' | 'admin' | 'docs' | 'dashboard';
 
 const appOfResponse = new WeakMap<Response, HttpAppName>();
 

@@ -5,6 +5,7 @@ import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
 import { cursorPage, type Page } from '../shared/pagination.js';
 import { wakeAndEnqueue } from './lanes.js';
 import { reopenDelivery } from './repository/attempts.js';
+import { attemptCountsSince, type AttemptCounts } from './repository/health.js';
 import {
   deliveryExists,
   findDelivery,
@@ -101,4 +102,16 @@ export async function resendDelivery(
   // If Redis is down the lane's job is added by the sweep: the reopened delivery is due in PostgreSQL.
   await wakeAndEnqueue(ctx, [reopened.integrationId]);
   return requireDelivery(ctx.db, integrationId, deliveryId);
+}
+
+export type { AttemptCounts };
+
+/** Each integration's attempts of the last 24 hours and how many succeeded (absent: none). */
+export async function recentAttemptCounts(
+  db: Db,
+  integrationIds: number[],
+  now = new Date(),
+): Promise<Map<number, AttemptCounts>> {
+  const rows = await attemptCountsSince(db, integrationIds, new Date(now.getTime() - 86_400_000));
+  return new Map(rows.map((r) => [r.integrationId, r]));
 }

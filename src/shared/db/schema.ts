@@ -345,3 +345,14 @@ export const deliveryRecoveries = pgTable('delivery_recoveries', {
   finishedAt: ts('finished_at'),
   createdAt: ts('created_at').notNull().defaultNow(),
 });
+
+export const dashboardSessions = pgTable('dashboard_sessions', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  sessionHash: text('session_hash').notNull(),
+  companyId: id64('company_id').notNull(),
+  panelTokenId: id64('panel_token_id'),
+  apiKeyId: id64('api_key_id'),
+  createdAt: ts('created_at').notNull().defaultNow(),
+  expiresAt: ts('expires_at').notNull(),
+  revokedAt: ts('revoked_at'),
+});

@@ -1,0 +1,958 @@
+/**
+ * The dashboard's pages, server-rendered with the buyer pages' `html` tag (every value escaped).
+ * No scripts: links, GET filter forms and POST forms that carry the session's CSRF token.
+ */
+import { html, SafeHtml } from '../checkout/html.js';
+import { CATALOGUE } from '../checkout/messages.js';
+import { EVENT_KINDS } from '../events/kinds.js';
+import type { IntegrationRow } from '../integrations/repository.js';
+import type { ApiKeyRow } from '../keys/repository.js';
+import type { PanelOrderRow, PanelSubscriptionRow } from '../orders/panel-service.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../shared/enums/delivery-statuses.js';
+import { ORDER_STATUSES, type OrderStatus } from '../shared/enums/order-statuses.js';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
+import type { PanelPrincipal } from '../shared/http/principal.js';
+import type { AttemptCounts, DeliveryView } from '../webhooks/deliveries-service.js';
+import type { DashboardLocale } from './locale.js';
+import type { DoneKey } from './messages.js';
+
+/*
+ * Colours meet WCAG 2.1 AA (text 4.5:1, borders and focus 3:1). Layout holds from 320 px: long
+ * values wrap, tables are fixed-width, request and response bodies wrap instead of scrolling.
+ */
+const STYLE = `
+*,*::before,*::after{box-sizing:border-box}
+body{font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f5f6f8;color:#1d2330;margin:0}
+header{background:#1d2330;color:#fff;padding:.5rem 1rem}
+header nav{max-width:72rem;margin:0 auto;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.25rem}
+header a{color:#fff}header .who{color:#e5e7eb;font-size:.9rem}
+header form{margin:0}header button{margin:0;padding:.4rem .9rem;min-height:44px;background:#fff;color:#1d2330}
+header ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:1rem}
+main{max-width:72rem;margin:1.5rem auto;background:#fff;border-radius:8px;padding:1.5rem 2rem;box-shadow:0 1px 3px #0003}
+a{color:#1a4fb5}header a:focus-visible,header button:focus-visible{outline-color:#fff}
+:focus-visible{outline:3px solid #1a4fb5;outline-offset:2px}
+h1{font-size:1.5rem;line-height:1.25;margin:0 0 .75rem}h2{font-size:1.2rem;margin:1.75rem 0 .5rem}h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
+code,td,dd,pre{overflow-wrap:anywhere}
+pre{white-space:pre-wrap;background:#f3f4f6;border:1px solid #d1d5db;border-radius:4px;padding:.5rem;font-size:.85rem;margin:.25rem 0}
+dl{margin:.5rem 0}dl div{display:flex;gap:1rem;padding:.2rem 0}dt{color:#4b5563;min-width:11rem}dd{margin:0}
+.cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(19rem,1fr))}
+.cards li{border:1px solid #d1d5db;border-radius:6px;padding:.75rem 1rem}.cards h2{margin:0 0 .25rem;font-size:1.1rem}
+.badge{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:.85rem;font-weight:600;border:1px solid}
+.good{color:#166534;border-color:#166534;background:#e7f6ec}.warn{color:#7c2d12;border-color:#9a3412;background:#fff4d6}
+.bad{color:#9b1c1c;border-color:#9b1c1c;background:#fde8e8}.idle{color:#374151;border-color:#4b5563;background:#f3f4f6}
+.rate{display:flex;align-items:center;gap:.5rem;flex-wrap:wrap}
+.notice{background:#fff4d6;border:1px solid #a16207;padding:.75rem 1rem;border-radius:6px}
+.done{background:#e7f6ec;border:1px solid #166534;padding:.75rem 1rem;border-radius:6px}
+.secret{background:#e6f0ff;border:2px solid #1a4fb5;padding:.75rem 1rem;border-radius:6px}
+.hint{color:#4b5563;font-size:.9rem;margin:.1rem 0 .25rem}
+label{display:block;margin:.75rem 0 .25rem;font-weight:600}
+input[type=text],input[type=url],input[type=password],input[type=datetime-local],select{width:100%;max-width:36rem;padding:.55rem;font:inherit;border:1px solid #6b7280;border-radius:4px;background:#fff;color:#1d2330}
+button{margin:.75rem 0 0;padding:.6rem 1.1rem;min-height:44px;border:0;border-radius:6px;cursor:pointer;font:inherit;font-weight:600;background:#1a4fb5;color:#fff}
+.actions{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(19rem,1fr))}
+.actions section{border:1px solid #d1d5db;border-radius:6px;padding:.75rem 1rem}.actions h3{margin-top:0}
+.filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end}.filters div{flex:1 1 12rem}
+table{border-collapse:collapse;width:100%;table-layout:fixed;margin-top:.5rem}
+caption{text-align:left;font-weight:600;margin-bottom:.25rem}
+td,th{border-bottom:1px solid #d1d5db;padding:.4rem .3rem;text-align:left;vertical-align:top;font-size:.9rem}
+.attempt{border-top:2px solid #d1d5db;margin-top:1rem}\nbutton.small{margin:0;padding:.4rem .7rem}button.neutral{background:#4b5563}\n.row-actions{display:flex;flex-wrap:wrap;gap:.4rem}
+@media (max-width:40rem){main{margin:0;border-radius:0;box-shadow:none;padding:1rem}dl div{display:block}dt{min-width:0}
+td,th{font-size:.8rem;padding:.35rem .15rem}
+.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.stack tr{display:block;border-bottom:1px solid #d1d5db;padding:.5rem 0}.stack td{display:flex;flex-wrap:wrap;gap:.5rem;border:0;width:auto}
+.stack td::before{content:attr(data-label);font-weight:600;min-width:6rem;color:#4b5563}}
+`;
+
+export interface Chrome {
+  principal: PanelPrincipal;
+  csrfToken: string;
+}
+
+function csrfField(chrome: Chrome): SafeHtml {
+  return html`<input type="hidden" name="_csrf" value="${chrome.csrfToken}" />`;
+}
+
+/** A POST form of a signed-in page: its action keeps the page's language, its body the CSRF token. */
+function postForm(page: DashboardLocale, chrome: Chrome, path: string, inner: SafeHtml): SafeHtml {
+  return html`<form method="post" action="${page.href(path)}">${csrfField(chrome)}${inner}</form>`;
+}
+
+export const canChange = (chrome: Chrome): boolean => chrome.principal.role !== 'read_only';
+
+/** The one layout of every dashboard page: language, viewport, the navigation, one main landmark. */
+export function layout(page: DashboardLocale, title: string, body: SafeHtml, chrome?: Chrome): SafeHtml {
+  const { t } = page;
+  const languages = html`<ul aria-label="${t.languageSwitch}">
+    ${page.alternates.map(
+      (a) =>
+        html`<li>
+          <a href="${a.href}" hreflang="${CATALOGUE[a.lang].locale}" lang="${CATALOGUE[a.lang].locale}"
+            >${a.name}</a
+          >
+        </li>`,
+    )}
+  </ul>`;
+  const nav = chrome
+    ? html`<nav aria-label="${t.navigation}">
+        <a href="${page.href('/integrations')}">${t.integrations.title}</a>
+        <a href="${page.href('/orders')}">${t.orders.title}</a>
+        <a href="${page.href('/subscriptions')}">${t.subscriptions.title}</a>
+        <a href="${page.href('/keys')}">${t.keys.title}</a>
+        ${languages}
+        <span class="who">${t.signedInAs(t.roles[chrome.principal.role])}</span>
+        ${postForm(page, chrome, '/sign-out', html`<button type="submit">${t.signOut}</button>`)}
+      </nav>`
+    : html`<nav aria-label="${t.navigation}">${languages}</nav>`;
+  return html`<!doctype html>
+    <html lang="${t.locale}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="robots" content="noindex" />
+        <title>${title} · ${t.product}</title>
+        <style>
+          ${new SafeHtml(STYLE)}
+        </style>
+      </head>
+      <body>
+        <header>${nav}</header>
+        <main>${body}</main>
+      </body>
+    </html>`;
+}
+
+const doneNotice = (page: DashboardLocale, done: DoneKey | undefined, extra?: string): SafeHtml | string =>
+  done ? html`<p class="done" role="status">${page.t.done[done]}${extra ? ` ${extra}` : ''}</p>` : '';
+
+export function signInPage(page: DashboardLocale, options: { refused?: boolean; done?: DoneKey }): SafeHtml {
+  const { t } = page;
+  return layout(
+    page,
+    t.signIn.title,
+    html`<h1>${t.signIn.title}</h1>
+      ${doneNotice(page, options.done)}
+      ${options.refused ? html`<p class="notice" role="alert" id="refused">${t.signIn.refused}</p>` : ''}
+      <p>${t.signIn.intro}</p>
+      <form method="post" action="${page.href('/sign-in')}">
+        <label for="credential">${t.signIn.credential}</label>
+        <input
+          type="password"
+          id="credential"
+          name="credential"
+          autocomplete="off"
+          required
+          aria-describedby="credential-hint${options.refused ? ' refused' : ''}"
+          ${options.refused ? new SafeHtml('aria-invalid="true"') : ''}
+        />
+        <p class="hint" id="credential-hint">${t.signIn.hint}</p>
+        <button type="submit">${t.signIn.submit}</button>
+      </form>`,
+  );
+}
+
+export interface IntegrationHealth {
+  row: IntegrationRow;
+  counts: AttemptCounts | undefined;
+}
+
+function stateBadge(page: DashboardLocale, row: IntegrationRow): SafeHtml {
+  const { t } = page;
+  if (row.isActive) return html`<span class="badge good">${t.integrations.active}</span>`;
+  if (row.disabledReason === 'auto_disabled')
+    return html`<span class="badge bad">${t.integrations.autoDisabled}</span>`;
+  return html`<span class="badge idle">${t.integrations.inactive}</span>`;
+}
+
+/** The last 24 h as a small bar: the green part succeeded, the red part did not. */
+function rateBar(page: DashboardLocale, counts: AttemptCounts | undefined): SafeHtml {
+  const { t } = page;
+  if (!counts || counts.attempts === 0) return html`<span>${t.integrations.noAttempts}</span>`;
+  const share = counts.succeeded / counts.attempts;
+  const width = 120;
+  const ok = Math.round(share * width);
+  return html`<span class="rate"
+    ><svg width="${width}" height="14" viewBox="0 0 ${width} 14" aria-hidden="true" focusable="false">
+      <rect x="0" y="0" width="${ok}" height="14" fill="#166534" />
+      <rect x="${ok}" y="0" width="${width - ok}" height="14" fill="#b42318" />
+    </svg>
+    <span>${t.integrations.rate(Math.floor(share * 100), counts.attempts)}</span></span
+  >`;
+}
+
+const urlOf = (row: IntegrationRow): string => row.config.url ?? row.type;
+
+export function integrationsPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  items: IntegrationHealth[],
+): SafeHtml {
+  const { t } = page;
+  const cards = items.map(
+    ({ row, counts }) =>
+      html`<li>
+        <h2><a href="${page.href(`/integrations/${row.id}`)}">${t.integrations.open(row.id)}</a></h2>
+        <p><code>${urlOf(row)}</code></p>
+        <dl>
+          <div>
+            <dt>${t.integrations.state}</dt>
+            <dd>${stateBadge(page, row)}</dd>
+          </div>
+          <div>
+            <dt>${t.integrations.failures}</dt>
+            <dd>${row.failureCount}</dd>
+          </div>
+          <div>
+            <dt>${t.integrations.lastFailure}</dt>
+            <dd>${row.lastFailureAt ? page.dateTime(row.lastFailureAt) : t.integrations.never}</dd>
+          </div>
+          <div>
+            <dt>${t.integrations.successRate}</dt>
+            <dd>${rateBar(page, counts)}</dd>
+          </div>
+        </dl>
+      </li>`,
+  );
+  return layout(
+    page,
+    t.integrations.title,
+    html`<h1>${t.integrations.title}</h1>
+      ${canChange(chrome) ? '' : html`<p class="notice">${t.readOnly}</p>`}
+      ${
+        items.length === 0
+          ? html`<p>${t.integrations.none}</p>`
+          : html`<ul class="cards" aria-label="${t.integrations.caption}">
+              ${cards}
+            </ul>`
+      }`,
+    chrome,
+  );
+}
+
+export interface DeliveryFilter {
+  status?: DeliveryStatus | undefined;
+  event_type?: string | undefined;
+}
+
+/** `YYYY-MM-DDTHH:MM` in Brasília (UTC-03:00, no daylight saving since 2019), for a datetime-local. */
+export const brasiliaLocalInput = (instant: Date): string =>
+  new Date(instant.getTime() - 3 * 3_600_000).toISOString().slice(0, 16);
+
+const statusBadge = (page: DashboardLocale, status: DeliveryStatus): SafeHtml => {
+  const tone = { succeeded: 'good', failed: 'bad', skipped: 'idle', pending: 'warn' }[status];
+  return html`<span class="badge ${tone}">${page.t.deliveryStatuses[status]}</span>`;
+};
+
+const lastResult = (page: DashboardLocale, d: DeliveryView): string =>
+  d.lastStatusCode !== null
+    ? `HTTP ${d.lastStatusCode}`
+    : (d.lastError ?? (d.attempts === 0 ? '' : page.t.delivery.noResponse));
+
+export function integrationPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: {
+    row: IntegrationRow;
+    counts: AttemptCounts | undefined;
+    deliveries: DeliveryView[];
+    hasMore: boolean;
+    filter: DeliveryFilter;
+    done?: DoneKey | undefined;
+    doneExtra?: string | undefined;
+    newSecret?: string | undefined;
+  },
+): SafeHtml {
+  const { t } = page;
+  const ti = t.integration;
+  const { row } = data;
+  const base = `/integrations/${row.id}`;
+  const webhook = row.config.url !== undefined;
+  const actions = !canChange(chrome)
+    ? html`<p class="notice">${t.readOnly}</p>`
+    : html`<h2>${ti.actions}</h2>
+        <div class="actions">
+          ${
+            row.isActive
+              ? ''
+              : html`<section aria-labelledby="reenable-title">
+                  <h3 id="reenable-title">${ti.reenable}</h3>
+                  <p class="hint">${ti.reenableHint}</p>
+                  ${postForm(page, chrome, `${base}/enable`, html`<button type="submit">${ti.reenable}</button>`)}
+                </section>`
+          }
+          ${
+            webhook
+              ? html`<section aria-labelledby="url-title">
+                  <h3 id="url-title">${ti.editUrl}</h3>
+                  ${postForm(
+                    page,
+                    chrome,
+                    `${base}/url`,
+                    html`<label for="url">${ti.url}</label>
+                      <input type="url" id="url" name="url" required value="${row.config.url ?? ''}" />
+                      <button type="submit">${ti.saveUrl}</button>`,
+                  )}
+                </section>`
+              : ''
+          }
+          <section aria-labelledby="recover-title">
+            <h3 id="recover-title">${ti.recover}</h3>
+            <p class="hint" id="recover-hint">${ti.recoverHint}</p>
+            ${postForm(
+              page,
+              chrome,
+              `${base}/recover`,
+              html`<label for="since">${ti.since}</label>
+                <input
+                  type="datetime-local"
+                  id="since"
+                  name="since"
+                  required
+                  aria-describedby="recover-hint since-hint"
+                  value="${brasiliaLocalInput(new Date(Date.now() - 3_600_000))}"
+                />
+                <p class="hint" id="since-hint">${ti.sinceHint}</p>
+                <button type="submit">${ti.recoverSubmit}</button>`,
+            )}
+          </section>
+          ${
+            webhook
+              ? html`<section aria-labelledby="rotate-title">
+                  <h3 id="rotate-title">${ti.rotate}</h3>
+                  <p class="hint">${ti.rotateHint}</p>
+                  ${postForm(page, chrome, `${base}/rotate-secret`, html`<button type="submit">${ti.rotateSubmit}</button>`)}
+                </section>`
+              : ''
+          }
+        </div>`;
+  const filter = html`<form
+    method="get"
+    action="${page.href(base)}"
+    class="filters"
+    aria-label="${ti.filter}"
+  >
+    ${page.chosen ? html`<input type="hidden" name="lang" value="${page.chosen}" />` : ''}
+    <div>
+      <label for="status">${ti.status}</label>
+      <select id="status" name="status">
+        <option value="">${ti.anyStatus}</option>
+        ${DELIVERY_STATUSES.map(
+          (s) =>
+            html`<option value="${s}" ${data.filter.status === s ? new SafeHtml('selected') : ''}>
+              ${t.deliveryStatuses[s]}
+            </option>`,
+        )}
+      </select>
+    </div>
+    <div>
+      <label for="event_type">${ti.eventType}</label>
+      <select id="event_type" name="event_type">
+        <option value="">${ti.anyEvent}</option>
+        ${EVENT_KINDS.map(
+          (k) =>
+            html`<option value="${k}" ${data.filter.event_type === k ? new SafeHtml('selected') : ''}>
+              ${k}
+            </option>`,
+        )}
+      </select>
+    </div>
+    <div><button type="submit">${ti.apply}</button></div>
+  </form>`;
+  const last = data.deliveries.at(-1);
+  const rows = data.deliveries.map(
+    (d) =>
+      html`<tr>
+        <td><a href="${page.href(`${base}/deliveries/${d.id}`)}">${d.id}</a></td>
+        <td>${d.eventType}</td>
+        <td>${statusBadge(page, d.status)}</td>
+        <td>${d.attempts}</td>
+        <td>${lastResult(page, d)}</td>
+        <td>${page.dateTime(d.createdAt)}</td>
+      </tr>`,
+  );
+  return layout(
+    page,
+    ti.title(row.id),
+    html`<p><a href="${page.href('/integrations')}">${ti.back}</a></p>
+      <h1>${ti.title(row.id)}</h1>
+      ${doneNotice(page, data.done, data.doneExtra)}
+      ${
+        data.newSecret
+          ? html`<div class="secret" role="status">
+              <label for="new-secret">${ti.newSecret}</label>
+              <input
+                type="text"
+                id="new-secret"
+                readonly
+                value="${data.newSecret}"
+                aria-describedby="new-secret-hint"
+              />
+              <p class="hint" id="new-secret-hint">${ti.newSecretHint}</p>
+            </div>`
+          : ''
+      }
+      <h2>${ti.facts}</h2>
+      <dl>
+        <div>
+          <dt>${t.integrations.state}</dt>
+          <dd>${stateBadge(page, row)}</dd>
+        </div>
+        ${
+          webhook
+            ? html`<div>
+                <dt>${ti.url}</dt>
+                <dd><code id="current-url">${row.config.url}</code></dd>
+              </div>`
+            : ''
+        }
+        <div>
+          <dt>${ti.events}</dt>
+          <dd>${row.events.length === 0 ? ti.allEvents : row.events.join(', ')}</dd>
+        </div>
+        <div>
+          <dt>${t.integrations.failures}</dt>
+          <dd>${row.failureCount}</dd>
+        </div>
+        <div>
+          <dt>${t.integrations.lastFailure}</dt>
+          <dd>${row.lastFailureAt ? page.dateTime(row.lastFailureAt) : t.integrations.never}</dd>
+        </div>
+        ${
+          row.disabledReason
+            ? html`<div>
+                <dt>${ti.disabledReason}</dt>
+                <dd>${row.disabledReason}</dd>
+              </div>`
+            : ''
+        }
+        <div>
+          <dt>${t.integrations.successRate}</dt>
+          <dd>${rateBar(page, data.counts)}</dd>
+        </div>
+      </dl>
+      ${actions}
+      <h2>${ti.deliveries}</h2>
+      ${filter}
+      ${
+        data.deliveries.length === 0
+          ? html`<p>${ti.noDeliveries}</p>`
+          : html`<table>
+              <caption>
+                ${ti.deliveries}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${ti.delivery}</th>
+                  <th scope="col">${ti.eventType}</th>
+                  <th scope="col">${ti.status}</th>
+                  <th scope="col">${ti.attempts}</th>
+                  <th scope="col">${ti.lastResult}</th>
+                  <th scope="col">${ti.created}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      ${
+        data.hasMore && last
+          ? html`<p>
+              <a href="${page.href(base, { ...data.filter, starting_after: last.id })}">${ti.more}</a>
+            </p>`
+          : ''
+      }`,
+    chrome,
+  );
+}
+
+export function deliveryPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: { integrationId: number; delivery: DeliveryView; done?: DoneKey | undefined },
+): SafeHtml {
+  const { t } = page;
+  const td = t.delivery;
+  const d = data.delivery;
+  const base = `/integrations/${data.integrationId}`;
+  const attempts = [...d.history].reverse().map(
+    (a) =>
+      html`<section class="attempt" aria-labelledby="attempt-${a.attempt}">
+        <h2 id="attempt-${a.attempt}">${td.attempt(a.attempt)}</h2>
+        <dl>
+          <div>
+            <dt>${td.requestedAt}</dt>
+            <dd>${page.dateTime(a.requestedAt)}</dd>
+          </div>
+          <div>
+            <dt>${td.responseStatus}</dt>
+            <dd>
+              ${a.statusCode === null ? td.noResponse : `HTTP ${a.statusCode}`} · ${td.duration(a.durationMs)}
+            </dd>
+          </div>
+          ${
+            a.error
+              ? html`<div>
+                  <dt>${td.error}</dt>
+                  <dd>${a.error}</dd>
+                </div>`
+              : ''
+          }
+        </dl>
+        <h3>${td.request}</h3>
+        ${
+          a.request
+            ? html`<h4>${td.headers}</h4>
+                <pre>
+${Object.entries(a.request.headers)
+                    .map(([name, value]) => `${name}: ${value}`)
+                    .join('\n')}</pre>
+                <h4>${td.body}</h4>
+                <pre>${a.request.body || td.emptyBody}</pre>`
+            : html`<p>${td.notKept}</p>`
+        }
+        <h3>${td.response}</h3>
+        <pre>${a.responseBody || td.emptyBody}</pre>
+      </section>`,
+  );
+  const resend =
+    canChange(chrome) && d.status !== 'pending'
+      ? postForm(
+          page,
+          chrome,
+          `${base}/deliveries/${d.id}/resend`,
+          html`<button type="submit">${td.resend}</button>`,
+        )
+      : '';
+  return layout(
+    page,
+    td.title(d.id),
+    html`<p><a href="${page.href(base)}">${td.back}</a></p>
+      <h1>${td.title(d.id)}</h1>
+      ${doneNotice(page, data.done)}
+      <dl>
+        <div>
+          <dt>${td.event}</dt>
+          <dd>${d.eventType} · <code>${d.eventId}</code></dd>
+        </div>
+        <div>
+          <dt>${t.integration.status}</dt>
+          <dd>${statusBadge(page, d.status)}</dd>
+        </div>
+        <div>
+          <dt>${t.integration.attempts}</dt>
+          <dd>${d.attempts}</dd>
+        </div>
+        ${
+          d.nextAttemptAt
+            ? html`<div>
+                <dt>${td.nextAttempt}</dt>
+                <dd>${page.dateTime(d.nextAttemptAt)}</dd>
+              </div>`
+            : ''
+        }
+      </dl>
+      ${resend} ${d.history.length === 0 ? html`<p>${td.noAttempts}</p>` : attempts}`,
+    chrome,
+  );
+}
+
+export function errorPageOf(
+  page: DashboardLocale,
+  status: number,
+  message: string,
+  chrome?: Chrome,
+): SafeHtml {
+  return layout(
+    page,
+    page.t.errorTitle(status),
+    html`<h1>${page.t.errorTitle(status)}</h1>
+      <p class="notice">${message}</p>
+      <p><a href="${page.href('/integrations')}">${page.t.integrations.title}</a></p>`,
+    chrome,
+  );
+}
+
+export interface OrderFilter {
+  status?: OrderStatus | undefined;
+  mode?: 'live' | 'test' | undefined;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** Amounts as the page's locale writes reais: `R$ 197,50` in pt-BR, `R$197.50` in English. */
+function money(page: DashboardLocale, amount: string): string {
+  let format = moneyFormats.get(page.t.locale);
+  if (!format) {
+    format = new Intl.NumberFormat(page.t.locale, { style: 'currency', currency: 'BRL' });
+    moneyFormats.set(page.t.locale, format);
+  }
+  return format.format(Number(amount));
+}
+
+const orderBadge = (page: DashboardLocale, status: OrderStatus): SafeHtml => {
+  const tone = {
+    paid: 'good',
+    pending: 'warn',
+    failed: 'bad',
+    refunded: 'idle',
+    abandoned: 'idle',
+    charged_back: 'bad',
+  }[status];
+  return html`<span class="badge ${tone}">${page.t.orderStatuses[status]}</span>`;
+};
+
+const selected = (on: boolean): SafeHtml | string => (on ? new SafeHtml('selected') : '');
+
+export function ordersPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: { orders: PanelOrderRow[]; hasMore: boolean; filter: OrderFilter; done?: DoneKey | undefined },
+): SafeHtml {
+  const { t } = page;
+  const to = t.orders;
+  const filter = html`<form
+    method="get"
+    action="${page.href('/orders')}"
+    class="filters"
+    aria-label="${to.filter}"
+  >
+    ${page.chosen ? html`<input type="hidden" name="lang" value="${page.chosen}" />` : ''}
+    <div>
+      <label for="status">${to.status}</label>
+      <select id="status" name="status">
+        <option value="">${to.anyStatus}</option>
+        ${ORDER_STATUSES.map(
+          (s) =>
+            html`<option value="${s}" ${selected(data.filter.status === s)}>${t.orderStatuses[s]}</option>`,
+        )}
+      </select>
+    </div>
+    <div>
+      <label for="mode">${to.mode}</label>
+      <select id="mode" name="mode">
+        <option value="">${to.anyMode}</option>
+        <option value="live" ${selected(data.filter.mode === 'live')}>${to.live}</option>
+        <option value="test" ${selected(data.filter.mode === 'test')}>${to.test}</option>
+      </select>
+    </div>
+    <div><button type="submit">${to.apply}</button></div>
+  </form>`;
+  const change = canChange(chrome);
+  const rows = data.orders.map(
+    ({ order, productName }) =>
+      html`<tr>
+        <td data-label="${to.order}">
+          <code>${order.code}</code>${order.livemode ? '' : html` <span class="badge idle">${to.test}</span>`}
+        </td>
+        <td data-label="${to.buyer}">${order.customer?.name ?? ''}</td>
+        <td data-label="${to.product}">${productName}</td>
+        <td data-label="${to.amount}">${money(page, order.amount)}</td>
+        <td data-label="${to.status}">${orderBadge(page, order.status)}</td>
+        <td data-label="${to.created}">${page.dateTime(order.createdAt)}</td>
+        ${
+          change
+            ? html`<td data-label="${to.action}">
+                ${
+                  order.status === 'paid'
+                    ? postForm(
+                        page,
+                        chrome,
+                        `/orders/${order.code}/refund`,
+                        html`<button type="submit" class="small" aria-label="${to.refundLabel(order.code)}">
+                          ${to.refund}
+                        </button>`,
+                      )
+                    : ''
+                }
+              </td>`
+            : ''
+        }
+      </tr>`,
+  );
+  const last = data.orders.at(-1);
+  return layout(
+    page,
+    to.title,
+    html`<h1>${to.title}</h1>
+      ${doneNotice(page, data.done)} ${change ? '' : html`<p class="notice">${t.readOnly}</p>`} ${filter}
+      ${
+        data.orders.length === 0
+          ? html`<p>${to.none}</p>`
+          : html`<table class="stack">
+              <caption>
+                ${to.title}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${to.order}</th>
+                  <th scope="col">${to.buyer}</th>
+                  <th scope="col">${to.product}</th>
+                  <th scope="col">${to.amount}</th>
+                  <th scope="col">${to.status}</th>
+                  <th scope="col">${to.created}</th>
+                  ${change ? html`<th scope="col">${to.action}</th>` : ''}
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      ${
+        data.hasMore && last
+          ? html`<p>
+              <a href="${page.href('/orders', { ...data.filter, starting_after: last.order.code })}"
+                >${to.more}</a
+              >
+            </p>`
+          : ''
+      }`,
+    chrome,
+  );
+}
+
+export interface SubscriptionFilter {
+  status?: SubscriptionStatus | undefined;
+  mode?: 'live' | 'test' | undefined;
+}
+
+export function subscriptionsPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: {
+    subscriptions: PanelSubscriptionRow[];
+    hasMore: boolean;
+    filter: SubscriptionFilter;
+    done?: DoneKey | undefined;
+  },
+): SafeHtml {
+  const { t } = page;
+  const ts = t.subscriptions;
+  const to = t.orders;
+  const change = canChange(chrome);
+  const filter = html`<form
+    method="get"
+    action="${page.href('/subscriptions')}"
+    class="filters"
+    aria-label="${ts.filter}"
+  >
+    ${page.chosen ? html`<input type="hidden" name="lang" value="${page.chosen}" />` : ''}
+    <div>
+      <label for="status">${to.status}</label>
+      <select id="status" name="status">
+        <option value="">${to.anyStatus}</option>
+        ${SUBSCRIPTION_STATUSES.map(
+          (s) =>
+            html`<option value="${s}" ${selected(data.filter.status === s)}>
+              ${t.subscriptionStatuses[s]}
+            </option>`,
+        )}
+      </select>
+    </div>
+    <div>
+      <label for="mode">${to.mode}</label>
+      <select id="mode" name="mode">
+        <option value="">${to.anyMode}</option>
+        <option value="live" ${selected(data.filter.mode === 'live')}>${to.live}</option>
+        <option value="test" ${selected(data.filter.mode === 'test')}>${to.test}</option>
+      </select>
+    </div>
+    <div><button type="submit">${to.apply}</button></div>
+  </form>`;
+  const rows = data.subscriptions.map(({ subscription: sub, planCode, billingCycle }) => {
+    const tone = { active: 'good', past_due: 'warn', canceled: 'idle' }[sub.status];
+    const actions =
+      sub.status === 'canceled'
+        ? ''
+        : html`<div class="row-actions">
+            ${postForm(
+              page,
+              chrome,
+              `/subscriptions/${sub.id}/cancel`,
+              html`<button type="submit" class="small" aria-label="${ts.cancelNowLabel(sub.id)}">
+                ${ts.cancelNow}
+              </button>`,
+            )}
+            ${
+              sub.cancelAtPeriodEnd || sub.status !== 'active'
+                ? ''
+                : postForm(
+                    page,
+                    chrome,
+                    `/subscriptions/${sub.id}/cancel`,
+                    html`<input type="hidden" name="at_period_end" value="true" /><button
+                        type="submit"
+                        class="small neutral"
+                        aria-label="${ts.cancelAtEndLabel(sub.id)}"
+                      >
+                        ${ts.cancelAtEnd}
+                      </button>`,
+                  )
+            }
+          </div>`;
+    return html`<tr>
+      <td data-label="${ts.subscription}">
+        ${sub.id}${sub.livemode ? '' : html` <span class="badge idle">${to.test}</span>`}
+      </td>
+      <td data-label="${ts.plan}"><code>${planCode}</code> · ${t.cycles[billingCycle]}</td>
+      <td data-label="${to.status}">
+        <span class="badge ${tone}">${t.subscriptionStatuses[sub.status]}</span>
+        ${sub.cancelAtPeriodEnd && sub.status !== 'canceled' ? html`<span class="hint">${ts.endsAtPeriodEnd}</span>` : ''}
+      </td>
+      <td data-label="${ts.periodEnd}">${page.dateTime(sub.currentPeriodEnd)}</td>
+      ${change ? html`<td data-label="${to.action}">${actions}</td>` : ''}
+    </tr>`;
+  });
+  const last = data.subscriptions.at(-1);
+  return layout(
+    page,
+    ts.title,
+    html`<h1>${ts.title}</h1>
+      ${doneNotice(page, data.done)} ${change ? '' : html`<p class="notice">${t.readOnly}</p>`} ${filter}
+      ${
+        data.subscriptions.length === 0
+          ? html`<p>${ts.none}</p>`
+          : html`<table class="stack">
+              <caption>
+                ${ts.title}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${ts.subscription}</th>
+                  <th scope="col">${ts.plan}</th>
+                  <th scope="col">${to.status}</th>
+                  <th scope="col">${ts.periodEnd}</th>
+                  ${change ? html`<th scope="col">${to.action}</th>` : ''}
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      ${
+        data.hasMore && last
+          ? html`<p>
+              <a
+                href="${page.href('/subscriptions', { ...data.filter, starting_after: last.subscription.id })}"
+                >${ts.more}</a
+              >
+            </p>`
+          : ''
+      }`,
+    chrome,
+  );
+}
+
+export function keysPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: { keys: ApiKeyRow[]; done?: DoneKey | undefined; newKey?: string | undefined },
+): SafeHtml {
+  const { t } = page;
+  const tk = t.keys;
+  const owner = chrome.principal.role === 'owner';
+  const rows = data.keys.map(
+    (key) =>
+      html`<tr>
+        <td data-label="${tk.name}">${key.name}</td>
+        <td data-label="${tk.kind}">${tk.kinds[key.kind]}</td>
+        <td data-label="${tk.mode}">${key.test ? t.orders.test : t.orders.live}</td>
+        <td data-label="${tk.key}"><code>${key.prefix}…${key.last4}</code></td>
+        <td data-label="${tk.lastUsed}">${key.lastUsedAt ? page.dateTime(key.lastUsedAt) : tk.never}</td>
+        <td data-label="${tk.state}">
+          ${
+            key.revokedAt
+              ? html`<span class="badge idle">${tk.revoked}</span>`
+              : html`<span class="badge good">${tk.active}</span>`
+          }
+        </td>
+        ${
+          owner
+            ? html`<td data-label="${t.orders.action}">
+                ${
+                  key.revokedAt
+                    ? ''
+                    : postForm(
+                        page,
+                        chrome,
+                        `/keys/${key.id}/revoke`,
+                        html`<button type="submit" class="small" aria-label="${tk.revokeLabel(key.name)}">
+                          ${tk.revoke}
+                        </button>`,
+                      )
+                }
+              </td>`
+            : ''
+        }
+      </tr>`,
+  );
+  const create = owner
+    ? html`<section aria-labelledby="create-title" class="actions-one">
+        <h2 id="create-title">${tk.create}</h2>
+        ${postForm(
+          page,
+          chrome,
+          '/keys',
+          html`<label for="key-name">${tk.name}</label>
+            <input type="text" id="key-name" name="name" required maxlength="100" />
+            <label for="key-kind">${tk.kind}</label>
+            <select id="key-kind" name="kind">
+              <option value="read_only">${tk.kinds.read_only}</option>
+              <option value="payments">${tk.kinds.payments}</option>
+            </select>
+            <label for="key-mode">${tk.mode}</label>
+            <select id="key-mode" name="mode">
+              <option value="test">${t.orders.test}</option>
+              <option value="live">${t.orders.live}</option>
+            </select>
+            <button type="submit">${tk.createSubmit}</button>`,
+        )}
+      </section>`
+    : html`<p class="notice">${chrome.principal.role === 'read_only' ? t.readOnly : tk.ownerOnly}</p>`;
+  return layout(
+    page,
+    tk.title,
+    html`<h1>${tk.title}</h1>
+      ${doneNotice(page, data.done)}
+      ${
+        data.newKey
+          ? html`<div class="secret" role="status">
+              <label for="new-key">${tk.newKey}</label>
+              <input
+                type="text"
+                id="new-key"
+                readonly
+                value="${data.newKey}"
+                aria-describedby="new-key-hint"
+              />
+              <p class="hint" id="new-key-hint">${tk.newKeyHint}</p>
+            </div>`
+          : ''
+      }
+      ${
+        data.keys.length === 0
+          ? html`<p>${tk.none}</p>`
+          : html`<table class="stack">
+              <caption>
+                ${tk.title}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${tk.name}</th>
+                  <th scope="col">${tk.kind}</th>
+                  <th scope="col">${tk.mode}</th>
+                  <th scope="col">${tk.key}</th>
+                  <th scope="col">${tk.lastUsed}</th>
+                  <th scope="col">${tk.state}</th>
+                  ${owner ? html`<th scope="col">${t.orders.action}</th>` : ''}
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+      }
+      ${create}`,
+    chrome,
+  );
+}

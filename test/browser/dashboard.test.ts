@@ -1,0 +1,384 @@
+import { expect } from 'chai';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { SeedResult } from '../../src/cli/seed.js';
+import { freePort } from '../../src/infra/free-port.js';
+import { seed } from '../helpers/app.js';
+import { noteSecret } from '../helpers/secrets.js';
+import {
+  createIntegration,
+  emit,
+  eventually,
+  Receiver,
+  startEngine,
+  type Engine,
+} from '../events/helpers.js';
+import { activeOffer } from '../checkout/helpers.js';
+import { checkout } from '../orders/helpers.js';
+import { browserIn, checkPage, launchChromium } from './browser.js';
+
+/** What the old endpoint answers: the reason a seller's team has to find. */
+const MOVED = 'Cannot POST /webhooks/payments: this endpoint moved to /hooks';
+
+/**
+ * The dashboard driven as a seller's team would: a webhook receiver that moved, its deliveries
+ * failing with 404; sign in, find the failing delivery, read why, fix the URL, recover, see it
+ * succeed. Every page passes axe at 375 and 1280 px in both languages, with screenshots.
+ */
+describe('Dashboard in Chromium', function () {
+  this.timeout(120_000);
+  let browser: Browser;
+  let engine: Engine;
+  let receiver: Receiver;
+  let oldEndpoint: Receiver;
+  let tenant: SeedResult;
+  let integrationId: number;
+  let deliveryId: number;
+
+  before(async () => {
+    browser = await launchChromium();
+    const port = await freePort();
+    engine = await startEngine({ PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}` });
+    receiver = await new Receiver().start();
+    oldEndpoint = await new Receiver().start();
+    oldEndpoint.reply = () => ({ status: 404, body: MOVED });
+    tenant = await seed();
+    integrationId = await createIntegration(engine.app, tenant, {
+      url: oldEndpoint.url,
+      events: ['order.paid'],
+      sendToAllProducts: true,
+    });
+    await emit(engine.app, {
+      companyId: tenant.company.id,
+      type: 'order.paid',
+      productId: tenant.products[0]?.id ?? null,
+    });
+    deliveryId = await eventually(
+      async () => {
+        const { rows } = await engine.app.ctx.pool.query<{ id: string }>(
+          "SELECT id FROM deliveries WHERE integration_id = $1 AND status = 'failed'",
+          [integrationId],
+        );
+        return rows[0] ? Number(rows[0].id) : undefined;
+      },
+      15_000,
+      'the delivery to fail',
+    );
+  });
+  after(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await oldEndpoint?.close();
+    await engine?.close();
+  });
+
+  const at = (path: string): string => `${engine.app.url}/dashboard${path}`;
+
+  async function signIn(context: BrowserContext, credential: string, lang: 'pt-BR' | 'en'): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(at(''));
+    expect(new URL(page.url()).pathname).to.equal('/dashboard/sign-in');
+    await checkPage(page, 'dashboard-sign-in', lang);
+    await page.locator('#credential').fill(credential);
+    await page.locator('main button[type=submit]').click();
+    await page.waitForURL(/\/dashboard\/integrations$/);
+    return page;
+  }
+
+  it('finds a failing delivery, reads why, fixes the URL, recovers and sees it succeed; rotates the secret; signs out', async () => {
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.panel_token, 'en');
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === 'plinks_dashboard');
+    expect(session).to.include({ httpOnly: true, sameSite: 'Strict', secure: true, path: '/dashboard' });
+    noteSecret(session?.value ?? '');
+
+    // The list: the integration failing, at a glance.
+    await checkPage(page, 'dashboard-integrations', 'en');
+    const card = page.locator('.cards li', { hasText: `Integration ${integrationId}` });
+    expect(await card.textContent()).to.match(/0% of 4 attempts/);
+    expect(await card.locator('svg').count()).to.equal(1);
+    await card.getByRole('link', { name: `Integration ${integrationId}` }).click();
+
+    // Its deliveries, filtered to the failed ones.
+    await page.locator('#status').selectOption('failed');
+    await page.locator('#event_type').selectOption('order.paid');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=failed/);
+    await checkPage(page, 'dashboard-integration', 'en');
+    const row = page.locator('tbody tr', { hasText: 'Failed' });
+    expect(await row.count()).to.equal(1);
+    expect(await row.textContent()).to.include('HTTP 404');
+
+    // Why: every attempt, what was sent and what came back.
+    await row.getByRole('link', { name: String(deliveryId) }).click();
+    await page.waitForURL(new RegExp(`/deliveries/${deliveryId}$`));
+    await checkPage(page, 'dashboard-delivery', 'en');
+    expect(await page.locator('section.attempt').count()).to.equal(4);
+    const first = page.locator('section.attempt').last();
+    expect(await first.textContent()).to.include('HTTP 404');
+    expect(await first.textContent()).to.include(MOVED);
+    expect(await first.textContent()).to.include('webhook-id');
+    expect(await first.textContent()).to.include('"type":"order.paid"');
+
+    // Fix the URL, recover since an hour ago, and see it delivered.
+    await page.getByRole('link', { name: 'Back to the integration' }).click();
+    await page.locator('#url').fill(receiver.url);
+    await page.getByRole('button', { name: 'Save URL' }).click();
+    await page.waitForURL(/done=url_saved/);
+    expect(await page.locator('#current-url').textContent()).to.equal(receiver.url);
+    await page.getByRole('button', { name: 'Recover since this time' }).click();
+    await page.waitForURL(/done=recovered/);
+    expect(await page.locator('.done').textContent()).to.include('1 delivery will be sent again.');
+    await receiver.waitFor(1, 15_000);
+    await page.goto(at(`/integrations/${integrationId}/deliveries/${deliveryId}`));
+    await eventually(async () => {
+      await page.reload();
+      return (await page.locator('main .badge').first().textContent()) === 'Succeeded' ? true : undefined;
+    });
+    const latest = page.locator('section.attempt').first();
+    expect(await latest.locator('h2').textContent()).to.equal('Attempt 5');
+    expect(await latest.textContent()).to.include('HTTP 200');
+    await checkPage(page, 'dashboard-delivery-succeeded', 'en');
+
+    // Rotate the secret: the new one is shown once, ready to copy.
+    await page.getByRole('link', { name: 'Back to the integration' }).click();
+    const before = await engine.app.ctx.pool.query<{ secret: string }>(
+      "SELECT config->>'secret' AS secret FROM integrations WHERE id = $1",
+      [integrationId],
+    );
+    await page.getByRole('button', { name: 'Generate a new secret' }).click();
+    const shown = await page.locator('#new-secret').inputValue();
+    noteSecret(shown);
+    expect(shown).to.match(/^whsec_/);
+    expect(shown).not.to.equal(before.rows[0]?.secret);
+    await checkPage(page, 'dashboard-new-secret', 'en');
+    await page.goto(at(`/integrations/${integrationId}`));
+    expect(await page.locator('#new-secret').count(), 'shown once').to.equal(0);
+    expect(await page.content()).not.to.include(shown);
+
+    // Sign out: the same cookie no longer opens anything.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/sign-in\?done=signed_out/);
+    expect(await page.locator('.done').textContent()).to.include('You signed out');
+    const reuse = await context.request.get(at('/integrations'), {
+      headers: { cookie: `plinks_dashboard=${session?.value ?? ''}` },
+      maxRedirects: 0,
+    });
+    expect(reuse.status()).to.equal(303);
+    await page.goto(at(`/integrations/${integrationId}`));
+    expect(new URL(page.url()).pathname).to.equal('/dashboard/sign-in');
+    await context.close();
+  });
+
+  it('shows every page in Portuguese, passing axe at both widths', async () => {
+    const context = await browserIn(browser, 'pt-BR');
+    const page = await signIn(context, tenant.panel_token, 'pt-BR');
+    await checkPage(page, 'dashboard-integrations', 'pt-BR');
+    expect(await page.locator('h1').textContent()).to.equal('Integrações');
+    await page.goto(at(`/integrations/${integrationId}`));
+    await checkPage(page, 'dashboard-integration', 'pt-BR');
+    await page.goto(at(`/integrations/${integrationId}/deliveries/${deliveryId}`));
+    await checkPage(page, 'dashboard-delivery', 'pt-BR');
+    // The language switch keeps the page and carries the choice through its links.
+    await page.getByRole('link', { name: 'English' }).click();
+    expect(await page.getAttribute('html', 'lang')).to.equal('en');
+    await page.getByRole('link', { name: 'Back to the integration' }).click();
+    expect(page.url()).to.match(/lang=en$/);
+    await context.close();
+  });
+
+  it('refunds a paid order from the orders list', async () => {
+    const { order } = await checkout(engine.app, tenant, activeOffer(tenant).code, null, {
+      payment_method: 'credit_card',
+    });
+    expect(order.status).to.equal('paid');
+    for (const [locale, lang] of [
+      ['pt-BR', 'pt-BR'],
+      ['en-US', 'en'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      const page = await signIn(context, tenant.panel_token, lang);
+      await page.goto(at('/orders'));
+      await checkPage(page, 'dashboard-orders', lang);
+      await context.close();
+    }
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.panel_token, 'en');
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await page.locator('#status').selectOption('paid');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/status=paid/);
+    const row = page.locator('tbody tr', { hasText: order.code });
+    expect(await row.textContent()).to.include('Paid');
+    await row.getByRole('button', { name: `Refund order ${order.code}` }).click();
+    await page.waitForURL(/done=refunded/);
+    expect(await page.locator('.done').textContent()).to.include('Order refunded.');
+    const refunded = page.locator('tbody tr', { hasText: order.code });
+    expect(await refunded.textContent()).to.include('Refunded');
+    expect(await refunded.locator('button').count()).to.equal(0);
+    await checkPage(page, 'dashboard-orders-refunded', 'en');
+    const { rows } = await engine.app.ctx.pool.query<{ status: string }>(
+      'SELECT status FROM orders WHERE code = $1',
+      [order.code],
+    );
+    expect(rows[0]?.status).to.equal('refunded');
+    await context.close();
+  });
+
+  it('cancels a subscription at the period end, then at once', async () => {
+    const plan = tenant.plans.find((p) => p.status === 'active');
+    if (!plan) throw new Error('seed has no active plan');
+    await checkout(engine.app, tenant, plan.code, null, { payment_method: 'credit_card' });
+    const { rows } = await engine.app.ctx.pool.query<{ id: string }>(
+      "SELECT id FROM subscriptions WHERE company_id = $1 AND status = 'active' ORDER BY id DESC LIMIT 1",
+      [tenant.company.id],
+    );
+    const id = Number(rows[0]?.id);
+    for (const [locale, lang] of [
+      ['pt-BR', 'pt-BR'],
+      ['en-US', 'en'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      const page = await signIn(context, tenant.panel_token, lang);
+      await page.goto(at('/subscriptions'));
+      await checkPage(page, 'dashboard-subscriptions', lang);
+      await context.close();
+    }
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.panel_token, 'en');
+    await page.getByRole('link', { name: 'Subscriptions' }).click();
+    await page.getByRole('button', { name: `Cancel at period end: subscription ${id}` }).click();
+    await page.waitForURL(/done=cancel_scheduled/);
+    const row = page.locator('tbody tr', { hasText: 'Ends at the period end' });
+    expect(await row.count()).to.equal(1);
+    expect(await row.textContent()).to.include('Active');
+    expect((await row.getByRole('button').allTextContents()).map((l) => l.trim())).to.deep.equal([
+      'Cancel now',
+    ]);
+    await row.getByRole('button', { name: `Cancel now: subscription ${id}` }).click();
+    await page.waitForURL(/done=canceled/);
+    expect(await page.locator('.done').textContent()).to.include('Subscription canceled.');
+    await checkPage(page, 'dashboard-subscriptions-canceled', 'en');
+    const after = await engine.app.ctx.pool.query<{ status: string }>(
+      'SELECT status FROM subscriptions WHERE id = $1',
+      [id],
+    );
+    expect(after.rows[0]?.status).to.equal('canceled');
+    await context.close();
+  });
+
+  it('creates an API key shown once, signs in with it, and revokes it, which ends its session', async () => {
+    for (const [locale, lang] of [
+      ['pt-BR', 'pt-BR'],
+      ['en-US', 'en'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      const page = await signIn(context, tenant.panel_token, lang);
+      await page.goto(at('/keys'));
+      await checkPage(page, 'dashboard-keys', lang);
+      await context.close();
+    }
+    const owner = await browserIn(browser, 'en-US');
+    const page = await signIn(owner, tenant.panel_token, 'en');
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.locator('#key-name').fill('Reporting dashboard');
+    await page.locator('#key-kind').selectOption('read_only');
+    await page.locator('#key-mode').selectOption('test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const value = await page.locator('#new-key').inputValue();
+    noteSecret(value);
+    expect(value).to.match(/^vk_test_/);
+    await checkPage(page, 'dashboard-new-key', 'en');
+    const row = page.locator('tbody tr', { hasText: 'Reporting dashboard' });
+    expect(await row.textContent()).to.include(value.slice(-4));
+    await page.goto(at('/keys'));
+    expect(await page.content(), 'shown once').not.to.include(value);
+
+    // The new key signs in, read-only.
+    const reader = await browserIn(browser, 'en-US');
+    const readerPage = await signIn(reader, value, 'en');
+    expect(await readerPage.locator('.who').textContent()).to.equal('Signed in as read-only');
+
+    // Revoked by the owner: the key's session ends at once.
+    await page
+      .locator('tbody tr', { hasText: 'Reporting dashboard' })
+      .getByRole('button', { name: 'Revoke key Reporting dashboard' })
+      .click();
+    await page.waitForURL(/done=revoked/);
+    expect(await page.locator('tbody tr', { hasText: 'Reporting dashboard' }).textContent()).to.include(
+      'Revoked',
+    );
+    await readerPage.reload();
+    expect(new URL(readerPage.url()).pathname).to.equal('/dashboard/sign-in');
+    await reader.close();
+    await owner.close();
+  });
+
+  it('shows a read-only key no button that changes anything, and answers 403 if it posts anyway', async () => {
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.keys.read_only, 'en');
+    for (const path of [
+      `/integrations/${integrationId}`,
+      `/integrations/${integrationId}/deliveries/${deliveryId}`,
+      '/orders',
+      '/subscriptions',
+      '/keys',
+    ]) {
+      await page.goto(at(path));
+      const posts = await page
+        .locator('form[method=post]')
+        .evaluateAll((forms) => forms.map((f) => f.getAttribute('action')));
+      expect(posts, path).to.deep.equal(['/dashboard/sign-out']);
+      expect(await page.locator('main button').allTextContents(), path).to.satisfy((labels: string[]) =>
+        labels.every((l) => l === 'Filter'),
+      );
+    }
+    await checkPage(page, 'dashboard-delivery-read-only', 'en');
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const before = await engine.app.ctx.pool.query<{ config: unknown }>(
+      'SELECT config FROM integrations WHERE id = $1',
+      [integrationId],
+    );
+    const posted = await context.request.post(at(`/integrations/${integrationId}/rotate-secret`), {
+      form: { _csrf: csrf },
+      maxRedirects: 0,
+    });
+    expect(posted.status()).to.equal(403);
+    const after = await engine.app.ctx.pool.query<{ config: unknown }>(
+      'SELECT config FROM integrations WHERE id = $1',
+      [integrationId],
+    );
+    expect(after.rows).to.deep.equal(before.rows);
+    await context.close();
+  });
+
+  it('refuses a POST from another site, even one that carries the session’s CSRF token', async () => {
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.panel_token, 'en');
+    await page.goto(at(`/integrations/${integrationId}`));
+    const csrf = await page.locator('input[name=_csrf]').first().inputValue();
+    const target = at(`/integrations/${integrationId}/rotate-secret`);
+    await page.route('http://attacker.example/**', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><title>Win a prize</title><form method="post" action="${target}"><input type="hidden" name="_csrf" value="${csrf}"><button>Claim</button></form></html>`,
+      }),
+    );
+    const before = await engine.app.ctx.pool.query<{ config: unknown }>(
+      'SELECT config FROM integrations WHERE id = $1',
+      [integrationId],
+    );
+    await page.goto('http://attacker.example/');
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url() === target),
+      page.getByRole('button', { name: 'Claim' }).click(),
+    ]);
+    expect(response.status()).to.equal(403);
+    const after = await engine.app.ctx.pool.query<{ config: unknown }>(
+      'SELECT config FROM integrations WHERE id = $1',
+      [integrationId],
+    );
+    expect(after.rows).to.deep.equal(before.rows);
+    await context.close();
+  });
+});
