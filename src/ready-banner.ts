@@ -1,15 +1,17 @@
 import type { Config } from './shared/config.js';
 import { writesForPeople, type Logger } from './shared/logger.js';
 import { ADMIN_QUEUES_PATH } from './apps/admin-board.js';
+import { DASHBOARD_PATH } from './apps/dashboard.js';
 
 /** Where each surface of a running web process is, as its users reach it. */
 export function surfaceUrls(
   config: Config,
-): Record<'payments' | 'panel' | 'checkout' | 'queues' | 'docs', string> {
+): Record<'payments' | 'panel' | 'checkout' | 'dashboard' | 'queues' | 'docs', string> {
   return {
     payments: `${config.urls.payments}/v1`,
     panel: config.urls.panel,
     checkout: config.urls.checkout,
+    dashboard: `${config.urls.payments}${DASHBOARD_PATH}`,
     queues: `${config.urls.payments}${ADMIN_QUEUES_PATH}`,
     docs: `${config.urls.payments}/docs`,
   };
@@ -30,6 +32,7 @@ export function announceReady(
     ['payments API', urls.payments],
     ['panel API', urls.panel],
     ['buyer pages', urls.checkout],
+    ['dashboard', urls.dashboard],
     ['Bull Board', board ? urls.queues : `${urls.queues}  (off: set ADMIN_USER and ADMIN_PASSWORD)`],
     ['API docs', urls.docs],
   ];

@@ -39,6 +39,7 @@ describe('logs', () => {
       payments: 'https://pay.example.com/v1',
       panel: 'https://pay.example.com/panel/v1',
       checkout: 'https://pay.example.com/pay',
+      dashboard: 'https://pay.example.com/dashboard',
       queues: 'https://pay.example.com/admin/queues',
       docs: 'https://pay.example.com/docs',
     });
