@@ -79,6 +79,37 @@ function postForm(page: DashboardLocale, chrome: Chrome, path: string, inner: Sa
 export const canChange = (chrome: Chrome): boolean => chrome.principal.role !== 'read_only';
 
 /** The one layout of every dashboard page: language, viewport, the navigation, one main landmark. */
+/**
+ * A list page's table (`stack`: one card per row on narrow screens, each cell labelled), or `none`
+ * when it has no rows; a header given as `false` is left out (a column only some roles see).
+ */
+function listTable(
+  caption: string,
+  none: string,
+  headers: Array<string | false>,
+  rows: SafeHtml[],
+): SafeHtml {
+  if (rows.length === 0) return html`<p>${none}</p>`;
+  return html`<table class="stack">
+    <caption>
+      ${caption}
+    </caption>
+    <thead>
+      <tr>
+        ${headers.map((h) => (h === false ? '' : html`<th scope="col">${h}</th>`))}
+      </tr>
+    </thead>
+    <tbody>
+      ${rows}
+    </tbody>
+  </table>`;
+}
+
+/** The link to a list's next page, when there is one. */
+function nextPageLink(href: string | undefined, text: string): SafeHtml | string {
+  return href === undefined ? '' : html`<p><a href="${href}">${text}</a></p>`;
+}
+
 export function layout(page: DashboardLocale, title: string, body: SafeHtml, chrome?: Chrome): SafeHtml {
   const { t } = page;
   const languages = html`<ul aria-label="${t.languageSwitch}">
@@ -674,38 +705,18 @@ export function ordersPage(
     to.title,
     html`<h1>${to.title}</h1>
       ${doneNotice(page, data.done)} ${change ? '' : html`<p class="notice">${t.readOnly}</p>`} ${filter}
-      ${
-        data.orders.length === 0
-          ? html`<p>${to.none}</p>`
-          : html`<table class="stack">
-              <caption>
-                ${to.title}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${to.order}</th>
-                  <th scope="col">${to.buyer}</th>
-                  <th scope="col">${to.product}</th>
-                  <th scope="col">${to.amount}</th>
-                  <th scope="col">${to.status}</th>
-                  <th scope="col">${to.created}</th>
-                  ${change ? html`<th scope="col">${to.action}</th>` : ''}
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
-      }
-      ${
+      ${listTable(
+        to.title,
+        to.none,
+        [to.order, to.buyer, to.product, to.amount, to.status, to.created, change && to.action],
+        rows,
+      )}
+      ${nextPageLink(
         data.hasMore && last
-          ? html`<p>
-              <a href="${page.href('/orders', { ...data.filter, starting_after: last.order.code })}"
-                >${to.more}</a
-              >
-            </p>`
-          : ''
-      }`,
+          ? page.href('/orders', { ...data.filter, starting_after: last.order.code })
+          : undefined,
+        to.more,
+      )}`,
     chrome,
   );
 }
@@ -808,37 +819,18 @@ export function subscriptionsPage(
     ts.title,
     html`<h1>${ts.title}</h1>
       ${doneNotice(page, data.done)} ${change ? '' : html`<p class="notice">${t.readOnly}</p>`} ${filter}
-      ${
-        data.subscriptions.length === 0
-          ? html`<p>${ts.none}</p>`
-          : html`<table class="stack">
-              <caption>
-                ${ts.title}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${ts.subscription}</th>
-                  <th scope="col">${ts.plan}</th>
-                  <th scope="col">${to.status}</th>
-                  <th scope="col">${ts.periodEnd}</th>
-                  ${change ? html`<th scope="col">${to.action}</th>` : ''}
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
-      }
-      ${
+      ${listTable(
+        ts.title,
+        ts.none,
+        [ts.subscription, ts.plan, to.status, ts.periodEnd, change && to.action],
+        rows,
+      )}
+      ${nextPageLink(
         data.hasMore && last
-          ? html`<p>
-              <a
-                href="${page.href('/subscriptions', { ...data.filter, starting_after: last.subscription.id })}"
-                >${ts.more}</a
-              >
-            </p>`
-          : ''
-      }`,
+          ? page.href('/subscriptions', { ...data.filter, starting_after: last.subscription.id })
+          : undefined,
+        ts.more,
+      )}`,
     chrome,
   );
 }
@@ -929,29 +921,12 @@ export function keysPage(
             </div>`
           : ''
       }
-      ${
-        data.keys.length === 0
-          ? html`<p>${tk.none}</p>`
-          : html`<table class="stack">
-              <caption>
-                ${tk.title}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${tk.name}</th>
-                  <th scope="col">${tk.kind}</th>
-                  <th scope="col">${tk.mode}</th>
-                  <th scope="col">${tk.key}</th>
-                  <th scope="col">${tk.lastUsed}</th>
-                  <th scope="col">${tk.state}</th>
-                  ${owner ? html`<th scope="col">${t.orders.action}</th>` : ''}
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>`
-      }
+      ${listTable(
+        tk.title,
+        tk.none,
+        [tk.name, tk.kind, tk.mode, tk.key, tk.lastUsed, tk.state, owner && t.orders.action],
+        rows,
+      )}
       ${create}`,
     chrome,
   );
