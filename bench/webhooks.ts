@@ -10,7 +10,7 @@
  */
 import { createContext } from '../src/infra/bootstrap.js';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -54,6 +54,42 @@ async function cpuSeconds(pid: number | undefined): Promise<number> {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
   return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+}
+
+/** The pid, parent pid and command line of every process on this machine (Linux; empty elsewhere). */
+async function processTable(): Promise<Array<{ pid: number; ppid: number; cmdline: string }>> {
+  const pids = (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name));
+  const rows = await Promise.all(
+    pids.map(async (pid) => {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? 0);
+      return { pid: Number(pid), ppid, cmdline: cmdline.replaceAll('\0', ' ') };
+    }),
+  );
+  return rows.filter((r) => r.cmdline !== '');
+}
+
+/**
+ * The bench's own PostgreSQL (the postmaster listening on `pgPort` and its backends) and
+ * redis-server, found afresh at each sample (backends come and go with the pools).
+ */
+async function serverPids(
+  pgPort: string,
+  redisPort: number,
+): Promise<{ postgres: number[]; redis: number[] }> {
+  const table = await processTable();
+  const postmaster = table.find(
+    (r) => /\bpostgres -D /.test(r.cmdline) && r.cmdline.includes(` -p ${pgPort} `),
+  );
+  return {
+    postgres: postmaster
+      ? [postmaster.pid, ...table.filter((r) => r.ppid === postmaster.pid).map((r) => r.pid)]
+      : [],
+    redis: table
+      .filter((r) => r.cmdline.startsWith('redis-server') && r.cmdline.includes(`:${redisPort}`))
+      .map((r) => r.pid),
+  };
 }
 
 log('building dist/ (tsconfig.bench.json): the worker processes run compiled, plain node');
@@ -230,6 +266,10 @@ interface Rate {
   perSecond: number;
   /** CPU time of the sending process(es) per delivery, µs. */
   cpuUs: number;
+  /** CPU time per delivery, µs, of PostgreSQL (postmaster and backends), redis-server and the receiver (this process). */
+  postgresUs: number;
+  redisUs: number;
+  receiverUs: number;
   /** Events the receiver got again within the window (not counted in perSecond). */
   repeats: number;
 }
@@ -239,16 +279,33 @@ async function window(children: ChildProcess[]): Promise<Rate> {
   await sleep(WARMUP_SECONDS * 1000);
   const cpu = async (): Promise<number> =>
     (await Promise.all(children.map((c) => cpuSeconds(c.pid)))).reduce((a, b) => a + b, 0);
+  const servers = async (): Promise<{ postgres: number; redis: number }> => {
+    const pids = await serverPids(new URL(env.databaseUrl).port, env.redis.port);
+    const sum = async (list: number[]) =>
+      (await Promise.all(list.map(cpuSeconds))).reduce((a, b) => a + b, 0);
+    return { postgres: await sum(pids.postgres), redis: await sum(pids.redis) };
+  };
+  const receiverCpu = (): number => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  };
   const from = received;
   const repeatsFrom = repeats;
   const cpuFrom = await cpu();
+  const serversFrom = await servers();
+  const receiverFrom = receiverCpu();
   const start = performance.now();
   await sleep(ROUND_SECONDS * 1000);
   const delivered = received - from;
   const seconds = (performance.now() - start) / 1000;
+  const serversTo = await servers();
+  const perDelivery = (cpuSeconds: number): number => (cpuSeconds / Math.max(1, delivered)) * 1e6;
   return {
     perSecond: delivered / seconds,
-    cpuUs: (((await cpu()) - cpuFrom) / Math.max(1, delivered)) * 1e6,
+    cpuUs: perDelivery((await cpu()) - cpuFrom),
+    postgresUs: perDelivery(serversTo.postgres - serversFrom.postgres),
+    redisUs: perDelivery(serversTo.redis - serversFrom.redis),
+    receiverUs: perDelivery(receiverCpu() - receiverFrom),
     repeats: repeats - repeatsFrom,
   };
 }
@@ -258,12 +315,15 @@ const engineRates: Rate[] = [];
 /** Deliveries the receiver got from the engine so far (what is left of the backlog = committed − this). */
 let engineDelivered = 0;
 
+const serverCpu = (rate: Rate): string =>
+  `per delivery: PostgreSQL ${rate.postgresUs.toFixed(0)} µs, redis-server ${rate.redisUs.toFixed(0)} µs, receiver ${rate.receiverUs.toFixed(0)} µs`;
+
 async function bareRound(): Promise<Rate> {
   const child = await startWorkerProcess('bare', { BARE_URL: url, BARE_SECRET: SECRET });
   const rate = await window([child]);
   await stopWorkerProcess(child);
   log(
-    `  bare sender:        ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s, CPU ${rate.cpuUs.toFixed(0)} µs per delivery`,
+    `  bare sender:        ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s, CPU ${rate.cpuUs.toFixed(0)} µs per delivery; ${serverCpu(rate)}`,
   );
   return rate;
 }
@@ -289,7 +349,7 @@ async function engineRound(processes: number): Promise<Rate> {
   log(
     `  engine (${processes} worker process${processes > 1 ? 'es' : ''}): ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s, ` +
       `CPU ${rate.cpuUs.toFixed(0)} µs per delivery (backlog before: ${(committed - (engineDelivered - (received - from))).toLocaleString('en')}; ` +
-      `${rate.repeats} repeats in the window)`,
+      `${rate.repeats} repeats in the window); ${serverCpu(rate)}`,
   );
   return rate;
 }
@@ -357,116 +417,124 @@ try {
   const engineRate = medianOf(engineRates.map((r) => r.perSecond));
   const bareRate = medianOf(bareRates.map((r) => r.perSecond));
 
-  // 3. Two worker processes drain the same kind of backlog.
-  // One integration is one lane, sent by one runner at a time: a second process shares the relay,
-  // the fan-out and the recording, not the sending.
-  log('engine with two worker processes (the same one integration)');
-  const pair = await engineRound(2);
-  const pairRate = pair.perSecond;
+  if (process.env.BENCH_ROUNDS_ONLY === '1') {
+    // Iterating on the engine: the rounds are the figure, the rest takes minutes more.
+    console.log(
+      `\nper-round ratios engine ÷ bare: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${medianOf(ratios).toFixed(2)}`,
+    );
+    process.exitCode = 0;
+  } else {
+    // 3. Two worker processes drain the same kind of backlog.
+    // One integration is one lane, sent by one runner at a time: a second process shares the relay,
+    // the fan-out and the recording, not the sending.
+    log('engine with two worker processes (the same one integration)');
+    const pair = await engineRound(2);
+    const pairRate = pair.perSecond;
 
-  // What is left of the backlog is delivered before the latency runs, so they start from empty.
-  const drainFrom = received;
-  const latencyWorker = await startWorkerProcess('engine');
-  await waitFor(
-    'the rest of the backlog',
-    () => engineDelivered + (received - drainFrom) >= committed,
-    180_000,
-  );
-  // The backlog's relay jobs outlive its deliveries (each relays nothing by then, but each is a job):
-  // the latency runs' relay jobs must not queue behind them.
-  const outboxQueue = ctx.producers.queue('outbox');
-  let leftOver = Infinity;
-  const outboxDeadline = Date.now() + 180_000;
-  while (leftOver > 0) {
-    const counts = await outboxQueue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
-    leftOver = Object.values(counts).reduce((sum, n) => sum + n, 0);
-    if (leftOver === 0) break;
-    if (Date.now() > outboxDeadline) throw new Error(`timed out waiting for ${leftOver} relay jobs`);
-    log(`  … the backlog's relay jobs: ${leftOver} left`);
-    await sleep(2000);
-  }
-  await ctx.pool.query('ANALYZE events, deliveries, delivery_attempts');
-  await sleep(500);
-  trackArrivals = true;
-
-  // 5. Latency at fixed offered rates: commit → first attempt arriving at the receiver.
-  const latencyResults: string[] = [];
-  for (const rate of RATES) {
-    log(`latency: ${rate} events/s for ${LATENCY_SECONDS} s`);
-    commitTimes.clear();
-    firstArrival.clear();
-    const total = rate * LATENCY_SECONDS;
-    const latencyStart = performance.now();
-    const inflight: Array<Promise<void>> = [];
-    for (let i = 0; i < total; i++) {
-      const due = latencyStart + (i * 1000) / rate;
-      const wait = due - performance.now();
-      if (wait > 1) await sleep(wait);
-      // A PostgreSQL that falls behind the offered rate slows the commits (the committed rate says
-      // so) rather than queueing them past the pool's 5 s connection timeout.
-      if (inflight.length >= 64) await inflight[inflight.length - 64];
-      inflight.push(commitEvent());
-    }
-    await Promise.all(inflight);
-    const achievedRate = total / ((performance.now() - latencyStart) / 1000);
+    // What is left of the backlog is delivered before the latency runs, so they start from empty.
+    const drainFrom = received;
+    const latencyWorker = await startWorkerProcess('engine');
     await waitFor(
-      'latency deliveries',
-      () => [...commitTimes.keys()].every((id) => firstArrival.has(id)),
-      60_000,
+      'the rest of the backlog',
+      () => engineDelivered + (received - drainFrom) >= committed,
+      180_000,
     );
-    const latencies = [...commitTimes.entries()]
-      .map(([id, at]) => (firstArrival.get(id) ?? NaN) - at)
-      .sort((x, y) => x - y);
-    const line = `commit → first attempt at ${rate}/s offered (${achievedRate.toFixed(0)}/s committed): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms over ${latencies.length} events`;
-    log(line);
-    latencyResults.push(line);
-    // Where the time went, from the rows' own timestamps: the relay (commit → deliveries written)
-    // and the lane (deliveries written → first request started).
-    const split = await ctx.pool.query<{ relay: number[]; lane: number[] }>(
-      `SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP
-                (ORDER BY extract(epoch FROM d.created_at - e.created_at) * 1000) AS relay,
-              percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP
-                (ORDER BY extract(epoch FROM a.requested_at - d.created_at) * 1000) AS lane
-         FROM events e
-         JOIN deliveries d ON d.event_id = e.id
-         JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1
-        WHERE e.id = ANY($1)`,
-      [[...commitTimes.keys()]],
-    );
-    const [relay, lane] = [split.rows[0]?.relay ?? [], split.rows[0]?.lane ?? []];
-    const split50 = (values: number[], at: number): string => (values[at] ?? NaN).toFixed(1);
-    const splitLine = `  of which relay (commit → deliveries written) p50 ${split50(relay, 0)} / p99 ${split50(relay, 1)} ms, lane (→ first request) p50 ${split50(lane, 0)} / p99 ${split50(lane, 1)} ms`;
-    log(splitLine);
-    latencyResults.push(splitLine);
-  }
-  await stopWorkerProcess(latencyWorker);
+    // The backlog's relay jobs outlive its deliveries (each relays nothing by then, but each is a job):
+    // the latency runs' relay jobs must not queue behind them.
+    const outboxQueue = ctx.producers.queue('outbox');
+    let leftOver = Infinity;
+    const outboxDeadline = Date.now() + 180_000;
+    while (leftOver > 0) {
+      const counts = await outboxQueue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
+      leftOver = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      if (leftOver === 0) break;
+      if (Date.now() > outboxDeadline) throw new Error(`timed out waiting for ${leftOver} relay jobs`);
+      log(`  … the backlog's relay jobs: ${leftOver} left`);
+      await sleep(2000);
+    }
+    await ctx.pool.query('ANALYZE events, deliveries, delivery_attempts');
+    await sleep(500);
+    trackArrivals = true;
 
-  console.log('\nResults');
-  console.log(`  raw BullMQ no-op jobs:        ${rawRate.toFixed(0)} jobs/s`);
-  console.log(
-    `  in flight at most, each side: ${CONCURRENCY} (bare: parallel senders; engine: 1 integration × WEBHOOK_MAX_IN_FLIGHT ${CONCURRENCY})`,
-  );
-  console.log(
-    `  rounds (${WARMUP_SECONDS} s warm-up + ${ROUND_SECONDS} s measured each): bare ${bareRates.map((r) => r.perSecond.toFixed(0)).join(', ')}; ` +
-      `engine ${engineRates.map((r) => r.perSecond.toFixed(0)).join(', ')} deliveries/s`,
-  );
-  console.log(`  per-round ratios engine ÷ bare: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
-  console.log(
-    `  bare sender (POST + INSERT):  ${bareRate.toFixed(0)} deliveries/s (median), CPU ${medianOf(bareRates.map((r) => r.cpuUs)).toFixed(0)} µs per delivery`,
-  );
-  console.log(
-    `  engine, one worker process:   ${engineRate.toFixed(0)} deliveries/s (median), CPU ${medianOf(engineRates.map((r) => r.cpuUs)).toFixed(0)} µs per delivery`,
-  );
-  console.log(
-    `  engine ÷ bare, median of the per-round ratios: ${medianOf(ratios).toFixed(2)} (target ≥ 0.6)`,
-  );
-  console.log(
-    `  engine, two worker processes: ${pairRate.toFixed(0)} deliveries/s  (${(pairRate / engineRate).toFixed(2)} × one; target ≥ 1.6)`,
-  );
-  for (const line of latencyResults) console.log(`  ${line}`);
-  console.log('  (target: p99 < 100 ms at 1,000 events/s)');
-  if (tracingSink)
-    console.log(`  tracing on: the engine sent ${tracingSink.exports()} span exports to the OTLP sink`);
+    // 5. Latency at fixed offered rates: commit → first attempt arriving at the receiver.
+    const latencyResults: string[] = [];
+    for (const rate of RATES) {
+      log(`latency: ${rate} events/s for ${LATENCY_SECONDS} s`);
+      commitTimes.clear();
+      firstArrival.clear();
+      const total = rate * LATENCY_SECONDS;
+      const latencyStart = performance.now();
+      const inflight: Array<Promise<void>> = [];
+      for (let i = 0; i < total; i++) {
+        const due = latencyStart + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 1) await sleep(wait);
+        // A PostgreSQL that falls behind the offered rate slows the commits (the committed rate says
+        // so) rather than queueing them past the pool's 5 s connection timeout.
+        if (inflight.length >= 64) await inflight[inflight.length - 64];
+        inflight.push(commitEvent());
+      }
+      await Promise.all(inflight);
+      const achievedRate = total / ((performance.now() - latencyStart) / 1000);
+      await waitFor(
+        'latency deliveries',
+        () => [...commitTimes.keys()].every((id) => firstArrival.has(id)),
+        60_000,
+      );
+      const latencies = [...commitTimes.entries()]
+        .map(([id, at]) => (firstArrival.get(id) ?? NaN) - at)
+        .sort((x, y) => x - y);
+      const line = `commit → first attempt at ${rate}/s offered (${achievedRate.toFixed(0)}/s committed): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms over ${latencies.length} events`;
+      log(line);
+      latencyResults.push(line);
+      // Where the time went, from the rows' own timestamps: the relay (commit → deliveries written)
+      // and the lane (deliveries written → first request started).
+      const split = await ctx.pool.query<{ relay: number[]; lane: number[] }>(
+        `SELECT percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP
+                  (ORDER BY extract(epoch FROM d.created_at - e.created_at) * 1000) AS relay,
+                percentile_cont(ARRAY[0.5, 0.99]) WITHIN GROUP
+                  (ORDER BY extract(epoch FROM a.requested_at - d.created_at) * 1000) AS lane
+           FROM events e
+           JOIN deliveries d ON d.event_id = e.id
+           JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1
+          WHERE e.id = ANY($1)`,
+        [[...commitTimes.keys()]],
+      );
+      const [relay, lane] = [split.rows[0]?.relay ?? [], split.rows[0]?.lane ?? []];
+      const split50 = (values: number[], at: number): string => (values[at] ?? NaN).toFixed(1);
+      const splitLine = `  of which relay (commit → deliveries written) p50 ${split50(relay, 0)} / p99 ${split50(relay, 1)} ms, lane (→ first request) p50 ${split50(lane, 0)} / p99 ${split50(lane, 1)} ms`;
+      log(splitLine);
+      latencyResults.push(splitLine);
+    }
+    await stopWorkerProcess(latencyWorker);
+
+    console.log('\nResults');
+    console.log(`  raw BullMQ no-op jobs:        ${rawRate.toFixed(0)} jobs/s`);
+    console.log(
+      `  in flight at most, each side: ${CONCURRENCY} (bare: parallel senders; engine: 1 integration × WEBHOOK_MAX_IN_FLIGHT ${CONCURRENCY})`,
+    );
+    console.log(
+      `  rounds (${WARMUP_SECONDS} s warm-up + ${ROUND_SECONDS} s measured each): bare ${bareRates.map((r) => r.perSecond.toFixed(0)).join(', ')}; ` +
+        `engine ${engineRates.map((r) => r.perSecond.toFixed(0)).join(', ')} deliveries/s`,
+    );
+    console.log(`  per-round ratios engine ÷ bare: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);
+    console.log(
+      `  bare sender (POST + INSERT):  ${bareRate.toFixed(0)} deliveries/s (median), CPU ${medianOf(bareRates.map((r) => r.cpuUs)).toFixed(0)} µs per delivery`,
+    );
+    console.log(
+      `  engine, one worker process:   ${engineRate.toFixed(0)} deliveries/s (median), CPU ${medianOf(engineRates.map((r) => r.cpuUs)).toFixed(0)} µs per delivery`,
+    );
+    console.log(
+      `  engine ÷ bare, median of the per-round ratios: ${medianOf(ratios).toFixed(2)} (target ≥ 0.6)`,
+    );
+    console.log(
+      `  engine, two worker processes: ${pairRate.toFixed(0)} deliveries/s  (${(pairRate / engineRate).toFixed(2)} × one; target ≥ 1.6)`,
+    );
+    for (const line of latencyResults) console.log(`  ${line}`);
+    console.log('  (target: p99 < 100 ms at 1,000 events/s)');
+    if (tracingSink)
+      console.log(`  tracing on: the engine sent ${tracingSink.exports()} span exports to the OTLP sink`);
+  }
 } finally {
   await tracingSink?.close();
   await owned.close();

@@ -7,26 +7,39 @@
 export class MicroBatcher<I, O> {
   private waiting: Array<{ item: I; resolve: (value: O) => void; reject: (err: unknown) => void }> = [];
   private scheduled = false;
+  private running = 0;
 
+  /**
+   * `maxRunning` bounds the batches running at once: what arrives meanwhile waits and goes in the
+   * next batch, so under load the batches grow instead of the statements multiplying (each has a
+   * fixed cost, and statements locking the same rows only queue behind one another anyway).
+   */
   constructor(
     private readonly run: (items: I[]) => Promise<O[]>,
     private readonly maxBatch = 100,
+    private readonly maxRunning = Number.POSITIVE_INFINITY,
   ) {}
 
   push(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.waiting.push({ item, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
+      this.schedule();
     });
   }
 
+  private schedule(): void {
+    if (this.scheduled || this.waiting.length === 0 || this.running >= this.maxRunning) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
   private flush(): void {
+    this.scheduled = false;
+    if (this.running >= this.maxRunning) return;
     const batch = this.waiting.splice(0, this.maxBatch);
-    this.scheduled = this.waiting.length > 0;
-    if (this.scheduled) setImmediate(() => this.flush());
+    if (batch.length === 0) return;
+    this.running += 1;
+    this.schedule();
     let results: Promise<O[]>;
     try {
       results = this.run(batch.map((b) => b.item));
@@ -42,7 +55,11 @@ export class MicroBatcher<I, O> {
       .then(
         (out) => batch.forEach((b, i) => b.resolve(out[i] as O)),
         (err: unknown) => batch.forEach((b) => b.reject(err)),
-      );
+      )
+      .finally(() => {
+        this.running -= 1;
+        this.schedule();
+      });
   }
 }
 

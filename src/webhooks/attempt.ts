@@ -133,6 +133,13 @@ async function recordBatch(ctx: AppContext, records: AttemptRecord[]): Promise<R
   }
 }
 
+/**
+ * Attempts one statement records, and statements at once per process: under load the batches grow
+ * (a statement's fixed cost, planning included, is paid per batch), while a second statement may run
+ * beside a slow one.
+ */
+const RECORD_BATCH_MAX = 200;
+
 const recorders = new WeakMap<AppContext, MicroBatcher<AttemptRecord, RecordedAttempt | undefined>>();
 
 /**
@@ -144,16 +151,20 @@ export function recordAttempt(ctx: AppContext, record: AttemptRecord): Promise<R
     recorders,
     ctx,
     () =>
-      new MicroBatcher(async (records: AttemptRecord[]) => {
-        const { attempts } = await recordBatch(ctx, records);
-        const claimed = new Set<string>();
-        return records.map((r) => {
-          const key = attemptKey(r.delivery.id, r.attempt);
-          if (claimed.has(key)) return undefined;
-          claimed.add(key);
-          return attempts.get(key);
-        });
-      }),
+      new MicroBatcher(
+        async (records: AttemptRecord[]) => {
+          const { attempts } = await recordBatch(ctx, records);
+          const claimed = new Set<string>();
+          return records.map((r) => {
+            const key = attemptKey(r.delivery.id, r.attempt);
+            if (claimed.has(key)) return undefined;
+            claimed.add(key);
+            return attempts.get(key);
+          });
+        },
+        RECORD_BATCH_MAX,
+        2,
+      ),
   );
   return batcher.push(record);
 }

@@ -58,6 +58,20 @@ const IDLE_POLL_MS = [20, 50, 100, 200, 400, 800];
 
 const WEBHOOK_KINDS = new Set<string>(WEBHOOK_KIND_TYPES);
 
+/** The runners this process is running, by database handle and integration: a relay here nudges them. */
+const localRunners = new WeakMap<object, Map<number, Set<LaneRunner>>>();
+
+/**
+ * Tells this process's running runners of these integrations that new deliveries were written, so
+ * they read now rather than at their next idle poll. Only a shortcut: a runner elsewhere learns of
+ * them at its next poll, and one about to stop sees the lane's wake counter moved.
+ */
+export function nudgeLocalLanes(ctx: Pick<AppContext, 'db'>, integrationIds: Iterable<number>): void {
+  const running = localRunners.get(ctx.db);
+  if (!running) return;
+  for (const id of integrationIds) running.get(id)?.forEach((runner) => runner.nudge());
+}
+
 export async function runLane(
   ctx: AppContext,
   job: LaneJobData,
@@ -114,11 +128,28 @@ class LaneRunner {
   async run(): Promise<LaneRunOutcome> {
     const heartbeat = setInterval(() => void this.renew(), Math.max(100, this.options.leaseMs / 3));
     heartbeat.unref();
+    let byIntegration = localRunners.get(this.ctx.db);
+    if (!byIntegration) {
+      byIntegration = new Map();
+      localRunners.set(this.ctx.db, byIntegration);
+    }
+    const mine = byIntegration.get(this.integrationId) ?? new Set<LaneRunner>();
+    byIntegration.set(this.integrationId, mine.add(this));
     try {
       return await this.loop();
     } finally {
       clearInterval(heartbeat);
+      mine.delete(this);
+      if (mine.size === 0 && byIntegration.get(this.integrationId) === mine)
+        byIntegration.delete(this.integrationId);
     }
+  }
+
+  /** New deliveries were written for this lane: read them at the next turn instead of polling. */
+  nudge(): void {
+    this.moreMayBeDue = true;
+    this.idlePolls = 0;
+    this.poke?.();
   }
 
   private async loop(): Promise<LaneRunOutcome> {

@@ -1,10 +1,18 @@
 import type { AppContext } from '../shared/context.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
+import { nudgeLocalLanes } from './lane-runner.js';
 import { enqueueLaneJobs } from './lanes.js';
 import { fanOutEvents } from './repository/fan-out.js';
 
 /** Most events one fan-out statement claims; a larger backlog takes several. */
 const CLAIM_LIMIT = 1000;
+
+/**
+ * Relay jobs whose events one statement fans out. One statement at a time per process: two would lock
+ * the same company's unclaimed events and wait for each other, so the jobs that arrive meanwhile join
+ * the next one instead.
+ */
+const RELAY_BATCH_MAX = 500;
 
 const relayBatchers = new WeakMap<AppContext, MicroBatcher<string, boolean>>();
 
@@ -18,14 +26,22 @@ function fanOutBatched(ctx: AppContext, eventId: string): Promise<boolean> {
     relayBatchers,
     ctx,
     () =>
-      new MicroBatcher(async (eventIds: string[]) => {
-        const fanned = await fanOutEvents(ctx.db, [...new Set(eventIds)], CLAIM_LIMIT);
-        await enqueueLaneJobs(
-          ctx,
-          fanned.lanes.map((w) => ({ ...w, replaces: true })),
-        );
-        return eventIds.map(() => fanned.claimed < CLAIM_LIMIT);
-      }),
+      new MicroBatcher(
+        async (eventIds: string[]) => {
+          const fanned = await fanOutEvents(ctx.db, [...new Set(eventIds)], CLAIM_LIMIT);
+          nudgeLocalLanes(
+            ctx,
+            fanned.lanes.map((w) => w.integrationId),
+          );
+          await enqueueLaneJobs(
+            ctx,
+            fanned.lanes.map((w) => ({ ...w, replaces: true })),
+          );
+          return eventIds.map(() => fanned.claimed < CLAIM_LIMIT);
+        },
+        RELAY_BATCH_MAX,
+        1,
+      ),
   );
   return batcher.push(eventId);
 }
@@ -46,6 +62,10 @@ export async function relayBacklog(ctx: AppContext, eventIds: string[]): Promise
   let claimed = 0;
   for (;;) {
     const fanned = await fanOutEvents(ctx.db, eventIds, CLAIM_LIMIT);
+    nudgeLocalLanes(
+      ctx,
+      fanned.lanes.map((w) => w.integrationId),
+    );
     await enqueueLaneJobs(
       ctx,
       fanned.lanes.map((w) => ({ ...w, replaces: true })),

@@ -54,4 +54,31 @@ describe('MicroBatcher', () => {
     fail = undefined;
     expect(await Promise.all([1, 2].map((i) => batcher.push(i)))).to.deep.equal([1, 2]);
   });
+
+  it('runs at most maxRunning batches at once: what arrives meanwhile goes in the next batch', async () => {
+    const batches: number[][] = [];
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batcher = new MicroBatcher(
+      async (items: number[]) => {
+        batches.push(items);
+        if (batches.length === 1) await gate;
+        return items;
+      },
+      100,
+      1,
+    );
+    const first = batcher.push(1);
+    await new Promise((r) => setImmediate(r));
+    const later = [2, 3].map((i) => batcher.push(i));
+    await new Promise((r) => setImmediate(r));
+    const more = batcher.push(4);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(batches).to.deep.equal([[1]]);
+    release();
+    expect(await Promise.all([first, ...later, more])).to.deep.equal([1, 2, 3, 4]);
+    expect(batches).to.deep.equal([[1], [2, 3, 4]]);
+  });
 });

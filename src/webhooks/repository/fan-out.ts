@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS, subscribedKindsFor } from '../../events/kinds.js';
 import { WEBHOOK_KIND_TYPES } from '../../integrations/types.js';
 import type { Executor } from '../../shared/db/index.js';
@@ -43,19 +43,35 @@ export async function fanOutEvents(db: Executor, eventIds: string[], limit = 100
     claimed: number;
     deliveries: number;
     lanes: Array<{ integration_id: number; generation: string | number; enqueue: boolean }> | null;
-  }>(sql`
+  }>(fanOutSql(eventIds, limit));
+  const row = result.rows[0];
+  return {
+    claimed: row?.claimed ?? 0,
+    deliveries: row?.deliveries ?? 0,
+    lanes: (row?.lanes ?? []).map((l) => ({
+      integrationId: l.integration_id,
+      generation: toId(l.generation),
+      enqueue: l.enqueue,
+    })),
+  };
+}
+
+function fanOutSql(eventIds: string[], limit: number): SQL {
+  return sql`
     WITH target AS (
+      -- An event already claimed asks for nothing more: its relay costs one primary-key lookup.
       SELECT company_id, max(seq) AS upto FROM events
-       WHERE id = ANY(${sql.param(eventIds)}::text[]) GROUP BY company_id
+       WHERE id = ANY(${sql.param(eventIds)}::text[]) AND relayed_at IS NULL GROUP BY company_id
     ), claimable AS (
       SELECT e.id FROM events e JOIN target t ON t.company_id = e.company_id AND e.seq <= t.upto
        WHERE e.relayed_at IS NULL
        ORDER BY e.seq LIMIT ${limit}
          FOR UPDATE OF e
     ), claimed AS (
+      -- By primary key: joined to the CTE, the planner reads the whole table (a hash join over a
+      -- sequential scan, milliseconds per statement once the table holds a backlog).
       UPDATE events e SET relayed_at = clock_timestamp()
-        FROM claimable c
-       WHERE e.id = c.id AND e.relayed_at IS NULL
+       WHERE e.id = ANY(ARRAY(SELECT id FROM claimable)) AND e.relayed_at IS NULL
    RETURNING e.id, e.seq, e.company_id, e.type, e.product_id, e.integration_id
     ), inserted AS (
       INSERT INTO deliveries (event_id, integration_id, next_attempt_at)
@@ -79,17 +95,7 @@ export async function fanOutEvents(db: Executor, eventIds: string[], limit = 100
     SELECT (SELECT count(*) FROM claimed)::int AS claimed,
            (SELECT count(*) FROM inserted)::int AS deliveries,
            (SELECT json_agg(json_build_object('integration_id', integration_id, 'generation', generation,
-                                              'enqueue', enqueue)) FROM woken) AS lanes`);
-  const row = result.rows[0];
-  return {
-    claimed: row?.claimed ?? 0,
-    deliveries: row?.deliveries ?? 0,
-    lanes: (row?.lanes ?? []).map((l) => ({
-      integrationId: l.integration_id,
-      generation: toId(l.generation),
-      enqueue: l.enqueue,
-    })),
-  };
+                                              'enqueue', enqueue)) FROM woken) AS lanes`;
 }
 
 /** Events committed more than `graceMs` ago that no relay has claimed, oldest first. */
