@@ -9,7 +9,7 @@ import {
   type Context,
   type Tracer,
 } from '@opentelemetry/api';
-import type { Telemetry } from 'bullmq';
+import type { Span as QueueSpan, Telemetry } from 'bullmq';
 import { ConfigError } from './config.js';
 
 /**
@@ -65,7 +65,7 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
     data: { include: INSTRUMENTED_MODULES },
   });
   const [
-    { NodeSDK },
+    { NodeSDK, core },
     { PgInstrumentation },
     { IORedisInstrumentation },
     { UndiciInstrumentation },
@@ -97,7 +97,41 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
   traceIncomingRequests(trace.getTracer('payment-links-http'));
   running = {
     shutdown: () => sdk.shutdown(),
-    telemetry: new BullMQOtel({ tracerName: 'payment-links-queues' }),
+    telemetry: producersAndConsumersOnly(
+      new BullMQOtel({ tracerName: 'payment-links-queues' }),
+      core.suppressTracing,
+    ),
+  };
+}
+
+/**
+ * BullMQ's telemetry without its internal spans. Besides a job's producer and consumer spans, BullMQ
+ * traces its own bookkeeping (completing a job, fetching the next one, stalled checks), and each such
+ * span has the Redis commands it sends as children: in the webhook engine, more than half the spans of
+ * a delivery, describing the queue rather than the payment. Those operations run untraced here: no
+ * span of their own and none for their commands. Producer and consumer spans, and whatever the
+ * service does inside a job, are traced as before.
+ */
+function producersAndConsumersOnly(
+  telemetry: Telemetry<Context>,
+  suppress: (ctx: Context) => Context,
+): Telemetry<Context> {
+  const untraced: QueueSpan<Context> = {
+    setSpanOnContext: suppress,
+    setAttribute: () => undefined,
+    setAttributes: () => undefined,
+    addEvent: () => undefined,
+    recordException: () => undefined,
+    end: () => undefined,
+  };
+  return {
+    contextManager: telemetry.contextManager,
+    tracer: {
+      startSpan: (name, options, ctx) =>
+        options?.kind === SpanKind.PRODUCER || options?.kind === SpanKind.CONSUMER
+          ? telemetry.tracer.startSpan(name, options, ctx)
+          : untraced,
+    },
   };
 }
 
