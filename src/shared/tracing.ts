@@ -1,5 +1,15 @@
-import { context, propagation, trace, type Context } from '@opentelemetry/api';
-import type { Telemetry } from 'bullmq';
+import http from 'node:http';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Context,
+  type Tracer,
+} from '@opentelemetry/api';
+import type { Span as QueueSpan, Telemetry } from 'bullmq';
 import { ConfigError } from './config.js';
 
 /**
@@ -28,7 +38,10 @@ interface Running {
 let running: Running | undefined;
 
 /** Modules whose exports the instrumentations patch; only these are intercepted at import. */
-const INSTRUMENTED_MODULES = ['express', 'router', 'pg', 'pg-pool', 'ioredis', 'undici', 'http', 'https'];
+const INSTRUMENTED_MODULES = ['pg', 'pg-pool', 'ioredis', 'undici'];
+
+/** Probes and scrapes are not worth a trace each. */
+const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)\b/;
 
 export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   if ((env.OTEL_SDK_DISABLED ?? '').toLowerCase() === 'true') return false;
@@ -36,7 +49,7 @@ export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean
 }
 
 /**
- * Starts the SDK when tracing is configured. Call it before anything imports express, pg, ioredis
+ * Starts the SDK when tracing is configured. Call it before anything imports pg, ioredis
  * or undici (the entry points do, then import the rest): their instrumentations patch them as
  * they load.
  */
@@ -52,17 +65,13 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
     data: { include: INSTRUMENTED_MODULES },
   });
   const [
-    { NodeSDK },
-    { HttpInstrumentation },
-    { ExpressInstrumentation, ExpressLayerType },
+    { NodeSDK, core },
     { PgInstrumentation },
     { IORedisInstrumentation },
     { UndiciInstrumentation },
     { BullMQOtel },
   ] = await Promise.all([
     import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-express'),
     import('@opentelemetry/instrumentation-pg'),
     import('@opentelemetry/instrumentation-ioredis'),
     import('@opentelemetry/instrumentation-undici'),
@@ -72,30 +81,112 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
     ...(process.env.OTEL_SERVICE_NAME
       ? {}
       : { serviceName: `payment-links-${role === 'web+worker' ? 'all' : role}` }),
+    // Traces only: the processes already serve their metrics to Prometheus, and nothing logs through
+    // OpenTelemetry. Unset, the SDK would also export metrics (every HTTP request and query timed
+    // into histograms, a tenth of the cost of tracing) and start a log pipeline; naming an exporter
+    // in OTEL_METRICS_EXPORTER or OTEL_LOGS_EXPORTER still turns it on.
+    ...(process.env.OTEL_METRICS_EXPORTER ? {} : { metricReaders: [] }),
+    ...(process.env.OTEL_LOGS_EXPORTER ? {} : { logRecordProcessors: [] }),
     instrumentations: [
-      new HttpInstrumentation({
-        // Probes and scrapes are not worth a trace each.
-        ignoreIncomingRequestHook: (req) => /^\/(healthz|readyz|metrics)\b/.test(req.url ?? ''),
-      }),
-      // No span per middleware and handler (a dozen per request, the largest cost of tracing here):
-      // the request's server span still gets its route, and the queries and commands are its children.
-      new ExpressInstrumentation({
-        ignoreLayersType: [
-          ExpressLayerType.MIDDLEWARE,
-          ExpressLayerType.REQUEST_HANDLER,
-          ExpressLayerType.ROUTER,
-        ],
-      }),
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
       new UndiciInstrumentation(),
     ],
   });
   sdk.start();
+  traceIncomingRequests(trace.getTracer('payment-links-http'));
   running = {
     shutdown: () => sdk.shutdown(),
-    telemetry: new BullMQOtel({ tracerName: 'payment-links-queues' }),
+    telemetry: producersAndConsumersOnly(
+      new BullMQOtel({ tracerName: 'payment-links-queues' }),
+      core.suppressTracing,
+    ),
   };
+}
+
+/**
+ * BullMQ's telemetry without its internal spans. Besides a job's producer and consumer spans, BullMQ
+ * traces its own bookkeeping (completing a job, fetching the next one, stalled checks), and each such
+ * span has the Redis commands it sends as children: in the webhook engine, more than half the spans of
+ * a delivery, describing the queue rather than the payment. Those operations run untraced here: no
+ * span of their own and none for their commands. Producer and consumer spans, and whatever the
+ * service does inside a job, are traced as before.
+ */
+function producersAndConsumersOnly(
+  telemetry: Telemetry<Context>,
+  suppress: (ctx: Context) => Context,
+): Telemetry<Context> {
+  const untraced: QueueSpan<Context> = {
+    setSpanOnContext: suppress,
+    setAttribute: () => undefined,
+    setAttributes: () => undefined,
+    addEvent: () => undefined,
+    recordException: () => undefined,
+    end: () => undefined,
+  };
+  return {
+    contextManager: telemetry.contextManager,
+    tracer: {
+      startSpan: (name, options, ctx) =>
+        options?.kind === SpanKind.PRODUCER || options?.kind === SpanKind.CONSUMER
+          ? telemetry.tracer.startSpan(name, options, ctx)
+          : untraced,
+    },
+  };
+}
+
+/**
+ * One server span per incoming request, in place of the HTTP and Express instrumentations (which
+ * cost more than everything else tracing does on an API read: per-request metrics, a dozen
+ * attributes, wrapped middleware). Every `http.Server` of the process emits its requests through
+ * this: the span continues an incoming `traceparent`, is active while the app handles the request,
+ * and ends when the response is sent, named after the route that answered.
+ */
+function traceIncomingRequests(tracer: Tracer): void {
+  type Emit = (this: http.Server, event: string, ...args: unknown[]) => boolean;
+  const emit: Emit = http.Server.prototype.emit;
+  const traced: Emit = function (this: http.Server, event, ...args) {
+    const [req, res] = args;
+    if (
+      event !== 'request' ||
+      !(req instanceof http.IncomingMessage) ||
+      !(res instanceof http.ServerResponse) ||
+      UNTRACED_PATHS.test(req.url ?? '')
+    )
+      return emit.call(this, event, ...args);
+    const method = req.method ?? 'GET';
+    const span = tracer.startSpan(
+      method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': method, 'url.path': (req.url ?? '/').split('?')[0] },
+      },
+      propagation.extract(ROOT_CONTEXT, req.headers),
+    );
+    const active = trace.setSpan(ROOT_CONTEXT, span);
+    // Listeners the app adds to the request (its body arriving) and the response (its end) run in
+    // the span's context, not the connection's.
+    context.bind(active, req);
+    context.bind(active, res);
+    res.once('close', () => {
+      const route = routeOf(req);
+      if (route) span.updateName(`${method} ${route}`).setAttribute('http.route', route);
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    });
+    return context.with(active, () => emit.call(this, event, ...args));
+  };
+  http.Server.prototype.emit = traced;
+}
+
+/** The Express route that answered (`/v1/payment-links/:id`), once it has: Express leaves it on the request. */
+function routeOf(req: http.IncomingMessage): string | undefined {
+  const route: unknown = Reflect.get(req, 'route');
+  const path: unknown = route && typeof route === 'object' ? Reflect.get(route, 'path') : undefined;
+  if (typeof path !== 'string') return undefined;
+  const base: unknown = Reflect.get(req, 'baseUrl');
+  return `${typeof base === 'string' ? base : ''}${path}`;
 }
 
 /** `startTracing` for an entry point: a bad OTEL_* value stops the process with one line naming it. */
