@@ -5,6 +5,7 @@ import { paymentsApp } from './payments.js';
 import { mountPath } from '../shared/config.js';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler, notFoundHandler } from '../shared/http/errors.js';
+import { answerJsonDirectly } from '../shared/http/json-response.js';
 import { requestId } from '../shared/http/request-id.js';
 import { requestLog } from '../shared/http/request-log.js';
 import { checkReadiness } from '../shared/readiness.js';
@@ -23,6 +24,7 @@ export function createApp(ctx: AppContext): Express {
   // The JSON APIs are routers of this app, whose responses carry no ETag (they are never cached).
   app.set('etag', false);
   app.set('trust proxy', ctx.config.trustProxy);
+  answerJsonDirectly(app);
   app.use(requestId);
   app.use(httpMetrics());
   app.use(requestLog(ctx.logger));
