@@ -2,7 +2,7 @@ import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
-import { preparedOn } from '../shared/db/prepared.js';
+import { preparedOn, storable } from '../shared/db/prepared.js';
 
 const { paymentLinks, orders } = schema;
 
@@ -74,7 +74,8 @@ function linkReader(db: Db): MicroBatcher<string, JoinedRow | undefined> {
   return batcherFor(findLinkBatchers, db, () => {
     const statement = prepareFindLinks(db);
     return new MicroBatcher<string, JoinedRow | undefined>(async (linkIds: string[]) => {
-      const rows = await statement.execute({ linkIds: [...new Set(linkIds)] });
+      const distinct = storable(linkIds);
+      const rows = distinct.length > 0 ? await statement.execute({ linkIds: distinct }) : [];
       const byId = new Map<string, JoinedRow>(rows.map((row) => [row.link.id, row]));
       return linkIds.map((id) => byId.get(id));
     });
