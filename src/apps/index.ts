@@ -12,7 +12,7 @@ import { checkReadiness } from '../shared/readiness.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-board.js';
 import { DASHBOARD_PATH, dashboardApp } from './dashboard.js';
 import { DOCS_PATH, docsRouter } from './docs.js';
-import { httpMetrics, METRICS_PATH, metricsApp, metricsHandler } from './metrics.js';
+import { METRICS_PATH, metricsApp, metricsHandler, recordHttpMetrics } from './metrics.js';
 
 /**
  * One Express app that mounts the three surfaces (panel and buyer pages at the path of their
@@ -26,8 +26,7 @@ export function createApp(ctx: AppContext): Express {
   app.set('trust proxy', ctx.config.trustProxy);
   answerJsonDirectly(app);
   app.use(requestId);
-  app.use(httpMetrics());
-  app.use(requestLog(ctx.logger));
+  app.use(requestLog(ctx.logger, recordHttpMetrics));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
