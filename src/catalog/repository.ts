@@ -1,8 +1,7 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
 import { insertedRow } from '../shared/db/inserted.js';
-import { batcherFor, MicroBatcher } from '../shared/batcher.js';
-import { preparedOn, storable } from '../shared/db/prepared.js';
+import { preparedOn } from '../shared/db/prepared.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 
 const { companies, products, offers, plans, coupons } = schema;
@@ -63,32 +62,14 @@ const withKind =
   (kind: ItemKind) =>
   (row: ItemRow): CatalogItem => ({ ...row, kind });
 
-const prepareByCodes = (kind: ItemKind, db: Db) =>
+const prepareByCode = (kind: ItemKind) => (db: Db) =>
   selectItems(db, kind)
-    .where(sql`${tableOf(kind).code} = ANY(${sql.placeholder('codes')}::text[])`)
-    .prepare(statementName(db, `catalog_${kind}_by_codes`));
-
-const byCodeReaders = {
-  offer: new WeakMap<Db, MicroBatcher<string, ItemRow | undefined>>(),
-  plan: new WeakMap<Db, MicroBatcher<string, ItemRow | undefined>>(),
+    .where(eq(tableOf(kind).code, sql.placeholder('code')))
+    .prepare(statementName(db, `catalog_${kind}_by_code`));
+const byCodeStatements = {
+  offer: new WeakMap<Db, ReturnType<ReturnType<typeof prepareByCode>>>(),
+  plan: new WeakMap<Db, ReturnType<ReturnType<typeof prepareByCode>>>(),
 };
-
-/**
- * The offers (or plans) looked up by code in one turn of the event loop, in one statement: link
- * creations under load share a round trip. Sent after the last lookup of the turn arrived, so each
- * sees everything committed before it.
- */
-function itemReader(db: Db, kind: ItemKind): MicroBatcher<string, ItemRow | undefined> {
-  return batcherFor(byCodeReaders[kind], db, () => {
-    const statement = prepareByCodes(kind, db);
-    return new MicroBatcher<string, ItemRow | undefined>(async (codes: string[]) => {
-      const distinct = storable(codes);
-      const rows = distinct.length > 0 ? await statement.execute({ codes: distinct }) : [];
-      const byCode = new Map<string, ItemRow>(rows.map((row) => [row.code, row]));
-      return codes.map((code) => byCode.get(code));
-    });
-  });
-}
 
 /**
  * The offer or plan with this code. Codes are unique across companies (a checkout address names one
@@ -96,7 +77,7 @@ function itemReader(db: Db, kind: ItemKind): MicroBatcher<string, ItemRow | unde
  * caller's check. A prepared statement: link creation looks items up on every request.
  */
 export async function findItemByCode(db: Db, kind: ItemKind, code: string): Promise<CatalogItem | undefined> {
-  const row = await itemReader(db, kind).push(code);
+  const [row] = await preparedOn(byCodeStatements[kind], db, prepareByCode(kind)).execute({ code });
   return row ? withKind(kind)(row) : undefined;
 }
 
