@@ -5,13 +5,14 @@ import { paymentsApp } from './payments.js';
 import { mountPath } from '../shared/config.js';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler, notFoundHandler } from '../shared/http/errors.js';
+import { answerJsonDirectly } from '../shared/http/json-response.js';
 import { requestId } from '../shared/http/request-id.js';
 import { requestLog } from '../shared/http/request-log.js';
 import { checkReadiness } from '../shared/readiness.js';
 import { ADMIN_QUEUES_PATH, adminQueuesRouter } from './admin-board.js';
 import { DASHBOARD_PATH, dashboardApp } from './dashboard.js';
 import { DOCS_PATH, docsRouter } from './docs.js';
-import { httpMetrics, METRICS_PATH, metricsApp, metricsHandler } from './metrics.js';
+import { METRICS_PATH, metricsApp, metricsHandler, recordHttpMetrics } from './metrics.js';
 
 /**
  * One Express app that mounts the three surfaces (panel and buyer pages at the path of their
@@ -23,9 +24,9 @@ export function createApp(ctx: AppContext): Express {
   // The JSON APIs are routers of this app, whose responses carry no ETag (they are never cached).
   app.set('etag', false);
   app.set('trust proxy', ctx.config.trustProxy);
+  answerJsonDirectly(app);
   app.use(requestId);
-  app.use(httpMetrics());
-  app.use(requestLog(ctx.logger));
+  app.use(requestLog(ctx.logger, recordHttpMetrics));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import { QUEUE, QUEUE_KEYS } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import {
@@ -39,21 +39,16 @@ export const metricsApp =
 
 /**
  * Times every request by app and route template (`/v1/payment-links/:id`, never the path itself,
- * whose ids would make a series per link); a request no route matched is `unmatched`.
+ * whose ids would make a series per link); a request no route matched is `unmatched`. Called by the
+ * request log's listener once a response is sent whole (one listener per request for both).
  */
-export function httpMetrics(): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const end = httpRequestDuration.startTimer();
-    res.once('finish', () => {
-      const path: unknown = req.route?.path;
-      const route = typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
-      const app = appOfResponse.get(res) ?? 'web';
-      const labels = { app, method: req.method, route, status: String(res.statusCode) };
-      end(labels);
-      httpRequests.inc(labels);
-    });
-    next();
-  };
+export function recordHttpMetrics(req: Request, res: Response, seconds: number): void {
+  const path: unknown = req.route?.path;
+  const route = typeof path === 'string' ? `${req.baseUrl}${path}` : 'unmatched';
+  const app = appOfResponse.get(res) ?? 'web';
+  const labels = { app, method: req.method, route, status: String(res.statusCode) };
+  httpRequestDuration.observe(labels, seconds);
+  httpRequests.inc(labels);
 }
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();

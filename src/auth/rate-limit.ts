@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
-import type { RedisClient } from '../../queues/index.js';
+import { isCluster, type RedisClient } from '../../queues/index.js';
+import { MicroBatcher } from '../shared/batcher.js';
 import type { AppContext } from '../shared/context.js';
 import { RateLimitedError } from '../shared/errors.js';
 import type { Route } from '../shared/http/operation.js';
@@ -16,13 +17,14 @@ interface WindowCount {
 }
 
 /**
- * Counts one request in each of its windows, all in one round trip: INCR, and the window's expiry
- * set by its first request. Returns count and remaining milliseconds for each key, in order.
+ * Counts requests in windows, all in one round trip: INCRBY each window by the number of requests
+ * counted in it, and set its expiry on its first request. Returns count and remaining milliseconds
+ * for each key, in order.
  */
 const COUNT_SCRIPT = `
 local out = {}
 for i, key in ipairs(KEYS) do
-  local count = redis.call('INCR', key)
+  local count = redis.call('INCRBY', key, ARGV[i + 1])
   local ttl = redis.call('PTTL', key)
   if ttl < 0 then
     redis.call('PEXPIRE', key, ARGV[1])
@@ -34,8 +36,13 @@ end
 return out`;
 const COUNT_SHA = createHash('sha1').update(COUNT_SCRIPT).digest('hex');
 
-async function countInRedis(redis: RedisClient, keys: string[]): Promise<Array<[number, number]>> {
-  const args = [keys.length, ...keys, WINDOW_MS] as const;
+/** Adds `by[i]` to window `keys[i]`; returns each window's count after it and its remaining ms. */
+async function countInRedis(
+  redis: RedisClient,
+  keys: string[],
+  by: number[],
+): Promise<Array<[number, number]>> {
+  const args = [keys.length, ...keys, WINDOW_MS, ...by] as const;
   const reply: unknown = await redis
     .evalsha(COUNT_SHA, ...args)
     .catch((err: unknown) =>
@@ -72,6 +79,60 @@ class LocalWindows {
   }
 }
 
+/** The windows one request counts toward; `tag` is the Redis Cluster hash tag they all share. */
+interface CountRequest {
+  tag: string;
+  keys: string[];
+}
+
+/**
+ * Counts the requests of one turn of the event loop together: each window gets one INCRBY of the
+ * number of those requests it counts, and each request gets the count it would have got had they
+ * been counted one by one, in the order they arrived. One round trip per turn (per hash tag on a
+ * cluster, where a script's keys must share a slot) instead of one per request; the limit holds
+ * across processes exactly as before, since every increment still happens in Redis.
+ */
+async function countBatch(
+  redis: RedisClient,
+  requests: CountRequest[],
+): Promise<Array<Array<[number, number]>>> {
+  const groups = new Map<string, CountRequest[]>();
+  // A single node runs any keys in one script; a cluster needs one script per slot.
+  const cluster = isCluster(redis);
+  for (const r of requests) {
+    const group = cluster ? r.tag : '';
+    groups.set(group, [...(groups.get(group) ?? []), r]);
+  }
+  const counted = new Map<CountRequest, Array<[number, number]>>();
+  await Promise.all(
+    [...groups.values()].map(async (group) => {
+      const increments = new Map<string, number>();
+      for (const r of group) for (const key of r.keys) increments.set(key, (increments.get(key) ?? 0) + 1);
+      const keys = [...increments.keys()];
+      const after = await countInRedis(
+        redis,
+        keys,
+        keys.map((k) => increments.get(k) ?? 0),
+      );
+      // Each window's count after this batch; its requests take the counts leading up to it, in order.
+      const totals = new Map<string, [number, number]>(keys.map((k, i) => [k, after[i] ?? [0, WINDOW_MS]]));
+      const seen = new Map<string, number>();
+      for (const r of group) {
+        counted.set(
+          r,
+          r.keys.map((key): [number, number] => {
+            const [total, ttl] = totals.get(key) ?? [0, WINDOW_MS];
+            const position = (seen.get(key) ?? 0) + 1;
+            seen.set(key, position);
+            return [total - (increments.get(key) ?? 0) + position, ttl];
+          }),
+        );
+      }
+    }),
+  );
+  return requests.map((r) => counted.get(r) ?? []);
+}
+
 const secondsUntil = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 /**
@@ -98,8 +159,9 @@ const pathMatcher = (template: string): RegExp =>
 /**
  * Per-key limits shared by every web process through Redis (every payments request counts
  * toward `requestsPerMinute`; link create and cancel, the routes marked `rateLimit: 'writes'`, also
- * toward `writesPerMinute`). Fixed 60 s windows, both of a request counted in one round trip. While
- * Redis is unreachable each process counts on its own rather than failing requests.
+ * toward `writesPerMinute`). Fixed 60 s windows; the requests of one turn of the event loop are
+ * counted in one round trip. While Redis is unreachable each process counts on its own rather than
+ * failing requests.
  */
 export function paymentsRateLimit(ctx: AppContext, routes: Route[]): RequestHandler {
   const { requestsPerMinute, writesPerMinute } = ctx.config.limits;
@@ -112,31 +174,30 @@ export function paymentsRateLimit(ctx: AppContext, routes: Route[]): RequestHand
     return writes.some((w) => w.method === req.method && w.path.test(path));
   };
   const local = new LocalWindows();
+  const localBatch = (requests: CountRequest[]): Array<Array<[number, number]>> =>
+    requests.map((r) => local.count(r.keys));
 
-  const count = async (keys: string[]): Promise<Array<[number, number]>> => {
-    if (ctx.redis.status !== 'ready') return local.count(keys);
+  const batcher = new MicroBatcher(async (requests: CountRequest[]) => {
+    if (ctx.redis.status !== 'ready') return localBatch(requests);
     try {
-      return await countInRedis(ctx.redis, keys);
+      return await countBatch(ctx.redis, requests);
     } catch (err) {
       ctx.logger.warn({ err }, 'rate limit counted in this process: Redis did not answer');
-      return local.count(keys);
+      return localBatch(requests);
     }
-  };
+  });
 
   return async (req, res, next) => {
     const { keyId } = paymentsPrincipal(res);
     // One hash tag per key: both windows of a request live in one Redis Cluster slot.
-    const key = (window: string): string => `${base}:rl:{${keyId}}:${window}`;
-    const limits = isWrite(req)
-      ? [
-          { name: 'all', limit: requestsPerMinute },
-          { name: 'writes', limit: writesPerMinute },
-        ]
-      : [{ name: 'all', limit: requestsPerMinute }];
-    const counts = await count(limits.map((l) => key(l.name)));
-    const windows: WindowCount[] = limits.map((l, i) => {
+    const tag = `{${String(keyId)}}`;
+    const all = `${base}:rl:${tag}:all`;
+    const write = isWrite(req);
+    const counts = await batcher.push({ tag, keys: write ? [all, `${base}:rl:${tag}:writes`] : [all] });
+    const limits = write ? [requestsPerMinute, writesPerMinute] : [requestsPerMinute];
+    const windows: WindowCount[] = limits.map((limit, i) => {
       const [countSoFar, resetInMs] = counts[i] ?? [0, WINDOW_MS];
-      return { limit: l.limit, count: countSoFar, resetInMs };
+      return { limit, count: countSoFar, resetInMs };
     });
     setHeaders(res, windows);
     const exceeded = windows.filter((w) => w.count > w.limit).sort((a, b) => b.resetInMs - a.resetInMs)[0];

@@ -1,7 +1,8 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
-import { preparedOn } from '../shared/db/prepared.js';
+import { batcherFor, MicroBatcher } from '../shared/batcher.js';
+import { preparedOn, storable } from '../shared/db/prepared.js';
 
 const { paymentLinks, orders } = schema;
 
@@ -57,11 +58,29 @@ function selectWithOrder(executor: Executor) {
 // Hot-path queries run as prepared statements (see preparedOn); inside a transaction the same query
 // is built the ordinary way.
 
-const prepareFindLink = (db: Db) =>
+const prepareFindLinks = (db: Db) =>
   selectWithOrder(db)
-    .where(eq(paymentLinks.id, sql.placeholder('linkId')))
-    .prepare(statementName(db, 'payment_links_find'));
-const findLinkStatements = new WeakMap<Db, ReturnType<typeof prepareFindLink>>();
+    .where(sql`${paymentLinks.id} = ANY(${sql.placeholder('linkIds')}::text[])`)
+    .prepare(statementName(db, 'payment_links_find_many'));
+
+const findLinkBatchers = new WeakMap<Db, MicroBatcher<string, JoinedRow | undefined>>();
+
+/**
+ * The links read in one turn of the event loop, in one primary-key statement (`id = ANY(...)`):
+ * concurrent reads share one round trip and one pooled connection instead of one each. The
+ * statement is sent after the last of them arrived, so each sees everything committed before it.
+ */
+function linkReader(db: Db): MicroBatcher<string, JoinedRow | undefined> {
+  return batcherFor(findLinkBatchers, db, () => {
+    const statement = prepareFindLinks(db);
+    return new MicroBatcher<string, JoinedRow | undefined>(async (linkIds: string[]) => {
+      const distinct = storable(linkIds);
+      const rows = distinct.length > 0 ? await statement.execute({ linkIds: distinct }) : [];
+      const byId = new Map<string, JoinedRow>(rows.map((row) => [row.link.id, row]));
+      return linkIds.map((id) => byId.get(id));
+    });
+  });
+}
 
 /**
  * A link of this company and mode, with its order; one primary-key lookup. The statement filters
@@ -69,11 +88,10 @@ const findLinkStatements = new WeakMap<Db, ReturnType<typeof prepareFindLink>>()
  * mode could settle, while the table is small, on an index that later scans all of a company's links.
  */
 export async function findLink(executor: Executor, scope: LinkScope): Promise<LinkWithOrder | undefined> {
-  const rows =
+  const row =
     executor instanceof PgTransaction
-      ? await selectWithOrder(executor).where(eq(paymentLinks.id, scope.linkId))
-      : await preparedOn(findLinkStatements, executor, prepareFindLink).execute({ linkId: scope.linkId });
-  const [row] = rows;
+      ? (await selectWithOrder(executor).where(eq(paymentLinks.id, scope.linkId)))[0]
+      : await linkReader(executor).push(scope.linkId);
   if (!row || row.link.companyId !== scope.companyId || row.link.livemode !== scope.livemode)
     return undefined;
   return withOrder(row);

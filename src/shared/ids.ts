@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -42,4 +42,5 @@ export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 /** Offer and plan codes appear in checkout URLs; short, URL-safe and unique. */
 export const newCatalogCode = (prefix: 'of' | 'pl'): string => `${prefix}_${randomBase62(10)}`;
 
-export const sha256Hex = (value: string): string => createHash('sha256').update(value).digest('hex');
+// One-shot: no Hash object per call (every authenticated request hashes its key).
+export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');

@@ -14,3 +14,11 @@ export function preparedOn<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => 
   }
   return prepared;
 }
+
+/**
+ * The distinct values of a batched lookup that a text column could hold. A value holding U+0000
+ * would make PostgreSQL refuse the whole statement, failing every lookup of the batch; it matches
+ * no row, so it is left out and its lookup finds nothing.
+ */
+export const storable = (values: string[]): string[] =>
+  [...new Set(values)].filter((value) => !value.includes('\u0000'));

@@ -71,17 +71,45 @@ const emptyBodyAsObject: RequestHandler = (req, _res, next) => {
   next();
 };
 
+// The parts in the order celebrate validates them.
+const PARTS = [
+  ['headers', Segments.HEADERS],
+  ['params', Segments.PARAMS],
+  ['query', Segments.QUERY],
+  ['body', Segments.BODY],
+] as const;
+
 function validator(request: RequestShape): RequestHandler | undefined {
   const rules: SchemaOptions = {};
-  if (request.params) rules[Segments.PARAMS] = request.params;
-  if (request.query) rules[Segments.QUERY] = request.query;
-  if (request.headers) rules[Segments.HEADERS] = request.headers;
-  if (request.body) rules[Segments.BODY] = request.body;
-  const parts = Object.keys(rules).length;
-  if (parts === 0) return undefined;
+  const parts: Array<{ name: (typeof PARTS)[number][0]; schema: Joi.Schema }> = [];
+  for (const [name, segment] of PARTS) {
+    const schema = request[name];
+    if (!schema) continue;
+    rules[segment] = schema;
+    parts.push({ name, schema });
+  }
+  if (parts.length === 0) return undefined;
   // FULL reports every part's problems at once, but builds an Error (a stack trace) for every
   // request, valid or not; with one part PARTIAL reports the same and builds one only on failure.
-  return celebrate(rules, JOI_OPTIONS, { mode: parts > 1 ? Modes.FULL : Modes.PARTIAL });
+  const celebrated = celebrate(rules, JOI_OPTIONS, { mode: parts.length > 1 ? Modes.FULL : Modes.PARTIAL });
+  // A valid request is validated here, synchronously, with the same schemas and options: celebrate
+  // validates asynchronously (a promise per part) and builds its error before knowing there is
+  // one. Only a request with a problem goes to celebrate, which validates it again and reports it
+  // as it always has. Like celebrate, a body is not validated on GET and HEAD.
+  return (req, res, next) => {
+    const values: Array<[string, unknown]> = [];
+    for (const { name, schema } of parts) {
+      if (name === 'body' && (req.method === 'GET' || req.method === 'HEAD')) continue;
+      const { error, value } = schema.validate(req[name], JOI_OPTIONS);
+      if (error) {
+        celebrated(req, res, next);
+        return;
+      }
+      if (value != null) values.push([name, value]);
+    }
+    for (const [name, value] of values) Object.defineProperty(req, name, { value });
+    next();
+  };
 }
 
 function inputOf<R extends RequestShape>(req: Request): RequestInput<R> {
