@@ -160,6 +160,67 @@ describe('dashboard sessions and forms', function () {
     expect(posted.text).not.to.include('whsec_');
   });
 
+  it('keeps every new form and confirmation page from read-only sessions and stale forms (403)', async () => {
+    const reader = await signIn(tenant.keys.read_only);
+    const owner = await signIn(tenant.panel_token);
+    const posts = [
+      '/integrations',
+      `/integrations/${integrationId}/settings`,
+      `/integrations/${integrationId}/test`,
+      `/integrations/${integrationId}/delete`,
+    ];
+    for (const path of posts) {
+      const asReader = await send('POST', path, {
+        cookie: reader.cookie,
+        form: { _csrf: reader.csrf, url: 'https://example.com/hook', event: 'order.paid' },
+      });
+      expect(asReader.status, `read-only ${path}`).to.equal(403);
+      const withoutCsrf = await send('POST', path, { cookie: owner.cookie, form: { event: 'order.paid' } });
+      expect(withoutCsrf.status, `no CSRF ${path}`).to.equal(403);
+    }
+    for (const path of [
+      '/integrations/new',
+      `/integrations/${integrationId}/delete`,
+      `/integrations/${integrationId}/rotate-secret`,
+      '/orders/00000000-0000-4000-8000-000000000000/refund',
+      '/subscriptions/1/cancel',
+      '/keys/1/revoke',
+    ]) {
+      const page = await send('GET', path, { cookie: reader.cookie });
+      expect(page.status, `read-only GET ${path}`).to.equal(403);
+    }
+    const still = await app.ctx.pool.query('SELECT 1 FROM integrations WHERE id = $1', [integrationId]);
+    expect(still.rowCount).to.equal(1);
+  });
+
+  it('words every refusal in Portuguese on a pt-BR page', async () => {
+    const owner = await signIn(tenant.panel_token);
+    const answers = [
+      await send('GET', `/integrations/${integrationId}?status=lost&lang=pt-BR`, { cookie: owner.cookie }),
+      await send('GET', '/integrations/999999?lang=pt-BR', { cookie: owner.cookie }),
+      await send('POST', `/integrations/${integrationId}/recover?lang=pt-BR`, {
+        cookie: owner.cookie,
+        form: { _csrf: owner.csrf, since: 'yesterday' },
+      }),
+      await send('POST', `/integrations/${integrationId}/settings?lang=pt-BR`, {
+        cookie: owner.cookie,
+        form: { _csrf: owner.csrf, rate_limit_per_second: 'fast', events: 'order.nothing' },
+      }),
+      await send('POST', `/integrations/${integrationId}/enable?lang=pt-BR`, {
+        cookie: owner.cookie,
+        form: {},
+      }),
+    ];
+    expect(answers.map((a) => a.status)).to.deep.equal([400, 404, 400, 400, 403]);
+    for (const answer of answers) {
+      const main = /<main>([\s\S]*)<\/main>/.exec(answer.text)?.[1] ?? '';
+      const shown = main.replace(/<[^>]+>/g, ' ');
+      expect(shown, shown).not.to.match(/\b(must|is not|required|Not found|No integration|stale|refused)\b/);
+    }
+    expect(answers[3]?.text).to.include('O limite por segundo deve ser um número inteiro');
+    expect(answers[3]?.text).to.include('Escolha eventos da lista');
+  });
+
   it('ends the session at sign-out: the cookie no longer opens a page or posts', async () => {
     const { cookie, csrf } = await signIn(tenant.panel_token);
     const out = await send('POST', '/sign-out', { cookie, form: { _csrf: csrf } });
