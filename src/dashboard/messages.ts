@@ -184,6 +184,9 @@ export interface DashboardMessages {
     anyEvent: string;
     status: string;
     eventType: string;
+    from: string;
+    to: string;
+    timeHint: string;
     apply: string;
     noDeliveries: string;
     delivery: string;
@@ -445,6 +448,9 @@ const ptBR: DashboardMessages = {
     anyEvent: 'Qualquer evento',
     status: 'Estado',
     eventType: 'Evento',
+    from: 'De (horário de Brasília)',
+    to: 'Até (horário de Brasília)',
+    timeHint: 'Entregas criadas neste intervalo; vazio para sem limite.',
     apply: 'Filtrar',
     noDeliveries: 'Nenhuma entrega com esses filtros.',
     delivery: 'Entrega',
@@ -724,6 +730,9 @@ const en: DashboardMessages = {
     anyEvent: 'Any event',
     status: 'Status',
     eventType: 'Event',
+    from: 'From (Brasília time)',
+    to: 'To (Brasília time)',
+    timeHint: 'Deliveries created in this span; empty for no bound.',
     apply: 'Filter',
     noDeliveries: 'No deliveries match these filters.',
     delivery: 'Delivery',

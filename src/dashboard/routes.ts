@@ -157,12 +157,24 @@ function oneQuery(req: Request, name: string): string | undefined {
   return value;
 }
 
-type ListedDeliveries = DeliveryFilter & { starting_after?: number | undefined };
+type ListedDeliveries = DeliveryFilter & {
+  starting_after?: number | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+};
 
 function deliveryFilter(req: Request): ListedDeliveries {
   const status = oneQuery(req, 'status');
   const eventType = oneQuery(req, 'event_type');
   const after = oneQuery(req, 'starting_after');
+  const from = oneQuery(req, 'from');
+  const to = oneQuery(req, 'to');
+  const since = from === undefined ? undefined : brasiliaInstant(from, 'from');
+  // `to` names a minute: deliveries created during it are in.
+  const until =
+    to === undefined ? undefined : new Date(Date.parse(brasiliaInstant(to, 'to')) + 60_000).toISOString();
+  if (since !== undefined && until !== undefined && since >= until)
+    throw ValidationError.field('to', 'must be after from');
   const knownStatus = DELIVERY_STATUSES.find((s) => s === status);
   if (status !== undefined && !knownStatus) throw ValidationError.field('status', 'is not a delivery status');
   if (eventType !== undefined && !EVENT_KINDS.some((k) => k === eventType))
@@ -177,6 +189,10 @@ function deliveryFilter(req: Request): ListedDeliveries {
   if (knownStatus) filter.status = knownStatus satisfies DeliveryStatus;
   if (eventType !== undefined) filter.event_type = eventType;
   if (startingAfter !== undefined) filter.starting_after = startingAfter;
+  if (from !== undefined) filter.from = from;
+  if (to !== undefined) filter.to = to;
+  if (since !== undefined) filter.since = since;
+  if (until !== undefined) filter.until = until;
   return filter;
 }
 
@@ -232,11 +248,11 @@ function bodyField(req: Request, name: string): string {
 }
 
 /** A `datetime-local` value read as Brasília time (UTC-03:00, no daylight saving since 2019). */
-function brasiliaInstant(value: string): string {
+function brasiliaInstant(value: string, field = 'since'): string {
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2})?$/.exec(value);
   const instant = match ? new Date(`${match[1]}${match[2] ?? ':00'}-03:00`) : undefined;
   if (!instant || Number.isNaN(instant.getTime()))
-    throw ValidationError.field('since', 'must be a date and time');
+    throw ValidationError.field(field, 'must be a date and time');
   return instant.toISOString();
 }
 
@@ -495,7 +511,12 @@ export function dashboardRouter(ctx: AppContext): Router {
       recentAttemptCounts(ctx.db, [id]),
       canChange(chrome) ? listProducts(ctx.db, companyId) : [],
     ]);
-    const shown: DeliveryFilter = { status: filter.status, event_type: filter.event_type };
+    const shown: DeliveryFilter = {
+      status: filter.status,
+      event_type: filter.event_type,
+      from: filter.from,
+      to: filter.to,
+    };
     const { status = 200, ...rest } = extra;
     sendPage(
       res,

@@ -489,6 +489,9 @@ export function integrationsPage(
 export interface DeliveryFilter {
   status?: DeliveryStatus | undefined;
   event_type?: string | undefined;
+  /** `datetime-local` values, Brasília time, as the filter form sent them. */
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 /** `YYYY-MM-DDTHH:MM` in Brasília (UTC-03:00, no daylight saving since 2019), for a datetime-local. */
@@ -666,7 +669,28 @@ export function integrationPage(
         )}
       </select>
     </div>
+    <div>
+      <label for="from">${ti.from}</label>
+      <input
+        type="datetime-local"
+        id="from"
+        name="from"
+        value="${data.filter.from ?? ''}"
+        aria-describedby="time-hint"
+      />
+    </div>
+    <div>
+      <label for="to">${ti.to}</label>
+      <input
+        type="datetime-local"
+        id="to"
+        name="to"
+        value="${data.filter.to ?? ''}"
+        aria-describedby="time-hint"
+      />
+    </div>
     <div><button type="submit">${ti.apply}</button></div>
+    <p class="hint" id="time-hint">${ti.timeHint}</p>
   </form>`;
   const last = data.deliveries.at(-1);
   const rows = data.deliveries.map(

@@ -203,6 +203,33 @@ describe('Dashboard in Chromium', function () {
     await context.close();
   });
 
+  /** `YYYY-MM-DDTHH:MM` in Brasília, `offsetMs` from now: what a person types in a datetime-local field. */
+  const brasilia = (offsetMs: number): string =>
+    new Date(Date.now() + offsetMs - 3 * 3_600_000).toISOString().slice(0, 16);
+
+  it('filters the deliveries by time as well as status and event type', async () => {
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.panel_token, 'en');
+    await page.goto(at(`/integrations/${integrationId}`));
+    await page.locator('#from').fill(brasilia(3_600_000));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/from=/);
+    expect(await page.locator('main').textContent()).to.include('No deliveries match these filters.');
+    await page.locator('#from').fill(brasilia(-3_600_000));
+    await page.locator('#to').fill(brasilia(60_000));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/to=/);
+    expect(await page.locator('tbody tr').count()).to.be.at.least(1);
+    await checkPage(page, 'dashboard-integration-time-filter', 'en');
+    // A span that ends before it starts is refused in the page's words.
+    await page.goto(
+      at(`/integrations/${integrationId}?lang=pt-BR&from=${brasilia(0)}&to=${brasilia(-3_600_000)}`),
+    );
+    expect(await page.locator('main .notice').textContent()).to.include('A data final precisa ser');
+    expect(await page.locator('main').textContent()).not.to.include('must be');
+    await context.close();
+  });
+
   it('creates an integration with events, products and a rate limit, edits it, test-sends and deletes it', async () => {
     const hook = await new Receiver().start();
     const product = tenant.products[0];
