@@ -149,6 +149,8 @@ export interface DashboardMessages {
     revokeHint: string;
   };
 
+  copy: { button: string; done: string; failed: string };
+
   problems: {
     title: string;
     fields: Record<ProblemField, string>;
@@ -380,6 +382,7 @@ const ptBR: DashboardMessages = {
     revokeQuestion: (name) => `Revogar a chave ${name}? Todo pedido com ela passa a ser recusado na hora.`,
     revokeHint: 'As sessões do painel abertas com esta chave terminam também.',
   },
+  copy: { button: 'Copiar', done: 'Copiado.', failed: 'Não deu para copiar: selecione o texto e copie.' },
   problems: {
     title: 'Corrija e tente de novo',
     fields: {
@@ -662,6 +665,7 @@ const en: DashboardMessages = {
     revokeQuestion: (name) => `Revoke key ${name}? Every request made with it is refused from now on.`,
     revokeHint: 'Dashboard sessions opened with this key end too.',
   },
+  copy: { button: 'Copy', done: 'Copied.', failed: 'Could not copy: select the text and copy it.' },
   problems: {
     title: 'Please fix and try again',
     fields: {

@@ -4,6 +4,7 @@
  * token and comes from this very origin. Read-only sessions see no changing forms and get 403 if
  * they post anyway.
  */
+import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { listProducts } from '../catalog/service.js';
 import type { ProductRow } from '../catalog/repository.js';
@@ -51,6 +52,7 @@ import {
 import {
   canChange,
   confirmPage,
+  COPY_SCRIPT,
   money,
   deliveryPage,
   errorPageOf,
@@ -89,12 +91,13 @@ const ORDER_CODE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /** The default overlap of a rotation from the dashboard: the old secret signs for one more day. */
 const ROTATION_OVERLAP_SECONDS = 86_400;
 
-const CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** The one script a page may run is the copy buttons' (by its hash: no other inline or loaded script). */
+const COPY_SCRIPT_HASH = createHash('sha256').update(COPY_SCRIPT).digest('base64');
+const CSP = `default-src 'none'; script-src 'sha256-${COPY_SCRIPT_HASH}'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
 /**
- * Dashboard pages are never cached or framed and run no script; their addresses are sent as Referer
- * to this origin only (a browser then also sends Origin on the forms, rather than `null`).
+ * Dashboard pages are never cached or framed and run only the copy script; their addresses are sent
+ * as Referer to this origin only (a browser then also sends Origin on the forms, rather than `null`).
  */
 function sendPage(res: Response, status: number, page: DashboardLocale, body: SafeHtml): void {
   res

@@ -1,6 +1,7 @@
 /**
  * The dashboard's pages, server-rendered with the buyer pages' `html` tag (every value escaped).
- * No scripts: links, GET filter forms and POST forms that carry the session's CSRF token.
+ * Links, GET filter forms and POST forms that carry the session's CSRF token; one small script only
+ * adds copy buttons to values shown once (without it, the value is still there to select).
  */
 import { html, SafeHtml } from '../checkout/html.js';
 import { CATALOGUE } from '../checkout/messages.js';
@@ -102,11 +103,33 @@ function confirmStep(
   </form>`;
 }
 
-/** A value shown once: selectable text in a read-only field. */
+/**
+ * Copies the value a `data-copy` button names; the button is hidden until this runs, so without
+ * script the page shows only the selectable value. Its SHA-256 is allowed by the page's CSP.
+ */
+export const COPY_SCRIPT = `document.querySelectorAll('button[data-copy]').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){var i=document.getElementById(b.getAttribute('data-copy'));var s=document.getElementById(b.getAttribute('data-status'));function said(t){s.textContent=t}function fallback(){i.select();try{said(document.execCommand('copy')?b.getAttribute('data-done'):b.getAttribute('data-failed'))}catch(e){said(b.getAttribute('data-failed'))}}if(navigator.clipboard){navigator.clipboard.writeText(i.value).then(function(){said(b.getAttribute('data-done'))},fallback)}else{fallback()}})})`;
+
+/** Built as one string: the CSP's hash covers the element's exact text, which no formatter may touch. */
+const COPY_ELEMENT = new SafeHtml(`<script>${COPY_SCRIPT}</script>`);
+
+/** A value shown once: selectable text in a read-only field, with a copy button when script runs. */
 function shownOnce(page: DashboardLocale, id: string, label: string, hint: string, value: string): SafeHtml {
+  const { copy } = page.t;
   return html`<div class="secret" role="status">
     <label for="${id}">${label}</label>
     <input type="text" id="${id}" readonly value="${value}" aria-describedby="${id}-hint" />
+    <button
+      type="button"
+      hidden
+      class="small"
+      data-copy="${id}"
+      data-status="${id}-copied"
+      data-done="${copy.done}"
+      data-failed="${copy.failed}"
+    >
+      ${copy.button}
+    </button>
+    <span id="${id}-copied" aria-live="polite"></span>
     <p class="hint" id="${id}-hint">${hint}</p>
   </div>`;
 }
@@ -369,6 +392,7 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
       <body>
         <header>${nav}</header>
         <main>${body}</main>
+        ${COPY_ELEMENT}
       </body>
     </html>`;
 }

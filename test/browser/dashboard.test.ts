@@ -352,6 +352,47 @@ describe('Dashboard in Chromium', function () {
     }
   });
 
+  it('rotates a secret and copies it', async () => {
+    for (const [locale, lang, rotate, copied] of [
+      ['pt-BR', 'pt-BR', 'Gerar novo segredo', 'Copiado.'],
+      ['en-US', 'en', 'Generate a new secret', 'Copied.'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: engine.app.url });
+      const page = await signIn(context, tenant.panel_token, lang);
+      await page.goto(at(`/integrations/${integrationId}`));
+      await page.getByRole('button', { name: rotate }).click();
+      await page.waitForURL(/\/rotate-secret\??$/);
+      await checkPage(page, 'dashboard-confirm-rotate', lang);
+      await page.getByRole('button', { name: rotate }).click();
+      const shown = await page.locator('#new-secret').inputValue();
+      noteSecret(shown);
+      const copy = page.locator('button[data-copy=new-secret]');
+      expect(await copy.isVisible(), 'the copy button shows once the script runs').to.equal(true);
+      await copy.click();
+      await page.locator('#new-secret-copied', { hasText: copied }).waitFor();
+      const clipboard: unknown = await page.evaluate('navigator.clipboard.readText()');
+      expect(clipboard).to.equal(shown);
+      await checkPage(page, 'dashboard-new-secret-copied', lang);
+      await context.close();
+    }
+    // Without script the value is still there, as selectable text, and no dead button shows.
+    const noScript = await browser.newContext({ javaScriptEnabled: false, locale: 'en-US' });
+    const page = await noScript.newPage();
+    await page.goto(at('/sign-in'));
+    await page.locator('#credential').fill(tenant.panel_token);
+    await page.locator('main button[type=submit]').click();
+    await page.waitForURL(/\/dashboard\/integrations$/);
+    await page.goto(at(`/integrations/${integrationId}`));
+    await page.getByRole('button', { name: 'Generate a new secret' }).click();
+    await page.getByRole('button', { name: 'Generate a new secret' }).click();
+    const shown = await page.locator('#new-secret').inputValue();
+    noteSecret(shown);
+    expect(shown).to.match(/^whsec_/);
+    expect(await page.locator('button[data-copy=new-secret]').isVisible()).to.equal(false);
+    await noScript.close();
+  });
+
   it('refunds a paid order from the orders list', async () => {
     const { order } = await checkout(engine.app, tenant, activeOffer(tenant).code, null, {
       payment_method: 'credit_card',
@@ -452,6 +493,7 @@ describe('Dashboard in Chromium', function () {
     const value = await page.locator('#new-key').inputValue();
     noteSecret(value);
     expect(value).to.match(/^vk_test_/);
+    expect(await page.locator('button[data-copy=new-key]').isVisible()).to.equal(true);
     await checkPage(page, 'dashboard-new-key', 'en');
     const row = page.locator('tbody tr', { hasText: 'Reporting dashboard' });
     expect(await row.textContent()).to.include(value.slice(-4));
