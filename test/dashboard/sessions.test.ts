@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
+import { purgeExpiredSessions } from '../../src/dashboard/sessions.js';
 import { sha256Hex } from '../../src/shared/ids.js';
 import { noteSecret } from '../helpers/secrets.js';
 import { seed, sharedApp, type TestApp } from '../helpers/app.js';
@@ -233,6 +234,32 @@ describe('dashboard sessions and forms', function () {
       form: { _csrf: csrf },
     });
     expect(posted.status).to.equal(403);
+  });
+
+  it('purges expired sessions, revoked or not, and keeps live ones', async () => {
+    const own = await seed();
+    for (let i = 0; i < 3; i++) await signIn(own.panel_token);
+    const ids = async () =>
+      (
+        await app.ctx.pool.query<{ id: string }>(
+          'SELECT id FROM dashboard_sessions WHERE company_id = $1 ORDER BY id',
+          [own.company.id],
+        )
+      ).rows.map((r) => r.id);
+    const [expired, revoked, live] = await ids();
+    await app.ctx.pool.query(
+      "UPDATE dashboard_sessions SET expires_at = now() - interval '1 minute' WHERE id = ANY($1)",
+      [[expired, revoked]],
+    );
+    await app.ctx.pool.query('UPDATE dashboard_sessions SET revoked_at = now() WHERE id = $1', [revoked]);
+    expect(await purgeExpiredSessions(app.ctx.db, new Date(), 1)).to.be.at.least(2);
+    expect(await ids()).to.deep.equal([live]);
+    // The purge's index covers revoked rows too (migration 0706).
+    const indexes = await app.ctx.pool.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE tablename = 'dashboard_sessions' AND indexdef LIKE '%(expires_at)%'",
+    );
+    expect(indexes.rows.map((r) => r.indexdef)).to.have.length(1);
+    expect(indexes.rows[0]?.indexdef).not.to.include('WHERE');
   });
 
   it('ends every session of a token when the token is revoked', async () => {
