@@ -10,6 +10,7 @@ import type { LaneRunOptions } from '../src/webhooks/lane-runner.js';
 import { runDeliveryJob, runLaneJob, runRelayJob } from '../src/webhooks/jobs.js';
 import { relayEvent } from '../src/webhooks/relay.js';
 import { runRecovery } from '../src/webhooks/recovery.js';
+import { purgeExpiredSessions } from '../src/dashboard/sessions.js';
 import { pruneExpired } from '../src/webhooks/retention.js';
 
 const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
@@ -94,7 +95,10 @@ export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in
       const { recoveryId } = payload('deliveryRecovery', job);
       return runRecovery(ctx, recoveryId, { onPage: (recovered) => job.updateProgress({ recovered }) });
     },
-    retention: async () => pruneExpired(ctx.db, ctx.config.retentionDays),
+    retention: async () => ({
+      ...(await pruneExpired(ctx.db, ctx.config.retentionDays)),
+      dashboardSessions: await purgeExpiredSessions(ctx.db),
+    }),
     orderAbandonment: async (job, token) => {
       const { orderCode } = payload('orderAbandonment', job);
       const check = await abandonDueOrder(ctx.db, ctx.config.orderAbandonAfterSeconds, orderCode);

@@ -18,7 +18,50 @@ export type DoneKey =
   | 'refunded'
   | 'canceled'
   | 'cancel_scheduled'
-  | 'revoked';
+  | 'revoked'
+  | 'created'
+  | 'saved'
+  | 'deleted';
+
+/** The form fields whose problems the dashboard words itself (every other field: `unexpected`). */
+export const PROBLEM_FIELDS = [
+  'url',
+  'type',
+  'events',
+  'products',
+  'rate_limit_per_second',
+  'send_to_all_products',
+  'event',
+  'since',
+  'from',
+  'to',
+  'name',
+  'kind',
+  'mode',
+  'at_period_end',
+  'status',
+  'event_type',
+  'starting_after',
+] as const;
+export type ProblemField = (typeof PROBLEM_FIELDS)[number];
+
+/** The services' refusals the dashboard can meet, each with its own sentence. */
+export type ProblemKey =
+  | 'not_found'
+  | 'not_signed_in'
+  | 'cross_site'
+  | 'stale_form'
+  | 'read_only'
+  | 'owner_only'
+  | 'too_many_keys'
+  | 'already_pending'
+  | 'no_secret'
+  | 'no_webhooks'
+  | 'reenable_first'
+  | 'one_gateway'
+  | 'conflict'
+  | 'invalid'
+  | 'unexpected';
 
 export interface DashboardMessages {
   locale: string;
@@ -55,6 +98,63 @@ export interface DashboardMessages {
     rate: (percent: number, attempts: number) => string;
     never: string;
     open: (id: number) => string;
+    create: string;
+  };
+
+  /** The create form, and the same fields on an integration's settings form. */
+  form: {
+    title: string;
+    intro: string;
+    type: string;
+    types: Record<'webhook' | 'automation_webhook' | 'notification_topic' | 'database_webhook', string>;
+    url: string;
+    urlHint: string;
+    events: string;
+    eventsHint: string;
+    products: string;
+    allProducts: string;
+    productsHint: string;
+    noProducts: string;
+    rateLimit: string;
+    rateLimitHint: string;
+    submit: string;
+    problems: string;
+    settings: string;
+    saveSettings: string;
+    none: string;
+  };
+
+  testSend: {
+    title: string;
+    hint: string;
+    event: string;
+    submit: string;
+    ok: (type: string, status: number | null, ms: number) => string;
+    failed: (type: string, status: number | null, ms: number) => string;
+  };
+
+  confirm: {
+    title: string;
+    cancel: string;
+    deleteIntegration: string;
+    deleteHint: string;
+    deleteQuestion: (id: number, url: string) => string;
+    deleteSubmit: string;
+    rotateQuestion: (id: number) => string;
+    refundQuestion: (code: string, amount: string) => string;
+    refundSubmit: string;
+    cancelNowQuestion: (id: number, plan: string) => string;
+    cancelAtEndQuestion: (id: number, plan: string, end: string) => string;
+    revokeQuestion: (name: string) => string;
+    revokeHint: string;
+  };
+
+  copy: { button: string; done: string; failed: string };
+
+  problems: {
+    title: string;
+    fields: Record<ProblemField, string>;
+    refusals: Record<ProblemKey, string>;
   };
 
   integration: {
@@ -86,6 +186,9 @@ export interface DashboardMessages {
     anyEvent: string;
     status: string;
     eventType: string;
+    from: string;
+    to: string;
+    timeHint: string;
     apply: string;
     noDeliveries: string;
     delivery: string;
@@ -219,6 +322,105 @@ const ptBR: DashboardMessages = {
     rate: (percent, attempts) => `${percent}% de ${attempts} tentativa${attempts === 1 ? '' : 's'}`,
     never: 'Nunca',
     open: (id) => `Integração ${id}`,
+    create: 'Nova integração',
+  },
+  form: {
+    title: 'Nova integração',
+    intro: 'Um receptor de webhooks: para onde enviar, quais eventos, de quais produtos e em que ritmo.',
+    type: 'Tipo',
+    types: {
+      webhook: 'Webhook',
+      automation_webhook: 'Webhook de automação',
+      notification_topic: 'Tópico de notificação',
+      database_webhook: 'Webhook de banco de dados',
+    },
+    url: 'URL do receptor',
+    urlHint: 'Endereço https completo, de um servidor público; sem usuário e senha.',
+    events: 'Eventos',
+    eventsHint: 'Nenhum marcado: todos os eventos.',
+    products: 'Produtos',
+    allProducts: 'Todos os produtos, inclusive os criados depois',
+    productsHint: 'Ou só os produtos marcados abaixo.',
+    noProducts: 'A empresa ainda não tem produtos.',
+    rateLimit: 'Limite por segundo',
+    rateLimitHint: 'Máximo de envios iniciados por segundo, de 1 a 1000; vazio para sem limite.',
+    submit: 'Criar integração',
+    problems: 'Corrija os campos indicados:',
+    settings: 'Eventos, produtos e limite',
+    saveSettings: 'Salvar eventos, produtos e limite',
+    none: 'Sem limite',
+  },
+  testSend: {
+    title: 'Enviar um evento de teste',
+    hint: 'Um exemplo assinado, marcado como teste, enviado agora só para esta integração; não é reenviado.',
+    event: 'Evento de exemplo',
+    submit: 'Enviar teste',
+    ok: (type, status, ms) =>
+      `Teste ${type} entregue: o receptor respondeu HTTP ${status ?? '?'} em ${ms} ms.`,
+    failed: (type, status, ms) =>
+      status === null
+        ? `Teste ${type} não entregue: sem resposta do receptor (${ms} ms).`
+        : `Teste ${type} não entregue: o receptor respondeu HTTP ${status} em ${ms} ms.`,
+  },
+  confirm: {
+    title: 'Confirmar',
+    cancel: 'Não, voltar',
+    deleteIntegration: 'Excluir a integração',
+    deleteHint: 'Remove a integração e o histórico das suas entregas; não pode ser desfeito.',
+    deleteQuestion: (id, url) =>
+      `Excluir a integração ${id} (${url})? As entregas pendentes não serão feitas.`,
+    deleteSubmit: 'Sim, excluir a integração',
+    rotateQuestion: (id) =>
+      `Gerar um novo segredo para a integração ${id}? O atual continua assinando por um dia; depois, só o novo vale.`,
+    refundQuestion: (code, amount) =>
+      `Reembolsar ${amount} do pedido ${code}? O comprador recebe o valor de volta.`,
+    refundSubmit: 'Sim, reembolsar',
+    cancelNowQuestion: (id, plan) =>
+      `Cancelar agora a assinatura ${id} (${plan})? Nenhuma cobrança será feita.`,
+    cancelAtEndQuestion: (id, plan, end) =>
+      `Cancelar a assinatura ${id} (${plan}) no fim do período, em ${end}? Até lá ela segue ativa.`,
+    revokeQuestion: (name) => `Revogar a chave ${name}? Todo pedido com ela passa a ser recusado na hora.`,
+    revokeHint: 'As sessões do painel abertas com esta chave terminam também.',
+  },
+  copy: { button: 'Copiar', done: 'Copiado.', failed: 'Não deu para copiar: selecione o texto e copie.' },
+  problems: {
+    title: 'Corrija e tente de novo',
+    fields: {
+      url: 'A URL precisa ser um endereço https completo, sem usuário e senha, de um servidor público que responda pelo nome.',
+      type: 'Escolha um dos tipos da lista.',
+      events: 'Escolha eventos da lista (no máximo 50).',
+      products: 'Escolha produtos desta empresa.',
+      rate_limit_per_second: 'O limite por segundo deve ser um número inteiro de 1 a 1000, ou vazio.',
+      send_to_all_products: 'A opção de todos os produtos veio num formato inválido.',
+      event: 'Escolha um evento da lista para o teste.',
+      since: 'Informe dia e hora, nos últimos 14 dias.',
+      from: 'A data inicial precisa ser dia e hora.',
+      to: 'A data final precisa ser dia e hora, depois da inicial.',
+      name: 'Informe um nome de até 100 caracteres.',
+      kind: 'Escolha um tipo de chave da lista.',
+      mode: 'Escolha produção ou teste.',
+      at_period_end: 'A forma de cancelamento veio num formato inválido.',
+      status: 'Escolha um estado da lista.',
+      event_type: 'Escolha um evento da lista.',
+      starting_after: 'O link da próxima página não é válido; volte à primeira.',
+    },
+    refusals: {
+      not_found: 'Não encontrado: não existe ou não é desta empresa.',
+      not_signed_in: 'Sua sessão terminou. Entre de novo.',
+      cross_site: 'O formulário não veio deste painel.',
+      stale_form: 'O formulário expirou ou não veio desta sessão. Recarregue a página e tente de novo.',
+      read_only: 'Uma sessão somente leitura não pode alterar nada.',
+      owner_only: 'Só o proprietário da empresa cria ou revoga chaves.',
+      too_many_keys: 'A empresa já tem o máximo de chaves ativas; revogue uma antes.',
+      already_pending: 'Esta entrega já está na fila; espere o resultado.',
+      no_secret: 'Este tipo de integração não tem segredo de assinatura.',
+      no_webhooks: 'Este tipo de integração não recebe webhooks.',
+      reenable_first: 'A integração está inativa: reative-a antes de reenviar.',
+      one_gateway: 'A empresa já tem um gateway ativo; desative-o antes.',
+      conflict: 'Não foi possível: o estado mudou. Recarregue a página e tente de novo.',
+      invalid: 'Há um campo inválido no formulário.',
+      unexpected: 'Um campo do formulário não é válido.',
+    },
   },
   integration: {
     title: (id) => `Integração ${id}`,
@@ -249,6 +451,9 @@ const ptBR: DashboardMessages = {
     anyEvent: 'Qualquer evento',
     status: 'Estado',
     eventType: 'Evento',
+    from: 'De (horário de Brasília)',
+    to: 'Até (horário de Brasília)',
+    timeHint: 'Entregas criadas neste intervalo; vazio para sem limite.',
     apply: 'Filtrar',
     noDeliveries: 'Nenhuma entrega com esses filtros.',
     delivery: 'Entrega',
@@ -360,6 +565,9 @@ const ptBR: DashboardMessages = {
     canceled: 'Assinatura cancelada.',
     cancel_scheduled: 'A assinatura termina no fim do período.',
     revoked: 'Chave revogada.',
+    created: 'Integração criada.',
+    saved: 'Alterações salvas.',
+    deleted: 'Integração excluída.',
   },
   recovered: (n) => `${n} entrega${n === 1 ? '' : 's'} ser${n === 1 ? 'á enviada' : 'ão enviadas'} de novo.`,
   errorTitle: (status) => `Erro ${status}`,
@@ -400,6 +608,102 @@ const en: DashboardMessages = {
     rate: (percent, attempts) => `${percent}% of ${attempts} attempt${attempts === 1 ? '' : 's'}`,
     never: 'Never',
     open: (id) => `Integration ${id}`,
+    create: 'New integration',
+  },
+  form: {
+    title: 'New integration',
+    intro: 'A webhook receiver: where to send, which events, of which products and how fast.',
+    type: 'Type',
+    types: {
+      webhook: 'Webhook',
+      automation_webhook: 'Automation webhook',
+      notification_topic: 'Notification topic',
+      database_webhook: 'Database webhook',
+    },
+    url: 'Receiver URL',
+    urlHint: 'A full https address of a public server; no user name or password.',
+    events: 'Events',
+    eventsHint: 'None ticked: every event.',
+    products: 'Products',
+    allProducts: 'Every product, including those created later',
+    productsHint: 'Or only the products ticked below.',
+    noProducts: 'The company has no products yet.',
+    rateLimit: 'Rate limit per second',
+    rateLimitHint: 'Most sends started per second, 1 to 1000; empty for no limit.',
+    submit: 'Create integration',
+    problems: 'Please fix these fields:',
+    settings: 'Events, products and rate limit',
+    saveSettings: 'Save events, products and rate limit',
+    none: 'No limit',
+  },
+  testSend: {
+    title: 'Send a test event',
+    hint: 'A signed example, marked as a test, sent now to this integration only; it is not retried.',
+    event: 'Example event',
+    submit: 'Send test',
+    ok: (type, status, ms) =>
+      `Test ${type} delivered: the receiver answered HTTP ${status ?? '?'} in ${ms} ms.`,
+    failed: (type, status, ms) =>
+      status === null
+        ? `Test ${type} not delivered: no answer from the receiver (${ms} ms).`
+        : `Test ${type} not delivered: the receiver answered HTTP ${status} in ${ms} ms.`,
+  },
+  confirm: {
+    title: 'Confirm',
+    cancel: 'No, go back',
+    deleteIntegration: 'Delete the integration',
+    deleteHint: 'Removes the integration and the history of its deliveries; it cannot be undone.',
+    deleteQuestion: (id, url) => `Delete integration ${id} (${url})? Pending deliveries will not be made.`,
+    deleteSubmit: 'Yes, delete the integration',
+    rotateQuestion: (id) =>
+      `Generate a new secret for integration ${id}? The current one keeps signing for a day; then only the new one counts.`,
+    refundQuestion: (code, amount) => `Refund ${amount} of order ${code}? The buyer gets the money back.`,
+    refundSubmit: 'Yes, refund',
+    cancelNowQuestion: (id, plan) => `Cancel subscription ${id} (${plan}) now? No further charge is made.`,
+    cancelAtEndQuestion: (id, plan, end) =>
+      `Cancel subscription ${id} (${plan}) at the period end, on ${end}? It stays active until then.`,
+    revokeQuestion: (name) => `Revoke key ${name}? Every request made with it is refused from now on.`,
+    revokeHint: 'Dashboard sessions opened with this key end too.',
+  },
+  copy: { button: 'Copy', done: 'Copied.', failed: 'Could not copy: select the text and copy it.' },
+  problems: {
+    title: 'Please fix and try again',
+    fields: {
+      url: 'The URL must be a full https address, with no user name or password, of a public server whose name resolves.',
+      type: 'Choose one of the listed types.',
+      events: 'Choose events from the list (50 at most).',
+      products: 'Choose products of this company.',
+      rate_limit_per_second: 'The rate limit must be a whole number from 1 to 1000, or empty.',
+      send_to_all_products: 'The every-product option came in an invalid form.',
+      event: 'Choose an event from the list for the test.',
+      since: 'Give a day and time within the last 14 days.',
+      from: 'The start must be a day and time.',
+      to: 'The end must be a day and time, after the start.',
+      name: 'Give a name of at most 100 characters.',
+      kind: 'Choose a key kind from the list.',
+      mode: 'Choose live or test.',
+      at_period_end: 'The way to cancel came in an invalid form.',
+      status: 'Choose a status from the list.',
+      event_type: 'Choose an event from the list.',
+      starting_after: 'The next-page link is not valid; go back to the first page.',
+    },
+    refusals: {
+      not_found: 'Not found: it does not exist or is not this company’s.',
+      not_signed_in: 'Your session ended. Please sign in again.',
+      cross_site: 'The form did not come from this dashboard.',
+      stale_form: 'The form is stale or was not sent by this session. Reload the page and try again.',
+      read_only: 'A read-only session cannot change anything.',
+      owner_only: 'Only the company owner can create or revoke keys.',
+      too_many_keys: 'The company already has the most active keys allowed; revoke one first.',
+      already_pending: 'This delivery is already queued; wait for its result.',
+      no_secret: 'This type of integration has no signing secret.',
+      no_webhooks: 'This type of integration does not receive webhooks.',
+      reenable_first: 'The integration is inactive: re-enable it before recovering.',
+      one_gateway: 'The company already has an active gateway; deactivate it first.',
+      conflict: 'That could not be done: things changed. Reload the page and try again.',
+      invalid: 'A field of the form is not valid.',
+      unexpected: 'A field of the form is not valid.',
+    },
   },
   integration: {
     title: (id) => `Integration ${id}`,
@@ -430,6 +734,9 @@ const en: DashboardMessages = {
     anyEvent: 'Any event',
     status: 'Status',
     eventType: 'Event',
+    from: 'From (Brasília time)',
+    to: 'To (Brasília time)',
+    timeHint: 'Deliveries created in this span; empty for no bound.',
     apply: 'Filter',
     noDeliveries: 'No deliveries match these filters.',
     delivery: 'Delivery',
@@ -541,6 +848,9 @@ const en: DashboardMessages = {
     canceled: 'Subscription canceled.',
     cancel_scheduled: 'The subscription ends at the period end.',
     revoked: 'Key revoked.',
+    created: 'Integration created.',
+    saved: 'Changes saved.',
+    deleted: 'Integration deleted.',
   },
   recovered: (n) => `${n} deliver${n === 1 ? 'y' : 'ies'} will be sent again.`,
   errorTitle: (status) => `Error ${status}`,

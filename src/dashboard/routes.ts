@@ -4,13 +4,19 @@
  * token and comes from this very origin. Read-only sessions see no changing forms and get 403 if
  * they post anyway.
  */
+import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
+import { listProducts } from '../catalog/service.js';
+import type { ProductRow } from '../catalog/repository.js';
 import type { SafeHtml } from '../checkout/html.js';
-import { EVENT_KINDS } from '../events/kinds.js';
+import { EVENT_KINDS, isEventKind } from '../events/kinds.js';
+import { createIntegrationBody, updateIntegrationBody } from '../integrations/schemas.js';
 import * as integrations from '../integrations/service.js';
 import { createKey, listKeys, revokeKey } from '../keys/service.js';
 import {
   cancelSubscription,
+  getOrder,
+  getSubscription,
   listOrders,
   listSubscriptions,
   refundFromPanel,
@@ -22,6 +28,8 @@ import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js'
 import { AppError, NotFoundError, PermissionError, ValidationError } from '../shared/errors.js';
 import { errorHandler } from '../shared/http/errors.js';
 import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
+import { fieldErrors } from '../shared/validation/fields.js';
+import type { Output } from '../shared/validation/typed.js';
 import {
   getDelivery,
   listDeliveries,
@@ -29,8 +37,10 @@ import {
   resendDelivery,
 } from '../webhooks/deliveries-service.js';
 import { requestRecovery } from '../webhooks/recovery.js';
+import { sendTestEvent, type TestSendResult } from '../webhooks/test-send.js';
 import { dashboardLocale, type DashboardLocale } from './locale.js';
 import type { DoneKey } from './messages.js';
+import { fieldProblems, problemSentences } from './problems.js';
 import {
   csrfMatches,
   findSession,
@@ -40,8 +50,15 @@ import {
   type DashboardSession,
 } from './sessions.js';
 import {
+  canChange,
+  confirmPage,
+  COPY_SCRIPT,
+  money,
   deliveryPage,
   errorPageOf,
+  newIntegrationPage,
+  type FormProblems,
+  type IntegrationFormValues,
   integrationPage,
   integrationsPage,
   signInPage,
@@ -66,17 +83,21 @@ const DONE_KEYS: readonly DoneKey[] = [
   'canceled',
   'cancel_scheduled',
   'revoked',
+  'created',
+  'saved',
+  'deleted',
 ];
 const ORDER_CODE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The default overlap of a rotation from the dashboard: the old secret signs for one more day. */
 const ROTATION_OVERLAP_SECONDS = 86_400;
 
-const CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/** The one script a page may run is the copy buttons' (by its hash: no other inline or loaded script). */
+const COPY_SCRIPT_HASH = createHash('sha256').update(COPY_SCRIPT).digest('base64');
+const CSP = `default-src 'none'; script-src 'sha256-${COPY_SCRIPT_HASH}'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
 /**
- * Dashboard pages are never cached or framed and run no script; their addresses are sent as Referer
- * to this origin only (a browser then also sends Origin on the forms, rather than `null`).
+ * Dashboard pages are never cached or framed and run only the copy script; their addresses are sent
+ * as Referer to this origin only (a browser then also sends Origin on the forms, rather than `null`).
  */
 function sendPage(res: Response, status: number, page: DashboardLocale, body: SafeHtml): void {
   res
@@ -139,10 +160,24 @@ function oneQuery(req: Request, name: string): string | undefined {
   return value;
 }
 
-function deliveryFilter(req: Request): DeliveryFilter & { starting_after?: number | undefined } {
+type ListedDeliveries = DeliveryFilter & {
+  starting_after?: number | undefined;
+  since?: string | undefined;
+  until?: string | undefined;
+};
+
+function deliveryFilter(req: Request): ListedDeliveries {
   const status = oneQuery(req, 'status');
   const eventType = oneQuery(req, 'event_type');
   const after = oneQuery(req, 'starting_after');
+  const from = oneQuery(req, 'from');
+  const to = oneQuery(req, 'to');
+  const since = from === undefined ? undefined : brasiliaInstant(from, 'from');
+  // `to` names a minute: deliveries created during it are in.
+  const until =
+    to === undefined ? undefined : new Date(Date.parse(brasiliaInstant(to, 'to')) + 60_000).toISOString();
+  if (since !== undefined && until !== undefined && since >= until)
+    throw ValidationError.field('to', 'must be after from');
   const knownStatus = DELIVERY_STATUSES.find((s) => s === status);
   if (status !== undefined && !knownStatus) throw ValidationError.field('status', 'is not a delivery status');
   if (eventType !== undefined && !EVENT_KINDS.some((k) => k === eventType))
@@ -153,10 +188,14 @@ function deliveryFilter(req: Request): DeliveryFilter & { starting_after?: numbe
       throw ValidationError.field('starting_after', 'must be a delivery id');
     startingAfter = Number(after);
   }
-  const filter: DeliveryFilter & { starting_after?: number | undefined } = {};
+  const filter: ListedDeliveries = {};
   if (knownStatus) filter.status = knownStatus satisfies DeliveryStatus;
   if (eventType !== undefined) filter.event_type = eventType;
   if (startingAfter !== undefined) filter.starting_after = startingAfter;
+  if (from !== undefined) filter.from = from;
+  if (to !== undefined) filter.to = to;
+  if (since !== undefined) filter.since = since;
+  if (until !== undefined) filter.until = until;
   return filter;
 }
 
@@ -192,6 +231,13 @@ function subscriptionFilter(req: Request): SubscriptionFilter & { starting_after
   return { status: knownStatus, mode, starting_after: after === undefined ? undefined : Number(after) };
 }
 
+/** `at_period_end` of a cancel: absent or `false` is at once. */
+function periodEndFlag(flag: unknown): boolean {
+  if (flag !== undefined && flag !== 'true' && flag !== 'false')
+    throw ValidationError.field('at_period_end', 'must be true or false');
+  return flag === 'true';
+}
+
 function doneOf(req: Request): DoneKey | undefined {
   const done = oneQuery(req, 'done');
   return DONE_KEYS.find((k) => k === done);
@@ -205,12 +251,60 @@ function bodyField(req: Request, name: string): string {
 }
 
 /** A `datetime-local` value read as Brasília time (UTC-03:00, no daylight saving since 2019). */
-function brasiliaInstant(value: string): string {
+function brasiliaInstant(value: string, field = 'since'): string {
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2})?$/.exec(value);
   const instant = match ? new Date(`${match[1]}${match[2] ?? ':00'}-03:00`) : undefined;
   if (!instant || Number.isNaN(instant.getTime()))
-    throw ValidationError.field('since', 'must be a date and time');
+    throw ValidationError.field(field, 'must be a date and time');
   return instant.toISOString();
+}
+
+/** A form field sent once, several times (checkboxes) or not at all, as a list of strings. */
+function bodyList(req: Request, name: string): string[] {
+  const body: unknown = req.body;
+  const value: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, name) : undefined;
+  if (value === undefined) return [];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value;
+  throw ValidationError.field(name, 'must be text');
+}
+
+const bodyText = (req: Request, name: string): string => (bodyList(req, name).at(-1) ?? '').trim();
+
+/** The create and settings forms as they were sent (shown again, as they were, when refused). */
+function integrationForm(req: Request): IntegrationFormValues {
+  return {
+    type: bodyText(req, 'type') || 'webhook',
+    url: bodyText(req, 'url'),
+    events: bodyList(req, 'events'),
+    sendToAllProducts: bodyText(req, 'send_to_all_products') === 'true',
+    productIds: bodyList(req, 'products').map((p) => (/^[1-9][0-9]{0,9}$/.test(p) ? Number(p) : NaN)),
+    rateLimit: bodyText(req, 'rate_limit_per_second'),
+  };
+}
+
+/** The rate limit as the panel API takes it: empty is no limit, anything but digits is left to its schema. */
+const rateLimitOf = (text: string): number | string | null =>
+  text === '' ? null : /^[0-9]{1,9}$/.test(text) ? Number(text) : text;
+
+/**
+ * Checked by the panel API's own schema, so the dashboard accepts exactly what the API accepts and
+ * reports the same fields.
+ */
+function validated<S extends typeof createIntegrationBody | typeof updateIntegrationBody>(
+  schema: S,
+  input: Record<string, unknown>,
+): Output<S> {
+  const { value, error } = schema.validate(input, { abortEarly: false, convert: true });
+  if (error) throw new ValidationError('The form does not fit', fieldErrors(error));
+  const checked: Output<S> = value;
+  return checked;
+}
+
+/** Every product ticked is one of the company's. */
+function checkProducts(ids: number[], products: ProductRow[]): void {
+  if (ids.some((id) => !products.some((p) => p.id === id)))
+    throw ValidationError.field('products', 'must be products of this company');
 }
 
 /**
@@ -340,8 +434,60 @@ export function dashboardRouter(ctx: AppContext): Router {
         page,
         chrome,
         items.map(({ row }) => ({ row, counts: counts.get(row.id) })),
+        doneOf(req),
       ),
     );
+  });
+
+  /** A GET that leads to a change (a form, a confirmation): for sessions that may change only. */
+  const changing = (req: Request, res: Response): Chrome | undefined => {
+    const chrome = signedIn(req, res);
+    if (chrome && !canChange(chrome)) throw new PermissionError('A read-only session cannot change anything');
+    return chrome;
+  };
+
+  const EMPTY_FORM: IntegrationFormValues = {
+    type: 'webhook',
+    url: '',
+    events: [],
+    sendToAllProducts: true,
+    productIds: [],
+    rateLimit: '',
+  };
+
+  router.get('/integrations/new', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const products = await listProducts(ctx.db, chrome.principal.companyId);
+    sendPage(res, 200, page, newIntegrationPage(page, chrome, { values: EMPTY_FORM, products }));
+  });
+
+  // Created through the panel API's service, then its products linked as the API's link does.
+  router.post('/integrations', async (req, res) => {
+    const chrome = requireChrome(req);
+    const page = dashboardLocale(req);
+    const { companyId } = chrome.principal;
+    const values = integrationForm(req);
+    const products = await listProducts(ctx.db, companyId);
+    try {
+      const input = validated(createIntegrationBody, {
+        type: values.type,
+        config: { url: values.url },
+        events: values.events,
+        send_to_all_products: values.sendToAllProducts,
+        rate_limit_per_second: rateLimitOf(values.rateLimit),
+      });
+      checkProducts(values.productIds, products);
+      const created = await integrations.createIntegration(ctx, companyId, input);
+      for (const productId of values.productIds)
+        await integrations.linkProduct(ctx.db, companyId, created.row.id, productId);
+      res.redirect(303, page.href(`/integrations/${created.row.id}`, { done: 'created' }));
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      const problems = fieldProblems(page, err);
+      sendPage(res, 400, page, newIntegrationPage(page, chrome, { values, products, problems }));
+    }
   });
 
   async function renderIntegration(
@@ -349,32 +495,45 @@ export function dashboardRouter(ctx: AppContext): Router {
     res: Response,
     chrome: Chrome,
     extra: {
+      status?: number | undefined;
       done?: DoneKey | undefined;
       doneExtra?: string | undefined;
       newSecret?: string | undefined;
+      tested?: TestSendResult | undefined;
+      settingsProblems?: FormProblems | undefined;
+      settingsValues?: IntegrationFormValues | undefined;
     } = {},
   ): Promise<void> {
     const page = dashboardLocale(req);
     const id = idParam(req.params.id);
     const { companyId } = chrome.principal;
-    const filter = req.method === 'GET' ? deliveryFilter(req) : {};
-    const [integration, deliveries, counts] = await Promise.all([
+    const filter: ListedDeliveries = req.method === 'GET' ? deliveryFilter(req) : {};
+    const [integration, deliveries, counts, products] = await Promise.all([
       integrations.getIntegration(ctx.db, companyId, id),
       listDeliveries(ctx.db, companyId, id, { ...filter, limit: 25 }),
       recentAttemptCounts(ctx.db, [id]),
+      canChange(chrome) ? listProducts(ctx.db, companyId) : [],
     ]);
-    const shown: DeliveryFilter = { status: filter.status, event_type: filter.event_type };
+    const shown: DeliveryFilter = {
+      status: filter.status,
+      event_type: filter.event_type,
+      from: filter.from,
+      to: filter.to,
+    };
+    const { status = 200, ...rest } = extra;
     sendPage(
       res,
-      200,
+      status,
       page,
       integrationPage(page, chrome, {
         row: integration.row,
+        links: integration.links,
+        products,
         counts: counts.get(id),
         deliveries: deliveries.items,
         hasMore: deliveries.hasMore,
         filter: shown,
-        ...extra,
+        ...rest,
       }),
     );
   }
@@ -402,6 +561,97 @@ export function dashboardRouter(ctx: AppContext): Router {
     const url = bodyField(req, 'url');
     await integrations.updateIntegration(ctx, companyOf(req), id, { config: { url } });
     res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'url_saved' }));
+  });
+
+  // Events, products and rate limit, as the API's PATCH and product links change them.
+  router.post('/integrations/:id/settings', async (req, res) => {
+    const chrome = requireChrome(req);
+    const id = idParam(req.params.id);
+    const { companyId } = chrome.principal;
+    const values = integrationForm(req);
+    try {
+      const input = validated(updateIntegrationBody, {
+        events: values.events,
+        send_to_all_products: values.sendToAllProducts,
+        rate_limit_per_second: rateLimitOf(values.rateLimit),
+      });
+      const [products, links] = await Promise.all([
+        listProducts(ctx.db, companyId),
+        integrations.listProductLinks(ctx.db, companyId, id),
+      ]);
+      checkProducts(values.productIds, products);
+      await integrations.updateIntegration(ctx, companyId, id, input);
+      const linked = new Set(links.map((l) => l.productId));
+      const wanted = new Set(values.productIds);
+      for (const productId of wanted)
+        if (!linked.has(productId)) await integrations.linkProduct(ctx.db, companyId, id, productId);
+      for (const productId of linked)
+        if (!wanted.has(productId)) await integrations.unlinkProduct(ctx.db, companyId, id, productId);
+      res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      await renderIntegration(req, res, chrome, {
+        status: 400,
+        settingsProblems: fieldProblems(dashboardLocale(req), err),
+        settingsValues: values,
+      });
+    }
+  });
+
+  // The outcome is this answer's: a test send leaves nothing behind to show on a later page.
+  router.post('/integrations/:id/test', async (req, res) => {
+    const chrome = requireChrome(req);
+    const id = idParam(req.params.id);
+    const kind = bodyField(req, 'event');
+    if (!isEventKind(kind)) throw ValidationError.field('event', 'is not an event type');
+    const tested = await sendTestEvent(ctx, chrome.principal.companyId, id, kind);
+    await renderIntegration(req, res, chrome, { tested });
+  });
+
+  router.get('/integrations/:id/delete', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const id = idParam(req.params.id);
+    const { row } = await integrations.getIntegration(ctx.db, chrome.principal.companyId, id);
+    sendPage(
+      res,
+      200,
+      page,
+      confirmPage(page, chrome, {
+        title: page.t.confirm.deleteIntegration,
+        question: page.t.confirm.deleteQuestion(id, row.config.url ?? row.type),
+        hint: page.t.confirm.deleteHint,
+        action: `/integrations/${id}/delete`,
+        submit: page.t.confirm.deleteSubmit,
+        back: page.href(`/integrations/${id}`),
+      }),
+    );
+  });
+
+  router.post('/integrations/:id/delete', async (req, res) => {
+    await integrations.deleteIntegration(ctx.db, companyOf(req), idParam(req.params.id));
+    res.redirect(303, dashboardLocale(req).href('/integrations', { done: 'deleted' }));
+  });
+
+  router.get('/integrations/:id/rotate-secret', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const id = idParam(req.params.id);
+    await integrations.getIntegration(ctx.db, chrome.principal.companyId, id);
+    sendPage(
+      res,
+      200,
+      page,
+      confirmPage(page, chrome, {
+        title: page.t.integration.rotate,
+        question: page.t.confirm.rotateQuestion(id),
+        action: `/integrations/${id}/rotate-secret`,
+        submit: page.t.integration.rotateSubmit,
+        back: page.href(`/integrations/${id}`),
+      }),
+    );
   });
 
   router.post('/integrations/:id/recover', async (req, res) => {
@@ -469,6 +719,26 @@ export function dashboardRouter(ctx: AppContext): Router {
     );
   });
 
+  router.get('/orders/:code/refund', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const code = orderCodeParam(req.params.code);
+    const { order } = await getOrder(ctx.db, chrome.principal.companyId, code);
+    sendPage(
+      res,
+      200,
+      page,
+      confirmPage(page, chrome, {
+        title: page.t.orders.refundLabel(code),
+        question: page.t.confirm.refundQuestion(code, money(page, order.amount)),
+        action: `/orders/${code}/refund`,
+        submit: page.t.confirm.refundSubmit,
+        back: page.href('/orders'),
+      }),
+    );
+  });
+
   router.post('/orders/:code/refund', async (req, res) => {
     await refundFromPanel(ctx, companyOf(req), orderCodeParam(req.params.code));
     res.redirect(303, dashboardLocale(req).href('/orders', { done: 'refunded' }));
@@ -498,14 +768,38 @@ export function dashboardRouter(ctx: AppContext): Router {
     );
   });
 
+  router.get('/subscriptions/:id/cancel', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const id = bigIdParam(req.params.id);
+    const atPeriodEnd = periodEndFlag(oneQuery(req, 'at_period_end'));
+    const found = await getSubscription(ctx.db, chrome.principal.companyId, id);
+    const { t } = page;
+    const plan = `${found.planCode} · ${t.cycles[found.billingCycle]}`;
+    sendPage(
+      res,
+      200,
+      page,
+      confirmPage(page, chrome, {
+        title: atPeriodEnd ? t.subscriptions.cancelAtEndLabel(id) : t.subscriptions.cancelNowLabel(id),
+        question: atPeriodEnd
+          ? t.confirm.cancelAtEndQuestion(id, plan, page.dateTime(found.subscription.currentPeriodEnd))
+          : t.confirm.cancelNowQuestion(id, plan),
+        action: `/subscriptions/${id}/cancel`,
+        hidden: atPeriodEnd ? { at_period_end: 'true' } : {},
+        submit: atPeriodEnd ? t.subscriptions.cancelAtEnd : t.subscriptions.cancelNow,
+        back: page.href('/subscriptions'),
+      }),
+    );
+  });
+
   // At once, or (`at_period_end=true`) when the period ends, as the panel API's cancel.
   router.post('/subscriptions/:id/cancel', async (req, res) => {
     const body: unknown = req.body;
     const flag: unknown =
       typeof body === 'object' && body !== null ? Reflect.get(body, 'at_period_end') : undefined;
-    if (flag !== undefined && flag !== 'true' && flag !== 'false')
-      throw ValidationError.field('at_period_end', 'must be true or false');
-    const atPeriodEnd = flag === 'true';
+    const atPeriodEnd = periodEndFlag(flag);
     await cancelSubscription(ctx, companyOf(req), bigIdParam(req.params.id), atPeriodEnd);
     res.redirect(
       303,
@@ -546,6 +840,29 @@ export function dashboardRouter(ctx: AppContext): Router {
     sendPage(res, 201, page, keysPage(page, chrome, { keys, newKey: created.value }));
   });
 
+  router.get('/keys/:id/revoke', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    requireOwner(req);
+    const page = dashboardLocale(req);
+    const id = bigIdParam(req.params.id);
+    const key = (await listKeys(ctx.db, chrome.principal.companyId)).find((k) => k.id === id && !k.revokedAt);
+    if (!key) throw new NotFoundError(`No key ${id} in this company`);
+    sendPage(
+      res,
+      200,
+      page,
+      confirmPage(page, chrome, {
+        title: page.t.keys.revokeLabel(key.name),
+        question: page.t.confirm.revokeQuestion(key.name),
+        hint: page.t.confirm.revokeHint,
+        action: `/keys/${id}/revoke`,
+        submit: page.t.keys.revoke,
+        back: page.href('/keys'),
+      }),
+    );
+  });
+
   router.post('/keys/:id/revoke', async (req, res) => {
     const { principal } = requireOwner(req);
     await revokeKey(ctx, principal.companyId, bigIdParam(req.params.id));
@@ -556,11 +873,12 @@ export function dashboardRouter(ctx: AppContext): Router {
     next(new NotFoundError('Not found'));
   });
 
-  // Errors as pages, in the page's language; the message is the service's own sentence.
+  // Errors as pages, in the page's language.
   router.use(
     errorHandler(ctx.logger, (res, err) => {
       const page = dashboardLocale(res.req);
-      const message = err.status === 403 ? `${page.t.forbidden} ${err.message}` : err.message;
+      const said = problemSentences(page, err).join(' ');
+      const message = err.status === 403 ? `${page.t.forbidden} ${said}` : said;
       sendPage(res, err.status, page, errorPageOf(page, err.status, message, chromeOf(res.req)));
     }),
   );

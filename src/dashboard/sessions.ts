@@ -4,7 +4,7 @@
  * revoked token or key, or an inactive company, ends every session opened with it at once.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { resolvePanelCredential } from '../auth/panel-auth.js';
 import { schema, type Db } from '../shared/db/index.js';
@@ -116,4 +116,26 @@ export async function revokeSession(db: Db, id: number): Promise<void> {
     .update(dashboardSessions)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(dashboardSessions.id, id), isNull(dashboardSessions.revokedAt)));
+}
+
+/**
+ * Deletes the sessions that expired before `now`, revoked or not (a revoked one is dead already, and
+ * gone once its expiry passes), a batch at a time so a long backlog never holds one long lock.
+ * Returns how many were deleted; the retention sweep runs it every hour.
+ */
+export async function purgeExpiredSessions(db: Db, now = new Date(), batch = 1000): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const expired = db
+      .select({ id: dashboardSessions.id })
+      .from(dashboardSessions)
+      .where(lt(dashboardSessions.expiresAt, now))
+      .limit(batch);
+    const deleted = await db
+      .delete(dashboardSessions)
+      .where(inArray(dashboardSessions.id, expired))
+      .returning({ id: dashboardSessions.id });
+    total += deleted.length;
+    if (deleted.length < batch) return total;
+  }
 }

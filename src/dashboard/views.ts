@@ -1,11 +1,14 @@
 /**
  * The dashboard's pages, server-rendered with the buyer pages' `html` tag (every value escaped).
- * No scripts: links, GET filter forms and POST forms that carry the session's CSRF token.
+ * Links, GET filter forms and POST forms that carry the session's CSRF token; one small script only
+ * adds copy buttons to values shown once (without it, the value is still there to select).
  */
 import { html, SafeHtml } from '../checkout/html.js';
 import { CATALOGUE } from '../checkout/messages.js';
-import { EVENT_KINDS } from '../events/kinds.js';
-import type { IntegrationRow } from '../integrations/repository.js';
+import type { ProductRow } from '../catalog/repository.js';
+import { EVENT_KINDS, LISTED_EVENT_KINDS } from '../events/kinds.js';
+import type { IntegrationProductView, IntegrationRow } from '../integrations/repository.js';
+import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
 import type { ApiKeyRow } from '../keys/repository.js';
 import type { PanelOrderRow, PanelSubscriptionRow } from '../orders/panel-service.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../shared/enums/delivery-statuses.js';
@@ -14,7 +17,8 @@ import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../shared/enums/
 import type { PanelPrincipal } from '../shared/http/principal.js';
 import type { AttemptCounts, DeliveryView } from '../webhooks/deliveries-service.js';
 import type { DashboardLocale } from './locale.js';
-import type { DoneKey } from './messages.js';
+import type { DoneKey, ProblemField } from './messages.js';
+import type { TestSendResult } from '../webhooks/test-send.js';
 
 /*
  * Colours meet WCAG 2.1 AA (text 4.5:1, borders and focus 3:1). Layout holds from 320 px: long
@@ -55,6 +59,11 @@ table{border-collapse:collapse;width:100%;table-layout:fixed;margin-top:.5rem}
 caption{text-align:left;font-weight:600;margin-bottom:.25rem}
 td,th{border-bottom:1px solid #d1d5db;padding:.4rem .3rem;text-align:left;vertical-align:top;font-size:.9rem}
 .attempt{border-top:2px solid #d1d5db;margin-top:1rem}\nbutton.small{margin:0;padding:.4rem .7rem}button.neutral{background:#4b5563}\n.row-actions{display:flex;flex-wrap:wrap;gap:.4rem}
+fieldset{border:1px solid #d1d5db;border-radius:6px;margin:.75rem 0;padding:.5rem 1rem;max-width:36rem}legend{font-weight:600;padding:0 .25rem}
+.check{display:flex;gap:.5rem;align-items:flex-start;margin:.3rem 0;font-weight:400}.check input{margin-top:.3rem;min-width:1rem;min-height:1rem}
+input[type=number]{display:block;width:100%;max-width:12rem;padding:.55rem;font:inherit;border:1px solid #6b7280;border-radius:4px}
+.problem{color:#9b1c1c;font-weight:600;margin:.25rem 0}.problems{background:#fde8e8;border:1px solid #9b1c1c;padding:.75rem 1rem;border-radius:6px}
+button.danger{background:#9b1c1c}a.back{display:inline-block;margin:.75rem 0 0 1rem}
 @media (max-width:40rem){main{margin:0;border-radius:0;box-shadow:none;padding:1rem}dl div{display:block}dt{min-width:0}
 td,th{font-size:.8rem;padding:.35rem .15rem}
 .stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
@@ -77,6 +86,242 @@ function postForm(page: DashboardLocale, chrome: Chrome, path: string, inner: Sa
 }
 
 export const canChange = (chrome: Chrome): boolean => chrome.principal.role !== 'read_only';
+
+/**
+ * The first step of a destructive action: a GET form to its confirmation page (a button, so it
+ * reads and works as the action did, and needs no script).
+ */
+function confirmStep(
+  page: DashboardLocale,
+  path: string,
+  label: SafeHtml,
+  hidden: Record<string, string> = {},
+): SafeHtml {
+  const fields = { ...hidden, ...(page.chosen ? { lang: page.chosen } : {}) };
+  return html`<form method="get" action="${page.href(path).split('?')[0] ?? ''}">
+    ${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`)}${label}
+  </form>`;
+}
+
+/**
+ * Copies the value a `data-copy` button names; the button is hidden until this runs, so without
+ * script the page shows only the selectable value. Its SHA-256 is allowed by the page's CSP.
+ */
+export const COPY_SCRIPT = `document.querySelectorAll('button[data-copy]').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){var i=document.getElementById(b.getAttribute('data-copy'));var s=document.getElementById(b.getAttribute('data-status'));function said(t){s.textContent=t}function fallback(){i.select();try{said(document.execCommand('copy')?b.getAttribute('data-done'):b.getAttribute('data-failed'))}catch(e){said(b.getAttribute('data-failed'))}}if(navigator.clipboard){navigator.clipboard.writeText(i.value).then(function(){said(b.getAttribute('data-done'))},fallback)}else{fallback()}})})`;
+
+/** Built as one string: the CSP's hash covers the element's exact text, which no formatter may touch. */
+const COPY_ELEMENT = new SafeHtml(`<script>${COPY_SCRIPT}</script>`);
+
+/** A value shown once: selectable text in a read-only field, with a copy button when script runs. */
+function shownOnce(page: DashboardLocale, id: string, label: string, hint: string, value: string): SafeHtml {
+  const { copy } = page.t;
+  return html`<div class="secret" role="status">
+    <label for="${id}">${label}</label>
+    <input type="text" id="${id}" readonly value="${value}" aria-describedby="${id}-hint" />
+    <button
+      type="button"
+      hidden
+      class="small"
+      data-copy="${id}"
+      data-status="${id}-copied"
+      data-done="${copy.done}"
+      data-failed="${copy.failed}"
+    >
+      ${copy.button}
+    </button>
+    <span id="${id}-copied" aria-live="polite"></span>
+    <p class="hint" id="${id}-hint">${hint}</p>
+  </div>`;
+}
+
+/** Problems of a form, each field's sentence; '' holds a problem of no one field. */
+export type FormProblems = Map<ProblemField | '', string>;
+
+function problemSummary(page: DashboardLocale, problems: FormProblems | undefined): SafeHtml | string {
+  if (!problems || problems.size === 0) return '';
+  return html`<div class="problems" role="alert">
+    <p>${page.t.form.problems}</p>
+    <ul>
+      ${[...problems.values()].map((p) => html`<li>${p}</li>`)}
+    </ul>
+  </div>`;
+}
+
+/** A field's problem under it, and the attributes that tie the field to it. */
+function fieldProblem(
+  problems: FormProblems | undefined,
+  field: ProblemField,
+  id: string,
+): { note: SafeHtml | string; attrs: SafeHtml | string } {
+  const problem = problems?.get(field);
+  if (problem === undefined) return { note: '', attrs: '' };
+  return {
+    note: html`<p class="problem" id="${id}-problem">${problem}</p>`,
+    attrs: new SafeHtml(`aria-invalid="true" aria-describedby="${id}-problem"`),
+  };
+}
+
+/** What the create form and an integration's settings form hold. */
+export interface IntegrationFormValues {
+  type: string;
+  url: string;
+  events: string[];
+  sendToAllProducts: boolean;
+  productIds: number[];
+  rateLimit: string;
+}
+
+const checked = (on: boolean): SafeHtml | string => (on ? new SafeHtml('checked') : '');
+
+/** Events, products and rate limit: the fields the create and the settings forms share. */
+function routingFields(
+  page: DashboardLocale,
+  values: IntegrationFormValues,
+  products: ProductRow[],
+  problems: FormProblems | undefined,
+): SafeHtml {
+  const tf = page.t.form;
+  const events = fieldProblem(problems, 'events', 'events');
+  const productsProblem = fieldProblem(problems, 'products', 'products');
+  const rate = fieldProblem(problems, 'rate_limit_per_second', 'rate_limit_per_second');
+  return html`<fieldset ${events.attrs}>
+      <legend>${tf.events}</legend>
+      <p class="hint">${tf.eventsHint}</p>
+      ${events.note}
+      ${LISTED_EVENT_KINDS.map(
+        ({ value }) =>
+          html`<label class="check"
+            ><input
+              type="checkbox"
+              name="events"
+              value="${value}"
+              ${checked(values.events.includes(value))}
+            />
+            <code>${value}</code></label
+          >`,
+      )}
+    </fieldset>
+    <fieldset ${productsProblem.attrs}>
+      <legend>${tf.products}</legend>
+      ${productsProblem.note}
+      <label class="check"
+        ><input
+          type="checkbox"
+          name="send_to_all_products"
+          value="true"
+          ${checked(values.sendToAllProducts)}
+        />
+        ${tf.allProducts}</label
+      >
+      <p class="hint">${products.length === 0 ? tf.noProducts : tf.productsHint}</p>
+      ${products.map(
+        (p) =>
+          html`<label class="check"
+            ><input
+              type="checkbox"
+              name="products"
+              value="${p.id}"
+              ${checked(values.productIds.includes(p.id))}
+            />
+            ${p.name}</label
+          >`,
+      )}
+    </fieldset>
+    <label for="rate_limit_per_second">${tf.rateLimit}</label>
+    <p class="hint" id="rate-hint">${tf.rateLimitHint}</p>
+    ${rate.note}
+    <input
+      type="number"
+      id="rate_limit_per_second"
+      name="rate_limit_per_second"
+      min="1"
+      max="1000"
+      step="1"
+      inputmode="numeric"
+      value="${values.rateLimit}"
+      ${rate.attrs || new SafeHtml('aria-describedby="rate-hint"')}
+    />`;
+}
+
+/** The create form, empty or as it was sent with its problems. */
+export function newIntegrationPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: { values: IntegrationFormValues; products: ProductRow[]; problems?: FormProblems | undefined },
+): SafeHtml {
+  const tf = page.t.form;
+  const { values, problems } = data;
+  const url = fieldProblem(problems, 'url', 'url');
+  const type = fieldProblem(problems, 'type', 'type');
+  return layout(
+    page,
+    tf.title,
+    html`<p><a href="${page.href('/integrations')}">${page.t.integration.back}</a></p>
+      <h1>${tf.title}</h1>
+      <p>${tf.intro}</p>
+      ${problemSummary(page, problems)}
+      ${postForm(
+        page,
+        chrome,
+        '/integrations',
+        html`<label for="type">${tf.type}</label>
+          ${type.note}
+          <select id="type" name="type" ${type.attrs}>
+            ${WEBHOOK_KIND_TYPES.map(
+              (t) => html`<option value="${t}" ${selected(values.type === t)}>${tf.types[t]}</option>`,
+            )}
+          </select>
+          <label for="url">${tf.url}</label>
+          <p class="hint" id="url-hint">${tf.urlHint}</p>
+          ${url.note}
+          <input
+            type="url"
+            id="url"
+            name="url"
+            required
+            value="${values.url}"
+            ${url.attrs || new SafeHtml('aria-describedby="url-hint"')}
+          />
+          ${routingFields(page, values, data.products, problems)}
+          <button type="submit">${tf.submit}</button>`,
+      )}`,
+    chrome,
+  );
+}
+
+/** A confirmation page: what will happen, a POST form that does it, and a way back. */
+export function confirmPage(
+  page: DashboardLocale,
+  chrome: Chrome,
+  data: {
+    title: string;
+    question: string;
+    hint?: string | undefined;
+    action: string;
+    hidden?: Record<string, string> | undefined;
+    submit: string;
+    back: string;
+  },
+): SafeHtml {
+  const { t } = page;
+  return layout(
+    page,
+    data.title,
+    html`<h1>${data.title}</h1>
+      <p id="question">${data.question}</p>
+      ${data.hint ? html`<p class="hint">${data.hint}</p>` : ''}
+      ${postForm(
+        page,
+        chrome,
+        data.action,
+        html`${Object.entries(data.hidden ?? {}).map(
+            ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+          )}<button type="submit" class="danger" aria-describedby="question">${data.submit}</button
+          ><a class="back" href="${data.back}">${t.confirm.cancel}</a>`,
+      )}`,
+    chrome,
+  );
+}
 
 /** The one layout of every dashboard page: language, viewport, the navigation, one main landmark. */
 /**
@@ -147,6 +392,7 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
       <body>
         <header>${nav}</header>
         <main>${body}</main>
+        ${COPY_ELEMENT}
       </body>
     </html>`;
 }
@@ -215,6 +461,7 @@ export function integrationsPage(
   page: DashboardLocale,
   chrome: Chrome,
   items: IntegrationHealth[],
+  done?: DoneKey | undefined,
 ): SafeHtml {
   const { t } = page;
   const cards = items.map(
@@ -246,7 +493,12 @@ export function integrationsPage(
     page,
     t.integrations.title,
     html`<h1>${t.integrations.title}</h1>
-      ${canChange(chrome) ? '' : html`<p class="notice">${t.readOnly}</p>`}
+      ${doneNotice(page, done)}
+      ${
+        canChange(chrome)
+          ? html`<p><a href="${page.href('/integrations/new')}">${t.integrations.create}</a></p>`
+          : html`<p class="notice">${t.readOnly}</p>`
+      }
       ${
         items.length === 0
           ? html`<p>${t.integrations.none}</p>`
@@ -261,6 +513,9 @@ export function integrationsPage(
 export interface DeliveryFilter {
   status?: DeliveryStatus | undefined;
   event_type?: string | undefined;
+  /** `datetime-local` values, Brasília time, as the filter form sent them. */
+  from?: string | undefined;
+  to?: string | undefined;
 }
 
 /** `YYYY-MM-DDTHH:MM` in Brasília (UTC-03:00, no daylight saving since 2019), for a datetime-local. */
@@ -289,10 +544,16 @@ export function integrationPage(
     done?: DoneKey | undefined;
     doneExtra?: string | undefined;
     newSecret?: string | undefined;
+    links: IntegrationProductView[];
+    products: ProductRow[];
+    tested?: TestSendResult | undefined;
+    settingsProblems?: FormProblems | undefined;
+    settingsValues?: IntegrationFormValues | undefined;
   },
 ): SafeHtml {
   const { t } = page;
   const ti = t.integration;
+  const tt = t.testSend;
   const { row } = data;
   const base = `/integrations/${row.id}`;
   const webhook = row.config.url !== undefined;
@@ -349,11 +610,58 @@ export function integrationPage(
               ? html`<section aria-labelledby="rotate-title">
                   <h3 id="rotate-title">${ti.rotate}</h3>
                   <p class="hint">${ti.rotateHint}</p>
-                  ${postForm(page, chrome, `${base}/rotate-secret`, html`<button type="submit">${ti.rotateSubmit}</button>`)}
+                  ${confirmStep(page, `${base}/rotate-secret`, html`<button type="submit">${ti.rotateSubmit}</button>`)}
                 </section>`
               : ''
           }
-        </div>`;
+          ${
+            webhook
+              ? html`<section aria-labelledby="test-title">
+                  <h3 id="test-title">${tt.title}</h3>
+                  <p class="hint">${tt.hint}</p>
+                  ${postForm(
+                    page,
+                    chrome,
+                    `${base}/test`,
+                    html`<label for="test-event">${tt.event}</label>
+                      <select id="test-event" name="event">
+                        ${(row.events.length > 0 ? row.events : LISTED_EVENT_KINDS.map((k) => k.value)).map(
+                          (k) => html`<option value="${k}">${k}</option>`,
+                        )}
+                      </select>
+                      <button type="submit">${tt.submit}</button>`,
+                  )}
+                </section>`
+              : ''
+          }
+          <section aria-labelledby="delete-title">
+            <h3 id="delete-title">${t.confirm.deleteIntegration}</h3>
+            <p class="hint">${t.confirm.deleteHint}</p>
+            ${confirmStep(page, `${base}/delete`, html`<button type="submit" class="danger">${t.confirm.deleteIntegration}</button>`)}
+          </section>
+        </div>
+        <section aria-labelledby="settings-title">
+          <h3 id="settings-title">${t.form.settings}</h3>
+          ${problemSummary(page, data.settingsProblems)}
+          ${postForm(
+            page,
+            chrome,
+            `${base}/settings`,
+            html`${routingFields(
+                page,
+                data.settingsValues ?? {
+                  type: row.type,
+                  url: row.config.url ?? '',
+                  events: row.events,
+                  sendToAllProducts: row.sendToAllProducts,
+                  productIds: data.links.map((l) => l.productId),
+                  rateLimit: row.rateLimitPerSecond === null ? '' : String(row.rateLimitPerSecond),
+                },
+                data.products,
+                data.settingsProblems,
+              )} <button type="submit">${t.form.saveSettings}</button>`,
+          )}
+        </section>`;
   const filter = html`<form
     method="get"
     action="${page.href(base)}"
@@ -385,7 +693,28 @@ export function integrationPage(
         )}
       </select>
     </div>
+    <div>
+      <label for="from">${ti.from}</label>
+      <input
+        type="datetime-local"
+        id="from"
+        name="from"
+        value="${data.filter.from ?? ''}"
+        aria-describedby="time-hint"
+      />
+    </div>
+    <div>
+      <label for="to">${ti.to}</label>
+      <input
+        type="datetime-local"
+        id="to"
+        name="to"
+        value="${data.filter.to ?? ''}"
+        aria-describedby="time-hint"
+      />
+    </div>
     <div><button type="submit">${ti.apply}</button></div>
+    <p class="hint" id="time-hint">${ti.timeHint}</p>
   </form>`;
   const last = data.deliveries.at(-1);
   const rows = data.deliveries.map(
@@ -406,20 +735,17 @@ export function integrationPage(
       <h1>${ti.title(row.id)}</h1>
       ${doneNotice(page, data.done, data.doneExtra)}
       ${
-        data.newSecret
-          ? html`<div class="secret" role="status">
-              <label for="new-secret">${ti.newSecret}</label>
-              <input
-                type="text"
-                id="new-secret"
-                readonly
-                value="${data.newSecret}"
-                aria-describedby="new-secret-hint"
-              />
-              <p class="hint" id="new-secret-hint">${ti.newSecretHint}</p>
-            </div>`
+        data.tested
+          ? html`<p class="${data.tested.success ? 'done' : 'notice'}" role="status" id="test-outcome">
+              ${(data.tested.success ? tt.ok : tt.failed)(
+                data.tested.type,
+                data.tested.status,
+                data.tested.duration_ms,
+              )}
+            </p>`
           : ''
       }
+      ${data.newSecret ? shownOnce(page, 'new-secret', ti.newSecret, ti.newSecretHint, data.newSecret) : ''}
       <h2>${ti.facts}</h2>
       <dl>
         <div>
@@ -610,7 +936,7 @@ export interface OrderFilter {
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /** Amounts as the page's locale writes reais: `R$ 197,50` in pt-BR, `R$197.50` in English. */
-function money(page: DashboardLocale, amount: string): string {
+export function money(page: DashboardLocale, amount: string): string {
   let format = moneyFormats.get(page.t.locale);
   if (!format) {
     format = new Intl.NumberFormat(page.t.locale, { style: 'currency', currency: 'BRL' });
@@ -684,9 +1010,8 @@ export function ordersPage(
             ? html`<td data-label="${to.action}">
                 ${
                   order.status === 'paid'
-                    ? postForm(
+                    ? confirmStep(
                         page,
-                        chrome,
                         `/orders/${order.code}/refund`,
                         html`<button type="submit" class="small" aria-label="${to.refundLabel(order.code)}">
                           ${to.refund}
@@ -775,9 +1100,8 @@ export function subscriptionsPage(
       sub.status === 'canceled'
         ? ''
         : html`<div class="row-actions">
-            ${postForm(
+            ${confirmStep(
               page,
-              chrome,
               `/subscriptions/${sub.id}/cancel`,
               html`<button type="submit" class="small" aria-label="${ts.cancelNowLabel(sub.id)}">
                 ${ts.cancelNow}
@@ -786,17 +1110,17 @@ export function subscriptionsPage(
             ${
               sub.cancelAtPeriodEnd || sub.status !== 'active'
                 ? ''
-                : postForm(
+                : confirmStep(
                     page,
-                    chrome,
                     `/subscriptions/${sub.id}/cancel`,
-                    html`<input type="hidden" name="at_period_end" value="true" /><button
-                        type="submit"
-                        class="small neutral"
-                        aria-label="${ts.cancelAtEndLabel(sub.id)}"
-                      >
-                        ${ts.cancelAtEnd}
-                      </button>`,
+                    html`<button
+                      type="submit"
+                      class="small neutral"
+                      aria-label="${ts.cancelAtEndLabel(sub.id)}"
+                    >
+                      ${ts.cancelAtEnd}
+                    </button>`,
+                    { at_period_end: 'true' },
                   )
             }
           </div>`;
@@ -864,9 +1188,8 @@ export function keysPage(
                 ${
                   key.revokedAt
                     ? ''
-                    : postForm(
+                    : confirmStep(
                         page,
-                        chrome,
                         `/keys/${key.id}/revoke`,
                         html`<button type="submit" class="small" aria-label="${tk.revokeLabel(key.name)}">
                           ${tk.revoke}
@@ -906,21 +1229,7 @@ export function keysPage(
     tk.title,
     html`<h1>${tk.title}</h1>
       ${doneNotice(page, data.done)}
-      ${
-        data.newKey
-          ? html`<div class="secret" role="status">
-              <label for="new-key">${tk.newKey}</label>
-              <input
-                type="text"
-                id="new-key"
-                readonly
-                value="${data.newKey}"
-                aria-describedby="new-key-hint"
-              />
-              <p class="hint" id="new-key-hint">${tk.newKeyHint}</p>
-            </div>`
-          : ''
-      }
+      ${data.newKey ? shownOnce(page, 'new-key', tk.newKey, tk.newKeyHint, data.newKey) : ''}
       ${listTable(
         tk.title,
         tk.none,

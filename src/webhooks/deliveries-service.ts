@@ -21,6 +21,8 @@ export interface DeliveryQuery {
   event_type?: string | undefined;
   /** ISO date-time. */
   since?: string | undefined;
+  /** ISO date-time: only deliveries created before it. */
+  until?: string | undefined;
   limit: number;
   starting_after?: number | undefined;
 }
@@ -62,6 +64,7 @@ export async function listDeliveries(
         status: query.status,
         eventType: query.event_type,
         since: query.since === undefined ? undefined : new Date(query.since),
+        until: query.until === undefined ? undefined : new Date(query.until),
         limit: query.limit,
         startingAfter: cursor,
       }),

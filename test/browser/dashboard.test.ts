@@ -84,6 +84,18 @@ describe('Dashboard in Chromium', function () {
     return page;
   }
 
+  /** Each language's browser, signed in with the panel token, on a fresh page; closed afterwards. */
+  async function inEachLanguage(look: (page: Page, lang: 'pt-BR' | 'en') => Promise<void>): Promise<void> {
+    for (const [locale, lang] of [
+      ['pt-BR', 'pt-BR'],
+      ['en-US', 'en'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      await look(await signIn(context, tenant.panel_token, lang), lang);
+      await context.close();
+    }
+  }
+
   it('finds a failing delivery, reads why, fixes the URL, recovers and sees it succeed; rotates the secret; signs out', async () => {
     const context = await browserIn(browser, 'en-US');
     const page = await signIn(context, tenant.panel_token, 'en');
@@ -147,6 +159,10 @@ describe('Dashboard in Chromium', function () {
       [integrationId],
     );
     await page.getByRole('button', { name: 'Generate a new secret' }).click();
+    // A confirmation step first: nothing changed yet.
+    await page.waitForURL(/\/rotate-secret\??$/);
+    expect(await page.locator('#question').textContent()).to.include('keeps signing for a day');
+    await page.getByRole('button', { name: 'Generate a new secret' }).click();
     const shown = await page.locator('#new-secret').inputValue();
     noteSecret(shown);
     expect(shown).to.match(/^whsec_/);
@@ -187,21 +203,207 @@ describe('Dashboard in Chromium', function () {
     await context.close();
   });
 
+  /** `YYYY-MM-DDTHH:MM` in Brasília, `offsetMs` from now: what a person types in a datetime-local field. */
+  const brasilia = (offsetMs: number): string =>
+    new Date(Date.now() + offsetMs - 3 * 3_600_000).toISOString().slice(0, 16);
+
+  it('filters the deliveries by time as well as status and event type', async () => {
+    const context = await browserIn(browser, 'en-US');
+    const page = await signIn(context, tenant.panel_token, 'en');
+    await page.goto(at(`/integrations/${integrationId}`));
+    await page.locator('#from').fill(brasilia(3_600_000));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/from=/);
+    expect(await page.locator('main').textContent()).to.include('No deliveries match these filters.');
+    await page.locator('#from').fill(brasilia(-3_600_000));
+    await page.locator('#to').fill(brasilia(60_000));
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/to=/);
+    expect(await page.locator('tbody tr').count()).to.be.at.least(1);
+    await checkPage(page, 'dashboard-integration-time-filter', 'en');
+    // A span that ends before it starts is refused in the page's words.
+    await page.goto(
+      at(`/integrations/${integrationId}?lang=pt-BR&from=${brasilia(0)}&to=${brasilia(-3_600_000)}`),
+    );
+    expect(await page.locator('main .notice').textContent()).to.include('A data final precisa ser');
+    expect(await page.locator('main').textContent()).not.to.include('must be');
+    await context.close();
+  });
+
+  it('creates an integration with events, products and a rate limit, edits it, test-sends and deletes it', async () => {
+    const hook = await new Receiver().start();
+    const product = tenant.products[0];
+    if (!product) throw new Error('seed has no product');
+    try {
+      // A refused form, in Portuguese: each problem in a sentence, never the service's English.
+      await inEachLanguage(async (page, lang) => {
+        await page.goto(at('/integrations/new'));
+        await checkPage(page, 'dashboard-integration-new', lang);
+        await page.locator('#url').fill('ftp://example.com/hook');
+        await page.locator('#rate_limit_per_second').fill('5000');
+        await page.evaluate("document.querySelector('main form').noValidate = true");
+        await page.locator('main button[type=submit]').click();
+        await page.waitForSelector('.problems');
+        const rate = (await page.locator('.problems').textContent()) ?? '';
+        expect(await page.locator('#rate_limit_per_second').getAttribute('aria-invalid')).to.equal('true');
+        await checkPage(page, 'dashboard-integration-new-problems', lang);
+        // The limit fixed, the URL is checked next (by the API's own guard).
+        await page.locator('#rate_limit_per_second').fill('5');
+        await page.locator('main button[type=submit]').click();
+        await page.waitForSelector('#url[aria-invalid=true]');
+        const url = (await page.locator('.problems').textContent()) ?? '';
+        if (lang === 'pt-BR') {
+          expect(rate).to.include('O limite por segundo deve ser um número inteiro de 1 a 1000');
+          expect(url).to.include('A URL precisa ser um endereço https completo');
+          expect(rate + url).not.to.match(/must|config\.url|rate_limit/);
+        } else {
+          expect(rate).to.include('The rate limit must be a whole number from 1 to 1000');
+          expect(url).to.include('The URL must be a full https address');
+        }
+        expect(await page.locator('#url').inputValue(), 'kept as sent').to.equal('ftp://example.com/hook');
+      });
+
+      // Created as a person fills the form in.
+      const context = await browserIn(browser, 'en-US');
+      const page = await signIn(context, tenant.panel_token, 'en');
+      await page.getByRole('link', { name: 'New integration' }).click();
+      await page.locator('#type').selectOption('webhook');
+      await page.locator('#url').fill(hook.url);
+      await page.getByRole('checkbox', { name: 'order.paid', exact: true }).check();
+      await page.getByRole('checkbox', { name: 'order.refunded', exact: true }).check();
+      await page.getByRole('checkbox', { name: 'Every product, including those created later' }).uncheck();
+      await page.getByRole('checkbox', { name: product.name, exact: true }).check();
+      await page.locator('#rate_limit_per_second').fill('5');
+      await page.getByRole('button', { name: 'Create integration' }).click();
+      await page.waitForURL(/done=created/);
+      expect(await page.locator('.done').textContent()).to.include('Integration created.');
+      const id = Number(/\/integrations\/(\d+)/.exec(page.url())?.[1]);
+      const stored = async () =>
+        (
+          await engine.app.ctx.pool.query<{
+            events: string[];
+            send_to_all_products: boolean;
+            rate_limit_per_second: number | null;
+            products: number[];
+          }>(
+            `SELECT events, send_to_all_products, rate_limit_per_second,
+                    ARRAY(SELECT product_id FROM integration_products WHERE integration_id = i.id) AS products
+               FROM integrations i WHERE id = $1`,
+            [id],
+          )
+        ).rows[0];
+      expect(await stored()).to.deep.equal({
+        events: ['order.paid', 'order.refunded'],
+        send_to_all_products: false,
+        rate_limit_per_second: 5,
+        products: [product.id],
+      });
+
+      // Its events, products and rate limit changed.
+      await page.getByRole('checkbox', { name: 'order.refunded', exact: true }).uncheck();
+      await page.getByRole('checkbox', { name: product.name, exact: true }).uncheck();
+      await page.getByRole('checkbox', { name: 'Every product, including those created later' }).check();
+      await page.locator('#rate_limit_per_second').fill('');
+      await page.getByRole('button', { name: 'Save events, products and rate limit' }).click();
+      await page.waitForURL(/done=saved/);
+      expect(await stored()).to.deep.equal({
+        events: ['order.paid'],
+        send_to_all_products: true,
+        rate_limit_per_second: null,
+        products: [],
+      });
+
+      // A test send: the receiver gets a signed test event, and the page says what it answered.
+      await page.locator('#test-event').selectOption('order.paid');
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await page.waitForSelector('#test-outcome');
+      expect(await page.locator('#test-outcome').textContent()).to.match(
+        /Test order\.paid delivered: the receiver answered HTTP 200 in \d+ ms\./,
+      );
+      expect(hook.requests).to.have.length(1);
+      expect(JSON.parse(hook.requests[0]?.body ?? '{}')).to.include({ type: 'order.paid', test: true });
+      await checkPage(page, 'dashboard-integration-tested', 'en');
+
+      // Deleted after a confirmation; going back first changes nothing.
+      await page.getByRole('button', { name: 'Delete the integration' }).click();
+      await page.waitForURL(/\/delete\??$/);
+      expect(await page.locator('#question').textContent()).to.include(hook.url);
+      await checkPage(page, 'dashboard-confirm-delete', 'en');
+      await page.getByRole('link', { name: 'No, go back' }).click();
+      await page.waitForURL(new RegExp(`/integrations/${id}$`));
+      expect(await stored()).not.to.equal(undefined);
+      await page.getByRole('button', { name: 'Delete the integration' }).click();
+      await page.getByRole('button', { name: 'Yes, delete the integration' }).click();
+      await page.waitForURL(/\/integrations\?done=deleted$/);
+      expect(await page.locator('.done').textContent()).to.include('Integration deleted.');
+      expect(await stored()).to.equal(undefined);
+      await context.close();
+
+      const pt = await browserIn(browser, 'pt-BR');
+      const ptPage = await signIn(pt, tenant.panel_token, 'pt-BR');
+      await ptPage.goto(at(`/integrations/${integrationId}/delete`));
+      expect(await ptPage.locator('h1').textContent()).to.equal('Excluir a integração');
+      await checkPage(ptPage, 'dashboard-confirm-delete', 'pt-BR');
+      await ptPage.goto(at(`/integrations/${integrationId}/rotate-secret`));
+      await checkPage(ptPage, 'dashboard-confirm-rotate', 'pt-BR');
+      await pt.close();
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('rotates a secret and copies it', async () => {
+    for (const [locale, lang, rotate, copied] of [
+      ['pt-BR', 'pt-BR', 'Gerar novo segredo', 'Copiado.'],
+      ['en-US', 'en', 'Generate a new secret', 'Copied.'],
+    ] as const) {
+      const context = await browserIn(browser, locale);
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: engine.app.url });
+      const page = await signIn(context, tenant.panel_token, lang);
+      await page.goto(at(`/integrations/${integrationId}`));
+      await page.getByRole('button', { name: rotate }).click();
+      await page.waitForURL(/\/rotate-secret\??$/);
+      await checkPage(page, 'dashboard-confirm-rotate', lang);
+      await page.getByRole('button', { name: rotate }).click();
+      const shown = await page.locator('#new-secret').inputValue();
+      noteSecret(shown);
+      const copy = page.locator('button[data-copy=new-secret]');
+      expect(await copy.isVisible(), 'the copy button shows once the script runs').to.equal(true);
+      await copy.click();
+      await page.locator('#new-secret-copied', { hasText: copied }).waitFor();
+      const clipboard: unknown = await page.evaluate('navigator.clipboard.readText()');
+      expect(clipboard).to.equal(shown);
+      await checkPage(page, 'dashboard-new-secret-copied', lang);
+      await context.close();
+    }
+    // Without script the value is still there, as selectable text, and no dead button shows.
+    const noScript = await browser.newContext({ javaScriptEnabled: false, locale: 'en-US' });
+    const page = await noScript.newPage();
+    await page.goto(at('/sign-in'));
+    await page.locator('#credential').fill(tenant.panel_token);
+    await page.locator('main button[type=submit]').click();
+    await page.waitForURL(/\/dashboard\/integrations$/);
+    await page.goto(at(`/integrations/${integrationId}`));
+    await page.getByRole('button', { name: 'Generate a new secret' }).click();
+    await page.getByRole('button', { name: 'Generate a new secret' }).click();
+    const shown = await page.locator('#new-secret').inputValue();
+    noteSecret(shown);
+    expect(shown).to.match(/^whsec_/);
+    expect(await page.locator('button[data-copy=new-secret]').isVisible()).to.equal(false);
+    await noScript.close();
+  });
+
   it('refunds a paid order from the orders list', async () => {
     const { order } = await checkout(engine.app, tenant, activeOffer(tenant).code, null, {
       payment_method: 'credit_card',
     });
     expect(order.status).to.equal('paid');
-    for (const [locale, lang] of [
-      ['pt-BR', 'pt-BR'],
-      ['en-US', 'en'],
-    ] as const) {
-      const context = await browserIn(browser, locale);
-      const page = await signIn(context, tenant.panel_token, lang);
+    await inEachLanguage(async (page, lang) => {
       await page.goto(at('/orders'));
       await checkPage(page, 'dashboard-orders', lang);
-      await context.close();
-    }
+      await page.goto(at(`/orders/${order.code}/refund`));
+      await checkPage(page, 'dashboard-confirm-refund', lang);
+    });
     const context = await browserIn(browser, 'en-US');
     const page = await signIn(context, tenant.panel_token, 'en');
     await page.getByRole('link', { name: 'Orders' }).click();
@@ -211,6 +413,9 @@ describe('Dashboard in Chromium', function () {
     const row = page.locator('tbody tr', { hasText: order.code });
     expect(await row.textContent()).to.include('Paid');
     await row.getByRole('button', { name: `Refund order ${order.code}` }).click();
+    await page.waitForURL(/\/refund\??$/);
+    expect(await page.locator('#question').textContent()).to.include(order.code);
+    await page.getByRole('button', { name: 'Yes, refund' }).click();
     await page.waitForURL(/done=refunded/);
     expect(await page.locator('.done').textContent()).to.include('Order refunded.');
     const refunded = page.locator('tbody tr', { hasText: order.code });
@@ -234,20 +439,18 @@ describe('Dashboard in Chromium', function () {
       [tenant.company.id],
     );
     const id = Number(rows[0]?.id);
-    for (const [locale, lang] of [
-      ['pt-BR', 'pt-BR'],
-      ['en-US', 'en'],
-    ] as const) {
-      const context = await browserIn(browser, locale);
-      const page = await signIn(context, tenant.panel_token, lang);
+    await inEachLanguage(async (page, lang) => {
       await page.goto(at('/subscriptions'));
       await checkPage(page, 'dashboard-subscriptions', lang);
-      await context.close();
-    }
+      await page.goto(at(`/subscriptions/${id}/cancel?at_period_end=true`));
+      await checkPage(page, 'dashboard-confirm-cancel', lang);
+    });
     const context = await browserIn(browser, 'en-US');
     const page = await signIn(context, tenant.panel_token, 'en');
     await page.getByRole('link', { name: 'Subscriptions' }).click();
     await page.getByRole('button', { name: `Cancel at period end: subscription ${id}` }).click();
+    await page.waitForURL(/\/cancel\?at_period_end=true$/);
+    await page.getByRole('button', { name: 'Cancel at period end' }).click();
     await page.waitForURL(/done=cancel_scheduled/);
     const row = page.locator('tbody tr', { hasText: 'Ends at the period end' });
     expect(await row.count()).to.equal(1);
@@ -256,6 +459,8 @@ describe('Dashboard in Chromium', function () {
       'Cancel now',
     ]);
     await row.getByRole('button', { name: `Cancel now: subscription ${id}` }).click();
+    await page.waitForURL(/\/cancel\??$/);
+    await page.getByRole('button', { name: 'Cancel now' }).click();
     await page.waitForURL(/done=canceled/);
     expect(await page.locator('.done').textContent()).to.include('Subscription canceled.');
     await checkPage(page, 'dashboard-subscriptions-canceled', 'en');
@@ -268,16 +473,16 @@ describe('Dashboard in Chromium', function () {
   });
 
   it('creates an API key shown once, signs in with it, and revokes it, which ends its session', async () => {
-    for (const [locale, lang] of [
-      ['pt-BR', 'pt-BR'],
-      ['en-US', 'en'],
-    ] as const) {
-      const context = await browserIn(browser, locale);
-      const page = await signIn(context, tenant.panel_token, lang);
+    const { rows: keyRows } = await engine.app.ctx.pool.query<{ id: string }>(
+      'SELECT id FROM api_keys WHERE company_id = $1 AND revoked_at IS NULL ORDER BY id LIMIT 1',
+      [tenant.company.id],
+    );
+    await inEachLanguage(async (page, lang) => {
       await page.goto(at('/keys'));
       await checkPage(page, 'dashboard-keys', lang);
-      await context.close();
-    }
+      await page.goto(at(`/keys/${keyRows[0]?.id ?? 0}/revoke`));
+      await checkPage(page, 'dashboard-confirm-revoke', lang);
+    });
     const owner = await browserIn(browser, 'en-US');
     const page = await signIn(owner, tenant.panel_token, 'en');
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -288,6 +493,7 @@ describe('Dashboard in Chromium', function () {
     const value = await page.locator('#new-key').inputValue();
     noteSecret(value);
     expect(value).to.match(/^vk_test_/);
+    expect(await page.locator('button[data-copy=new-key]').isVisible()).to.equal(true);
     await checkPage(page, 'dashboard-new-key', 'en');
     const row = page.locator('tbody tr', { hasText: 'Reporting dashboard' });
     expect(await row.textContent()).to.include(value.slice(-4));
@@ -304,6 +510,9 @@ describe('Dashboard in Chromium', function () {
       .locator('tbody tr', { hasText: 'Reporting dashboard' })
       .getByRole('button', { name: 'Revoke key Reporting dashboard' })
       .click();
+    await page.waitForURL(/\/revoke\??$/);
+    expect(await page.locator('#question').textContent()).to.include('Reporting dashboard');
+    await page.getByRole('button', { name: 'Revoke' }).click();
     await page.waitForURL(/done=revoked/);
     expect(await page.locator('tbody tr', { hasText: 'Reporting dashboard' }).textContent()).to.include(
       'Revoked',

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
+import { purgeExpiredSessions } from '../../src/dashboard/sessions.js';
 import { sha256Hex } from '../../src/shared/ids.js';
 import { noteSecret } from '../helpers/secrets.js';
 import { seed, sharedApp, type TestApp } from '../helpers/app.js';
@@ -160,6 +161,67 @@ describe('dashboard sessions and forms', function () {
     expect(posted.text).not.to.include('whsec_');
   });
 
+  it('keeps every new form and confirmation page from read-only sessions and stale forms (403)', async () => {
+    const reader = await signIn(tenant.keys.read_only);
+    const owner = await signIn(tenant.panel_token);
+    const posts = [
+      '/integrations',
+      `/integrations/${integrationId}/settings`,
+      `/integrations/${integrationId}/test`,
+      `/integrations/${integrationId}/delete`,
+    ];
+    for (const path of posts) {
+      const asReader = await send('POST', path, {
+        cookie: reader.cookie,
+        form: { _csrf: reader.csrf, url: 'https://example.com/hook', event: 'order.paid' },
+      });
+      expect(asReader.status, `read-only ${path}`).to.equal(403);
+      const withoutCsrf = await send('POST', path, { cookie: owner.cookie, form: { event: 'order.paid' } });
+      expect(withoutCsrf.status, `no CSRF ${path}`).to.equal(403);
+    }
+    for (const path of [
+      '/integrations/new',
+      `/integrations/${integrationId}/delete`,
+      `/integrations/${integrationId}/rotate-secret`,
+      '/orders/00000000-0000-4000-8000-000000000000/refund',
+      '/subscriptions/1/cancel',
+      '/keys/1/revoke',
+    ]) {
+      const page = await send('GET', path, { cookie: reader.cookie });
+      expect(page.status, `read-only GET ${path}`).to.equal(403);
+    }
+    const still = await app.ctx.pool.query('SELECT 1 FROM integrations WHERE id = $1', [integrationId]);
+    expect(still.rowCount).to.equal(1);
+  });
+
+  it('words every refusal in Portuguese on a pt-BR page', async () => {
+    const owner = await signIn(tenant.panel_token);
+    const answers = [
+      await send('GET', `/integrations/${integrationId}?status=lost&lang=pt-BR`, { cookie: owner.cookie }),
+      await send('GET', '/integrations/999999?lang=pt-BR', { cookie: owner.cookie }),
+      await send('POST', `/integrations/${integrationId}/recover?lang=pt-BR`, {
+        cookie: owner.cookie,
+        form: { _csrf: owner.csrf, since: 'yesterday' },
+      }),
+      await send('POST', `/integrations/${integrationId}/settings?lang=pt-BR`, {
+        cookie: owner.cookie,
+        form: { _csrf: owner.csrf, rate_limit_per_second: 'fast', events: 'order.nothing' },
+      }),
+      await send('POST', `/integrations/${integrationId}/enable?lang=pt-BR`, {
+        cookie: owner.cookie,
+        form: {},
+      }),
+    ];
+    expect(answers.map((a) => a.status)).to.deep.equal([400, 404, 400, 400, 403]);
+    for (const answer of answers) {
+      const main = /<main>([\s\S]*)<\/main>/.exec(answer.text)?.[1] ?? '';
+      const shown = main.replace(/<[^>]+>/g, ' ');
+      expect(shown, shown).not.to.match(/\b(must|is not|required|Not found|No integration|stale|refused)\b/);
+    }
+    expect(answers[3]?.text).to.include('O limite por segundo deve ser um número inteiro');
+    expect(answers[3]?.text).to.include('Escolha eventos da lista');
+  });
+
   it('ends the session at sign-out: the cookie no longer opens a page or posts', async () => {
     const { cookie, csrf } = await signIn(tenant.panel_token);
     const out = await send('POST', '/sign-out', { cookie, form: { _csrf: csrf } });
@@ -172,6 +234,32 @@ describe('dashboard sessions and forms', function () {
       form: { _csrf: csrf },
     });
     expect(posted.status).to.equal(403);
+  });
+
+  it('purges expired sessions, revoked or not, and keeps live ones', async () => {
+    const own = await seed();
+    for (let i = 0; i < 3; i++) await signIn(own.panel_token);
+    const ids = async () =>
+      (
+        await app.ctx.pool.query<{ id: string }>(
+          'SELECT id FROM dashboard_sessions WHERE company_id = $1 ORDER BY id',
+          [own.company.id],
+        )
+      ).rows.map((r) => r.id);
+    const [expired, revoked, live] = await ids();
+    await app.ctx.pool.query(
+      "UPDATE dashboard_sessions SET expires_at = now() - interval '1 minute' WHERE id = ANY($1)",
+      [[expired, revoked]],
+    );
+    await app.ctx.pool.query('UPDATE dashboard_sessions SET revoked_at = now() WHERE id = $1', [revoked]);
+    expect(await purgeExpiredSessions(app.ctx.db, new Date(), 1)).to.be.at.least(2);
+    expect(await ids()).to.deep.equal([live]);
+    // The purge's index covers revoked rows too (migration 0706).
+    const indexes = await app.ctx.pool.query<{ indexdef: string }>(
+      "SELECT indexdef FROM pg_indexes WHERE tablename = 'dashboard_sessions' AND indexdef LIKE '%(expires_at)%'",
+    );
+    expect(indexes.rows.map((r) => r.indexdef)).to.have.length(1);
+    expect(indexes.rows[0]?.indexdef).not.to.include('WHERE');
   });
 
   it('ends every session of a token when the token is revoked', async () => {

@@ -113,6 +113,7 @@ export async function listDeliveries(
     status?: DeliveryStatus | undefined;
     eventType?: string | undefined;
     since?: Date | undefined;
+    until?: Date | undefined;
     limit: number;
     startingAfter?: number | undefined;
   },
@@ -127,6 +128,7 @@ export async function listDeliveries(
         query.status === undefined ? undefined : eq(deliveries.status, query.status),
         query.eventType === undefined ? undefined : eq(events.type, query.eventType),
         query.since === undefined ? undefined : gte(deliveries.createdAt, query.since),
+        query.until === undefined ? undefined : lt(deliveries.createdAt, query.until),
         query.startingAfter === undefined ? undefined : lt(deliveries.id, query.startingAfter),
       ),
     )
@@ -193,7 +195,6 @@ export async function findSendTarget(
   const row = result.rows[0];
   return row ? sendingFacts(row) : undefined;
 }
-
 
 /** Whether an event was relayed, and how many of its deliveries still wait for their first attempt. */
 export async function dispatchProgress(
