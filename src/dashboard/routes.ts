@@ -463,7 +463,7 @@ export function dashboardRouter(ctx: AppContext): Router {
     sendPage(res, 200, page, newIntegrationPage(page, chrome, { values: EMPTY_FORM, products }));
   });
 
-  // Created through the panel API's service, then its products linked as the API's link does.
+  // Created through the panel API's service, with its product links in the same transaction.
   router.post('/integrations', async (req, res) => {
     const chrome = requireChrome(req);
     const page = dashboardLocale(req);
@@ -479,9 +479,7 @@ export function dashboardRouter(ctx: AppContext): Router {
         rate_limit_per_second: rateLimitOf(values.rateLimit),
       });
       checkProducts(values.productIds, products);
-      const created = await integrations.createIntegration(ctx, companyId, input);
-      for (const productId of values.productIds)
-        await integrations.linkProduct(ctx.db, companyId, created.row.id, productId);
+      const created = await integrations.createIntegration(ctx, companyId, input, values.productIds);
       res.redirect(303, page.href(`/integrations/${created.row.id}`, { done: 'created' }));
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
@@ -575,18 +573,8 @@ export function dashboardRouter(ctx: AppContext): Router {
         send_to_all_products: values.sendToAllProducts,
         rate_limit_per_second: rateLimitOf(values.rateLimit),
       });
-      const [products, links] = await Promise.all([
-        listProducts(ctx.db, companyId),
-        integrations.listProductLinks(ctx.db, companyId, id),
-      ]);
-      checkProducts(values.productIds, products);
-      await integrations.updateIntegration(ctx, companyId, id, input);
-      const linked = new Set(links.map((l) => l.productId));
-      const wanted = new Set(values.productIds);
-      for (const productId of wanted)
-        if (!linked.has(productId)) await integrations.linkProduct(ctx.db, companyId, id, productId);
-      for (const productId of linked)
-        if (!wanted.has(productId)) await integrations.unlinkProduct(ctx.db, companyId, id, productId);
+      checkProducts(values.productIds, await listProducts(ctx.db, companyId));
+      await integrations.updateIntegration(ctx, companyId, id, input, values.productIds);
       res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;

@@ -93,6 +93,7 @@ export async function createIntegration(
   deps: Deps,
   companyId: number,
   input: Required<Pick<IntegrationInput, 'type' | 'config' | 'events'>> & IntegrationInput,
+  linkedProducts?: number[],
 ): Promise<IntegrationWithLinks> {
   const config = await normalizeConfig(deps, input.type, input.config, undefined);
   const gateway = input.type === 'gateway';
@@ -112,6 +113,7 @@ export async function createIntegration(
       .catch((err: unknown) => {
         throw writeError(err);
       });
+    if (linkedProducts) await linkExactly(tx, companyId, created.id, linkedProducts);
     await refreshProductIds(tx, companyId, created.id);
     return withLinks(tx, await requireIntegration(tx, companyId, created.id));
   });
@@ -127,6 +129,7 @@ export async function updateIntegration(
   companyId: number,
   id: number,
   input: IntegrationInput,
+  linkedProducts?: number[],
 ): Promise<IntegrationWithLinks> {
   // Read, validate and write under the company's integration lock: two concurrent PATCHes of one
   // integration each see the other's committed change (type, secret), never a stale copy.
@@ -164,6 +167,7 @@ export async function updateIntegration(
         throw writeError(err);
       });
     if (!updated) throw new NotFoundError(`No integration ${id} in this company`);
+    if (linkedProducts) await linkExactly(tx, companyId, id, linkedProducts);
     await refreshProductIds(tx, companyId, id);
     return withLinks(tx, await requireIntegration(tx, companyId, id));
   });
@@ -251,6 +255,21 @@ export async function listProductLinks(
 }
 
 /** Links one of the company's products; 409 when it is already linked. */
+/**
+ * Leaves the integration linked to exactly these products (the dashboard's settings form sends the
+ * whole list), in the caller's transaction, so the integration and its links change together.
+ */
+async function linkExactly(tx: Executor, companyId: number, id: number, productIds: number[]): Promise<void> {
+  const wanted = new Set(productIds);
+  const linked = new Set((await repo.listLinks(tx, [id])).map((l) => l.productId));
+  for (const productId of linked) if (!wanted.has(productId)) await repo.deleteLink(tx, id, productId);
+  for (const productId of wanted) {
+    if (linked.has(productId)) continue;
+    if ((await repo.insertLink(tx, companyId, id, productId)) === 'no_product')
+      throw ValidationError.field('product_ids', `no product ${productId} in this company`);
+  }
+}
+
 export async function linkProduct(
   db: Db,
   companyId: number,
