@@ -1,4 +1,7 @@
-import type { Db } from './index.js';
+import type { Assume, SQL } from 'drizzle-orm';
+import { PgDialect, PgTransaction, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import type { QueryResult, QueryResultRow } from 'pg';
+import { statementName, type Db, type Executor } from './index.js';
 
 /**
  * Hot-path queries run as prepared statements, built once per database handle: building a
@@ -22,3 +25,25 @@ export function preparedOn<T>(cache: WeakMap<Db, T>, db: Db, build: (db: Db) => 
  */
 export const storable = (values: string[]): string[] =>
   [...new Set(values)].filter((value) => !value.includes('\u0000'));
+
+const dialect = new PgDialect();
+
+/**
+ * Runs a raw statement of the engine's hot path as a named prepared statement on the pool's
+ * connections, so PostgreSQL parses and plans its text once per connection instead of at every run
+ * (for a statement of many CTEs, planning costs more than running it). The text must not vary from
+ * call to call: values go in as parameters. Inside a transaction, or behind a transaction-mode
+ * pooler (see `statementName`), it runs unnamed, as `execute` would.
+ */
+export function executeNamed<Row extends Record<string, unknown>>(
+  executor: Executor,
+  name: string,
+  query: SQL,
+): Promise<QueryResult<Assume<Row, QueryResultRow>>> {
+  if (executor instanceof PgTransaction) return executor.execute<Row>(query);
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  const prepared = executor._.session.prepareQuery<
+    PreparedQueryConfig & { execute: QueryResult<Assume<Row, QueryResultRow>> }
+  >({ sql: text, params }, undefined, statementName(executor, name), false);
+  return prepared.execute();
+}

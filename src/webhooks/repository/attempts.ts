@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../shared/db/index.js';
+import { executeNamed } from '../../shared/db/prepared.js';
 import type { DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
 import type { AttemptResult } from '../http-client.js';
 import { toDate, toId } from './shared.js';
@@ -80,7 +81,7 @@ export async function recordAttempts(
   const t = breakerThreshold;
   const half = failingMark(breakerThreshold);
   const newCount = sql`(CASE WHEN p.any_ok THEN p.trailing ELSE g.failure_count + p.trailing END)`;
-  const result = await db.execute<{
+  const result = await executeNamed<{
     delivery_id: string | number;
     attempt: number;
     failure_count: number | null;
@@ -91,7 +92,10 @@ export async function recordAttempts(
     url: string | null;
     last_failure_at: Date | string | null;
     disabled_reason: string | null;
-  }>(sql`
+  }>(
+    db,
+    'webhooks_record_attempts',
+    sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
         ord int, delivery_id bigint, event_id text, integration_id int, attempt int, requested_at timestamptz,
@@ -141,7 +145,8 @@ export async function recordAttempts(
     )
     SELECT r.delivery_id, r.attempt, b.failure_count, b.opened, b.failing, b.company_id, b.type, b.url,
            b.last_failure_at, b.disabled_reason
-      FROM recorded r LEFT JOIN breaker b ON b.id = r.integration_id`);
+      FROM recorded r LEFT JOIN breaker b ON b.id = r.integration_id`,
+  );
 
   const attempts = new Map<string, RecordedAttempt>();
   const crossings = new Map<number, BreakerCrossing>();
@@ -203,7 +208,10 @@ export async function reopenDelivery(
 }
 
 /** The integration of a delivery that is still pending (undefined otherwise). */
-export async function pendingDeliveryIntegration(db: Executor, deliveryId: number): Promise<number | undefined> {
+export async function pendingDeliveryIntegration(
+  db: Executor,
+  deliveryId: number,
+): Promise<number | undefined> {
   const result = await db.execute<{ integration_id: number }>(sql`
     SELECT integration_id FROM deliveries WHERE id = ${deliveryId} AND status = 'pending'`);
   return result.rows[0]?.integration_id;

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS, subscribedKindsFor } from '../../events/kinds.js';
 import { WEBHOOK_KIND_TYPES } from '../../integrations/types.js';
 import type { Executor } from '../../shared/db/index.js';
+import { executeNamed } from '../../shared/db/prepared.js';
 import { toId } from './shared.js';
 import { WAKE_LANES_SET, type LaneWake } from './lanes.js';
 
@@ -39,11 +40,11 @@ export interface FanOutResult {
  * waking their lanes commit together: a repeated relay claims nothing.
  */
 export async function fanOutEvents(db: Executor, eventIds: string[], limit = 1000): Promise<FanOutResult> {
-  const result = await db.execute<{
+  const result = await executeNamed<{
     claimed: number;
     deliveries: number;
     lanes: Array<{ integration_id: number; generation: string | number; enqueue: boolean }> | null;
-  }>(fanOutSql(eventIds, limit));
+  }>(db, 'webhooks_fan_out', fanOutSql(eventIds, limit));
   const row = result.rows[0];
   return {
     claimed: row?.claimed ?? 0,
@@ -63,15 +64,22 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
       SELECT company_id, max(seq) AS upto FROM events
        WHERE id = ANY(${sql.param(eventIds)}::text[]) AND relayed_at IS NULL GROUP BY company_id
     ), claimable AS (
-      SELECT e.id FROM events e JOIN target t ON t.company_id = e.company_id AND e.seq <= t.upto
-       WHERE e.relayed_at IS NULL
-       ORDER BY e.seq LIMIT ${limit}
-         FOR UPDATE OF e
+      -- Per company, a range scan of its unclaimed events up to the newest asked for, which stops
+      -- at the limit: joined to the whole index of unclaimed events instead, the planner walks all
+      -- of them (every company's backlog) whenever fewer than the limit are claimable.
+      SELECT c.ctid, c.seq FROM target t CROSS JOIN LATERAL (
+        SELECT e.ctid, e.seq FROM events e
+         WHERE e.company_id = t.company_id AND e.seq <= t.upto AND e.relayed_at IS NULL
+         ORDER BY e.seq LIMIT ${limit}
+           FOR UPDATE
+      ) c
+       ORDER BY c.seq LIMIT ${limit}
     ), claimed AS (
-      -- By primary key: joined to the CTE, the planner reads the whole table (a hash join over a
-      -- sequential scan, milliseconds per statement once the table holds a backlog).
+      -- By the rows' physical addresses (they are locked, so they stay put): joined to the CTE, the
+      -- planner reads the whole table (a hash join over a sequential scan, milliseconds per statement
+      -- once the table holds a backlog); by primary key, each row costs an index descent again.
       UPDATE events e SET relayed_at = clock_timestamp()
-       WHERE e.id = ANY(ARRAY(SELECT id FROM claimable)) AND e.relayed_at IS NULL
+       WHERE e.ctid = ANY(ARRAY(SELECT ctid FROM claimable)) AND e.relayed_at IS NULL
    RETURNING e.id, e.seq, e.company_id, e.type, e.product_id, e.integration_id
     ), inserted AS (
       INSERT INTO deliveries (event_id, integration_id, next_attempt_at)

@@ -5,6 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../shared/db/index.js';
+import { executeNamed } from '../../shared/db/prepared.js';
 import type { DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
 import { traceCarrierFrom, type TraceCarrier } from '../../shared/tracing.js';
 import { PREVIOUS_SECRET, sendingFacts, toDate, toId, type SendingFacts, type SendingRow } from './shared.js';
@@ -48,7 +49,9 @@ const toWake = (r: WakeRow): LaneWake => ({
 export async function wakeLanes(db: Executor, integrationIds: number[]): Promise<LaneWake[]> {
   if (integrationIds.length === 0) return [];
   const ids = [...new Set(integrationIds)].sort((a, b) => a - b);
-  const result = await db.execute<WakeRow>(
+  const result = await executeNamed<WakeRow>(
+    db,
+    'webhooks_lane_wake',
     WAKE_LANES_SET(sql`SELECT unnest(${sql.param(ids)}::int[]) AS integration_id ORDER BY 1`),
   );
   return result.rows.map(toWake);
@@ -74,14 +77,17 @@ export async function acquireLane(
   token: string,
   leaseMs: number,
 ): Promise<AcquireResult> {
-  const result = await db.execute<{
+  const result = await executeNamed<{
     acquired: boolean | null;
     wake_seq: string | number | null;
     paused_until: Date | string | null;
     next_start_at: Date | string | null;
     generation: string | number;
     lease_until: Date | string | null;
-  }>(sql`
+  }>(
+    db,
+    'webhooks_lane_acquire',
+    sql`
     WITH acquired AS (
       UPDATE delivery_lanes
          SET owner = ${token}, lease_until = clock_timestamp() + make_interval(secs => ${leaseMs / 1000}),
@@ -93,7 +99,8 @@ export async function acquireLane(
     SELECT a.wake_seq IS NOT NULL AS acquired, a.wake_seq, a.paused_until, a.next_start_at,
            l.generation, l.lease_until
       FROM delivery_lanes l LEFT JOIN acquired a ON true
-     WHERE l.integration_id = ${integrationId}`);
+     WHERE l.integration_id = ${integrationId}`,
+  );
   const row = result.rows[0];
   if (!row || (!row.acquired && toId(row.generation) !== generation)) return { kind: 'stale' };
   if (!row.acquired) return { kind: 'busy', leaseUntil: toDate(row.lease_until) ?? new Date() };
@@ -139,7 +146,7 @@ export async function readLaneBatch(
   limit: number,
 ): Promise<LaneBatch | undefined> {
   const skip = sql`${sql.param(skipIds)}::bigint[]`;
-  const result = await db.execute<
+  const result = await executeNamed<
     SendingRow & {
       wake_seq: string | number;
       paused_until: Date | string | null;
@@ -151,7 +158,10 @@ export async function readLaneBatch(
       payload: Record<string, unknown> | null;
       trace_context: unknown;
     }
-  >(sql`
+  >(
+    db,
+    'webhooks_lane_read',
+    sql`
     WITH lane AS (
       UPDATE delivery_lanes
          SET lease_until = clock_timestamp() + make_interval(secs => ${leaseMs / 1000})
@@ -176,7 +186,8 @@ export async function readLaneBatch(
       JOIN integrations i ON i.id = lane.integration_id
       LEFT JOIN first ON true
       LEFT JOIN events e ON e.id = first.event_id
-     ORDER BY first.id`);
+     ORDER BY first.id`,
+  );
   const [head] = result.rows;
   // No row: the runner lost its claim (it lapsed and another runner took it), or the integration is gone.
   if (!head) return undefined;
@@ -212,9 +223,13 @@ export async function renewLease(
   token: string,
   leaseMs: number,
 ): Promise<boolean> {
-  const result = await db.execute(sql`
+  const result = await executeNamed(
+    db,
+    'webhooks_lane_renew',
+    sql`
     UPDATE delivery_lanes SET lease_until = clock_timestamp() + make_interval(secs => ${leaseMs / 1000})
-     WHERE integration_id = ${integrationId} AND owner = ${token}`);
+     WHERE integration_id = ${integrationId} AND owner = ${token}`,
+  );
   return (result.rowCount ?? 0) > 0;
 }
 
@@ -247,11 +262,14 @@ export async function releaseLane(
   carry: LaneCarry,
 ): Promise<ReleaseResult> {
   const ts = (d: Date | null) => sql`${d === null ? null : d.toISOString()}::timestamptz`;
-  const result = await db.execute<{
+  const result = await executeNamed<{
     outcome: 'woken' | 'due' | 'released';
     generation: string | number | null;
     job_at: Date | string | null;
-  }>(sql`
+  }>(
+    db,
+    'webhooks_lane_release',
+    sql`
     WITH lane AS (
       SELECT integration_id, wake_seq FROM delivery_lanes
        WHERE integration_id = ${integrationId} AND owner = ${token}
@@ -281,7 +299,8 @@ export async function releaseLane(
        WHERE l.integration_id = d.integration_id AND d.outcome = 'released'
    RETURNING l.generation, l.job_at
     )
-    SELECT d.outcome, r.generation, r.job_at FROM decision d LEFT JOIN released r ON true`);
+    SELECT d.outcome, r.generation, r.job_at FROM decision d LEFT JOIN released r ON true`,
+  );
   const row = result.rows[0];
   if (!row) return { kind: 'lost' };
   if (row.outcome !== 'released') return { kind: row.outcome };
@@ -299,13 +318,17 @@ export async function yieldLane(
   carry: LaneCarry,
 ): Promise<number | undefined> {
   const ts = (d: Date | null) => sql`${d === null ? null : d.toISOString()}::timestamptz`;
-  const result = await db.execute<{ generation: string | number }>(sql`
+  const result = await executeNamed<{ generation: string | number }>(
+    db,
+    'webhooks_lane_yield',
+    sql`
     UPDATE delivery_lanes
        SET owner = NULL, lease_until = NULL, generation = generation + 1, job_at = clock_timestamp(),
            paused_until = ${ts(carry.pausedUntil)}, next_start_at = ${ts(carry.nextStartAt)},
            updated_at = clock_timestamp()
      WHERE integration_id = ${integrationId} AND owner = ${token}
- RETURNING generation`);
+ RETURNING generation`,
+  );
   const row = result.rows[0];
   return row ? toId(row.generation) : undefined;
 }
