@@ -37,8 +37,17 @@ export function queuePrefixFor(base: string, queue: QueueName): string {
  * recognised as a request for one more attempt.
  */
 export interface JobPayloads {
-  /** `failed…`: a failed outbox job of the engine before delivery lanes, which made first attempts. */
-  outbox: { eventId: string; eventType?: string; failedDeliveries?: number[]; failedIntegrations?: number[] };
+  /**
+   * Relay `eventId` and `eventIds` (events committed in the same turn of the publishing process).
+   * `failed…`: a failed outbox job of the engine before delivery lanes, which made first attempts.
+   */
+  outbox: {
+    eventId: string;
+    eventIds?: string[];
+    eventType?: string;
+    failedDeliveries?: number[];
+    failedIntegrations?: number[];
+  };
   /**
    * One failed attempt, shown in Bull Board: `reason` is the receiver's answer; `failedAttempt` is set
    * once the job has failed, so a retry from the board is told apart from the first run.

@@ -8,7 +8,7 @@ import { expireDueLink } from '../src/payment-links/expiry.js';
 import type { AppContext } from '../src/shared/context.js';
 import type { LaneRunOptions } from '../src/webhooks/lane-runner.js';
 import { runDeliveryJob, runLaneJob, runRelayJob } from '../src/webhooks/jobs.js';
-import { relayEvent } from '../src/webhooks/relay.js';
+import { relayEvents } from '../src/webhooks/relay.js';
 import { runRecovery } from '../src/webhooks/recovery.js';
 import { purgeExpiredSessions } from '../src/dashboard/sessions.js';
 import { pruneExpired } from '../src/webhooks/retention.js';
@@ -21,6 +21,7 @@ const eventId = Joi.string()
 const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
   outbox: Joi.object({
     eventId,
+    eventIds: Joi.array().items(eventId).max(1000),
     eventType: Joi.string().max(100),
     failedDeliveries: Joi.array().items(Joi.number().integer().min(1)).max(1000),
     failedIntegrations: Joi.array().items(Joi.number().integer().min(1)).max(1000),
@@ -80,7 +81,7 @@ export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in
     },
     simulate: async (job) => {
       // Relayed on a queue of its own, so a simulated event never waits behind the outbox.
-      await relayEvent(ctx, payload('simulate', job).eventId);
+      await relayEvents(ctx, [payload('simulate', job).eventId]);
       return { relayed: true };
     },
     renewals: async (job) => {

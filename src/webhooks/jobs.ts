@@ -6,10 +6,10 @@ import { randomBase62 } from '../shared/ids.js';
 import { AttemptFailedError } from './failed-jobs.js';
 import { requestAnotherAttempt, wakeDeliveryLane } from './another-attempt.js';
 import { runLane, type LaneRunOptions } from './lane-runner.js';
-import { relayEvent } from './relay.js';
+import { relayEvents } from './relay.js';
 
 /**
- * The outbox job: relay the event (fan out, wake the lanes that send it). A failed outbox job left by
+ * The outbox job: relay its events (fan out, wake the lanes that send them). A failed outbox job left by
  * the engine before delivery lanes (it made first attempts itself), retried from Bull Board, asks
  * for one more attempt of the deliveries it names.
  */
@@ -18,7 +18,7 @@ export async function runRelayJob(ctx: AppContext, data: JobOf<'outbox'>): Promi
     for (const deliveryId of data.failedDeliveries) await requestAnotherAttempt(ctx, deliveryId);
     return { relayed: false };
   }
-  await relayEvent(ctx, data.eventId);
+  await relayEvents(ctx, [data.eventId, ...(data.eventIds ?? [])]);
   return { relayed: true };
 }
 

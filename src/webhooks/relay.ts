@@ -47,14 +47,19 @@ function fanOutBatched(ctx: AppContext, eventId: string): Promise<boolean> {
 }
 
 /**
- * Relays a committed event: claims it (with every unclaimed event written before it), fans it out
- * into deliveries and wakes their integrations' lanes, which send them. Safe to run twice: a claimed
- * event is not claimed again. Nothing is sent here, so a relay never waits for a receiver.
+ * Relays committed events: claims them (with every unclaimed event of their companies written
+ * before them), fans them out into deliveries and wakes their integrations' lanes, which send them.
+ * Safe to run twice: a claimed event is not claimed again. Nothing is sent here, so a relay never
+ * waits for a receiver.
  */
-export async function relayEvent(ctx: AppContext, eventId: string): Promise<void> {
-  while (!(await fanOutBatched(ctx, eventId))) {
-    // A backlog longer than one statement: claim the next part, oldest first, until ours is in.
-  }
+export async function relayEvents(ctx: AppContext, eventIds: string[]): Promise<void> {
+  await Promise.all(
+    eventIds.map(async (eventId) => {
+      while (!(await fanOutBatched(ctx, eventId))) {
+        // A backlog longer than one statement: claim the next part, oldest first, until ours is in.
+      }
+    }),
+  );
 }
 
 /** Relays these unclaimed events and their companies' earlier ones (the sweep's part), oldest first. */
