@@ -99,7 +99,21 @@ await promisify(execFile)(process.execPath, [
   path.join(import.meta.dirname, '..', 'tsconfig.bench.json'),
 ]);
 log('starting embedded PostgreSQL (fast mode) and a private redis-server');
-const env = await startTestEnvironment();
+/**
+ * BENCH_PG_STATEMENTS=1: PostgreSQL keeps per-statement figures (pg_stat_statements), and each engine
+ * round prints the statements that took most of its time: where the engine's database CPU goes.
+ */
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === '1';
+const env = await startTestEnvironment(
+  PG_STATEMENTS
+    ? {
+        postgresSettings: {
+          shared_preload_libraries: 'pg_stat_statements',
+          'pg_stat_statements.track': 'all',
+        },
+      }
+    : {},
+);
 const tracingSink = benchTracing() ? await startOtlpSink() : undefined;
 const baseEnv = {
   LOG_LEVEL: 'silent',
@@ -152,6 +166,7 @@ await ctx.db.insert(schema.integrations).values({
   events: ['lead.created'],
 });
 // The bare sender's attempts: the engine's attempt columns, without the foreign keys.
+if (PG_STATEMENTS) await ctx.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
 await ctx.pool.query(`CREATE TABLE bench_bare_attempts (
   id bigserial PRIMARY KEY, event_id text NOT NULL, requested_at timestamptz NOT NULL, status_code int,
   duration_ms int NOT NULL, response_body text, request_body text)`);
@@ -229,34 +244,67 @@ async function waitFor(what: string, done: () => boolean, timeoutMs: number): Pr
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-/** Commits `count` events (one insert per 500, then their outbox jobs, as the fast path adds them). */
-let committed = 0;
+/**
+ * Commits `count` events the way web processes do: one transaction per event, many at once, each
+ * published by the fast path when it commits (which puts the events of one event-loop turn in one
+ * relay job). BENCH_JOB_PER_EVENT=1 builds it as this bench did before the fast path coalesced: 500
+ * events per INSERT and one relay job per event.
+ */
 async function commitBacklog(count: number): Promise<void> {
-  for (let done = 0; done < count; done += 500) {
-    const rows = Array.from({ length: Math.min(500, count - done) }, () => {
-      const id = newEventId();
-      const createdAt = new Date();
-      const event = { type: 'lead.created' as const, livemode: false, test: false, data: { bench: true } };
-      return {
-        id,
-        companyId: tenant.company.id,
-        ...event,
-        productId: null,
-        integrationId: null,
-        payload: envelopeOf(id, event, createdAt),
-        createdAt,
-      };
-    });
-    await ctx.db.insert(schema.events).values(rows);
-    await ctx.producers.queue('outbox').addBulk(
-      rows.map((r) => ({
-        name: QUEUE.outbox,
-        data: { eventId: r.id },
-        opts: { jobId: jobIds.outbox(r.id) },
-      })),
+  const started = performance.now();
+  if (process.env.BENCH_JOB_PER_EVENT === '1') {
+    for (let done = 0; done < count; done += 500) {
+      const rows = Array.from({ length: Math.min(500, count - done) }, () => {
+        const id = newEventId();
+        const createdAt = new Date();
+        const event = { type: 'lead.created' as const, livemode: false, test: false, data: { bench: true } };
+        return {
+          id,
+          companyId: tenant.company.id,
+          ...event,
+          productId: null,
+          integrationId: null,
+          payload: envelopeOf(id, event, createdAt),
+          createdAt,
+        };
+      });
+      await ctx.db.insert(schema.events).values(rows);
+      await ctx.producers
+        .queue('outbox')
+        .addBulk(
+          rows.map((r) => ({
+            name: QUEUE.outbox,
+            data: { eventId: r.id },
+            opts: { jobId: jobIds.outbox(r.id) },
+          })),
+        );
+    }
+  } else {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (next < count) {
+          next += 1;
+          const { id } = await recordEvent(ctx.db, {
+            companyId: tenant.company.id,
+            type: 'lead.created',
+            livemode: false,
+            test: false,
+            productId: null,
+            data: { bench: true },
+          });
+          publishAfterCommit(ctx, [id]);
+        }
+      }),
     );
-    committed += rows.length;
   }
+  const relayJobs = await ctx.producers.queue('outbox').getJobCounts('waiting', 'prioritized', 'delayed');
+  log(
+    `  backlog: ${count.toLocaleString('en')} events committed in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
+      `${Object.values(relayJobs)
+        .reduce((a, b) => a + b, 0)
+        .toLocaleString('en')} relay jobs waiting`,
+  );
   // The tables grow by tens of thousands of rows in seconds, faster than autovacuum looks at them:
   // fresh statistics, as a database in service would have, before the clock runs.
   await ctx.pool.query('ANALYZE events, deliveries, delivery_attempts');
@@ -264,6 +312,8 @@ async function commitBacklog(count: number): Promise<void> {
 
 interface Rate {
   perSecond: number;
+  /** How long the measured run lasted. */
+  seconds: number;
   /** CPU time of the sending process(es) per delivery, µs. */
   cpuUs: number;
   /** CPU time per delivery, µs, of PostgreSQL (postmaster and backends), redis-server and the receiver (this process). */
@@ -274,46 +324,80 @@ interface Rate {
   repeats: number;
 }
 
-/** Deliveries the receiver got per second over ROUND_SECONDS, after WARMUP_SECONDS. */
+/** CPU time so far of the sending processes, PostgreSQL, redis-server and the receiver (this process). */
+async function cpuNow(
+  children: ChildProcess[],
+): Promise<{ senders: number; postgres: number; redis: number; receiver: number }> {
+  const sum = async (pids: Array<number | undefined>): Promise<number> =>
+    (await Promise.all(pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
+  const pids = await serverPids(new URL(env.databaseUrl).port, env.redis.port);
+  const usage = process.cpuUsage();
+  return {
+    senders: await sum(children.map((c) => c.pid)),
+    postgres: await sum(pids.postgres),
+    redis: await sum(pids.redis),
+    receiver: (usage.user + usage.system) / 1e6,
+  };
+}
+
+/** The rate and CPU per delivery between two readings, `delivered` deliveries apart. */
+function rateBetween(
+  from: Awaited<ReturnType<typeof cpuNow>>,
+  to: Awaited<ReturnType<typeof cpuNow>>,
+  delivered: number,
+  seconds: number,
+  repeatsSeen: number,
+): Rate {
+  const perDelivery = (cpu: number): number => (cpu / Math.max(1, delivered)) * 1e6;
+  return {
+    perSecond: delivered / seconds,
+    seconds,
+    cpuUs: perDelivery(to.senders - from.senders),
+    postgresUs: perDelivery(to.postgres - from.postgres),
+    redisUs: perDelivery(to.redis - from.redis),
+    receiverUs: perDelivery(to.receiver - from.receiver),
+    repeats: repeatsSeen,
+  };
+}
+
+/** Deliveries the receiver got per second over ROUND_SECONDS, after WARMUP_SECONDS (the bare sender). */
 async function window(children: ChildProcess[]): Promise<Rate> {
   await sleep(WARMUP_SECONDS * 1000);
-  const cpu = async (): Promise<number> =>
-    (await Promise.all(children.map((c) => cpuSeconds(c.pid)))).reduce((a, b) => a + b, 0);
-  const servers = async (): Promise<{ postgres: number; redis: number }> => {
-    const pids = await serverPids(new URL(env.databaseUrl).port, env.redis.port);
-    const sum = async (list: number[]) =>
-      (await Promise.all(list.map(cpuSeconds))).reduce((a, b) => a + b, 0);
-    return { postgres: await sum(pids.postgres), redis: await sum(pids.redis) };
-  };
-  const receiverCpu = (): number => {
-    const usage = process.cpuUsage();
-    return (usage.user + usage.system) / 1e6;
-  };
   const from = received;
   const repeatsFrom = repeats;
-  const cpuFrom = await cpu();
-  const serversFrom = await servers();
-  const receiverFrom = receiverCpu();
+  const cpuFrom = await cpuNow(children);
   const start = performance.now();
   await sleep(ROUND_SECONDS * 1000);
   const delivered = received - from;
   const seconds = (performance.now() - start) / 1000;
-  const serversTo = await servers();
-  const perDelivery = (cpuSeconds: number): number => (cpuSeconds / Math.max(1, delivered)) * 1e6;
-  return {
-    perSecond: delivered / seconds,
-    cpuUs: perDelivery((await cpu()) - cpuFrom),
-    postgresUs: perDelivery(serversTo.postgres - serversFrom.postgres),
-    redisUs: perDelivery(serversTo.redis - serversFrom.redis),
-    receiverUs: perDelivery(receiverCpu() - receiverFrom),
-    repeats: repeats - repeatsFrom,
-  };
+  return rateBetween(cpuFrom, await cpuNow(children), delivered, seconds, repeats - repeatsFrom);
+}
+
+/**
+ * The engine drains a backlog of `count` committed events, from its worker processes being ready to
+ * the last event's arrival: every event is relayed, fanned out, sent and recorded within the run,
+ * and the engine's own warm-up counts against it.
+ */
+async function drain(children: ChildProcess[], count: number): Promise<Rate> {
+  const from = received;
+  const repeatsFrom = repeats;
+  const cpuFrom = await cpuNow(children);
+  const start = performance.now();
+  await waitFor('the backlog', () => received - from >= count, 300_000);
+  // The relay jobs left once every event arrived (each relays nothing by then, but each is a job)
+  // are the engine's work too, and the next run must not start behind them.
+  const outbox = ctx.producers.queue('outbox');
+  for (;;) {
+    const counts = await outbox.getJobCounts('waiting', 'active', 'prioritized');
+    if (Object.values(counts).reduce((sum, n) => sum + n, 0) === 0) break;
+    await sleep(5);
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return rateBetween(cpuFrom, await cpuNow(children), received - from, seconds, repeats - repeatsFrom);
 }
 
 const bareRates: Rate[] = [];
 const engineRates: Rate[] = [];
-/** Deliveries the receiver got from the engine so far (what is left of the backlog = committed − this). */
-let engineDelivered = 0;
 
 const serverCpu = (rate: Rate): string =>
   `per delivery: PostgreSQL ${rate.postgresUs.toFixed(0)} µs, redis-server ${rate.redisUs.toFixed(0)} µs, receiver ${rate.receiverUs.toFixed(0)} µs`;
@@ -329,29 +413,42 @@ async function bareRound(): Promise<Rate> {
 }
 
 async function engineRound(processes: number): Promise<Rate> {
-  // A backlog the engine cannot finish within the warm-up and the window: half again its fastest
-  // rate so far (before its first run, the bare sender's), small enough to drain afterwards.
-  const fastest =
-    engineRates.length > 0
-      ? 1.5 * Math.max(...engineRates.map((r) => r.perSecond))
-      : 1.2 * Math.max(2000, ...bareRates.map((r) => r.perSecond));
-  const needed = Math.ceil((WARMUP_SECONDS + ROUND_SECONDS + 2) * fastest * (processes > 1 ? 1.5 : 1));
-  const pending = committed - engineDelivered;
-  if (pending < needed) await commitBacklog(needed - pending);
-  const from = received;
+  // A backlog that takes the engine at least ROUND_SECONDS: at its fastest rate so far (before its
+  // first run, the bare sender's), with a fifth more for good measure.
+  const fastest = Math.max(
+    1000,
+    ...engineRates.map((r) => r.perSecond),
+    ...(engineRates.length === 0 ? bareRates.map((r) => r.perSecond) : []),
+  );
+  const count = Math.ceil(1.2 * ROUND_SECONDS * fastest * (processes > 1 ? 1.5 : 1));
+  await commitBacklog(count);
   const children = await Promise.all(Array.from({ length: processes }, () => startWorkerProcess('engine')));
-  const rate = await window(children);
-  const ranOut = engineDelivered + (received - from) >= committed;
+  if (PG_STATEMENTS) await ctx.pool.query('SELECT pg_stat_statements_reset()');
+  const rate = await drain(children, count);
+  if (PG_STATEMENTS) await printTopStatements(count);
   await Promise.all(children.map(stopWorkerProcess));
-  engineDelivered += received - from;
-  if (ranOut)
-    throw new Error('the engine ran out of backlog within its window: the figure would mean nothing');
   log(
-    `  engine (${processes} worker process${processes > 1 ? 'es' : ''}): ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s, ` +
-      `CPU ${rate.cpuUs.toFixed(0)} µs per delivery (backlog before: ${(committed - (engineDelivered - (received - from))).toLocaleString('en')}; ` +
-      `${rate.repeats} repeats in the window); ${serverCpu(rate)}`,
+    `  engine (${processes} worker process${processes > 1 ? 'es' : ''}): ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s ` +
+      `(${count.toLocaleString('en')} in ${rate.seconds.toFixed(1)} s), CPU ${rate.cpuUs.toFixed(0)} µs per delivery ` +
+      `(${rate.repeats} repeats); ${serverCpu(rate)}`,
   );
   return rate;
+}
+
+/** The statements that took most of PostgreSQL's time since the last reset, per delivery. */
+async function printTopStatements(deliveries: number): Promise<void> {
+  const top = await ctx.pool.query<{ calls: string; total_ms: number; rows: string; query: string }>(
+    `SELECT calls, total_exec_time AS total_ms, rows, regexp_replace(query, '\\s+', ' ', 'g') AS query
+       FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'
+      ORDER BY total_exec_time DESC LIMIT 10`,
+  );
+  log(`  PostgreSQL statements by time (${deliveries} deliveries since the round's start):`);
+  for (const r of top.rows) {
+    const perDelivery = (r.total_ms * 1000) / Math.max(1, deliveries);
+    log(
+      `    ${perDelivery.toFixed(0).padStart(5)} µs/delivery ${String(r.calls).padStart(7)} calls ${String(r.rows).padStart(7)} rows  ${r.query.slice(0, 150)}`,
+    );
+  }
 }
 
 const medianOf = (values: number[]): number => {
@@ -394,15 +491,19 @@ try {
   rawConnection.disconnect();
 
   // 2. Engine against bare sender, alternating (bare first in odd rounds, engine first in even
-  // ones), each run measured for ROUND_SECONDS after WARMUP_SECONDS. The engine drains a backlog of
-  // committed events (outbox rows and their fast-path jobs) that outlasts its window; the bare sender
-  // sends until stopped. Both reach the same receiver, and both may have CONCURRENCY requests open.
+  // ones). The bare sender sends until stopped, measured for ROUND_SECONDS after WARMUP_SECONDS; the
+  // engine drains a backlog of committed events (outbox rows and their fast-path jobs) sized to last
+  // at least ROUND_SECONDS, measured whole, from its workers being ready to its last relay job.
+  // Both reach the same receiver, and both may have CONCURRENCY requests open.
   log(
     `allowed in flight: bare sender ${CONCURRENCY} parallel senders (DELIVERY_CONCURRENCY); engine 1 integration × ` +
       `WEBHOOK_MAX_IN_FLIGHT ${CONCURRENCY} = ${CONCURRENCY} requests (DELIVERY_CONCURRENCY ${CONCURRENCY} lane slots, ` +
       `OUTBOX_CONCURRENCY ${CONCURRENCY})`,
   );
-  log(`${ROUNDS} alternating rounds, each run ${WARMUP_SECONDS} s warm-up + ${ROUND_SECONDS} s measured`);
+  log(
+    `${ROUNDS} alternating rounds: bare sender ${WARMUP_SECONDS} s warm-up + ${ROUND_SECONDS} s measured; ` +
+      `engine a backlog of about ${ROUND_SECONDS} s, measured whole`,
+  );
   for (let round = 1; round <= ROUNDS; round++) {
     log(`round ${round}/${ROUNDS}`);
     if (round % 2 === 1) {
@@ -431,27 +532,8 @@ try {
     const pair = await engineRound(2);
     const pairRate = pair.perSecond;
 
-    // What is left of the backlog is delivered before the latency runs, so they start from empty.
-    const drainFrom = received;
+    // Every backlog was drained whole, relay jobs included: the latency runs start from empty.
     const latencyWorker = await startWorkerProcess('engine');
-    await waitFor(
-      'the rest of the backlog',
-      () => engineDelivered + (received - drainFrom) >= committed,
-      180_000,
-    );
-    // The backlog's relay jobs outlive its deliveries (each relays nothing by then, but each is a job):
-    // the latency runs' relay jobs must not queue behind them.
-    const outboxQueue = ctx.producers.queue('outbox');
-    let leftOver = Infinity;
-    const outboxDeadline = Date.now() + 180_000;
-    while (leftOver > 0) {
-      const counts = await outboxQueue.getJobCounts('waiting', 'active', 'prioritized', 'delayed');
-      leftOver = Object.values(counts).reduce((sum, n) => sum + n, 0);
-      if (leftOver === 0) break;
-      if (Date.now() > outboxDeadline) throw new Error(`timed out waiting for ${leftOver} relay jobs`);
-      log(`  … the backlog's relay jobs: ${leftOver} left`);
-      await sleep(2000);
-    }
     await ctx.pool.query('ANALYZE events, deliveries, delivery_attempts');
     await sleep(500);
     trackArrivals = true;
@@ -514,7 +596,7 @@ try {
       `  in flight at most, each side: ${CONCURRENCY} (bare: parallel senders; engine: 1 integration × WEBHOOK_MAX_IN_FLIGHT ${CONCURRENCY})`,
     );
     console.log(
-      `  rounds (${WARMUP_SECONDS} s warm-up + ${ROUND_SECONDS} s measured each): bare ${bareRates.map((r) => r.perSecond.toFixed(0)).join(', ')}; ` +
+      `  rounds (bare ${WARMUP_SECONDS} s warm-up + ${ROUND_SECONDS} s measured; engine a whole backlog, ${engineRates.map((r) => `${r.seconds.toFixed(1)} s`).join(', ')}): bare ${bareRates.map((r) => r.perSecond.toFixed(0)).join(', ')}; ` +
         `engine ${engineRates.map((r) => r.perSecond.toFixed(0)).join(', ')} deliveries/s`,
     );
     console.log(`  per-round ratios engine ÷ bare: ${ratios.map((r) => r.toFixed(2)).join(', ')}`);

@@ -29,6 +29,8 @@ export interface EmbeddedPostgresOptions {
   persistent: boolean;
   /** Trade durability for speed (tests and benchmarks). */
   fast?: boolean;
+  /** More server settings (`name` → value), e.g. a benchmark preloading pg_stat_statements. */
+  settings?: Record<string, string>;
   onLog?: (message: string) => void;
 }
 
@@ -288,6 +290,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     ...(options.fast
       ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
       : []),
+    ...Object.entries(options.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
   ];
   const server = await startServer(bin, dataDir, port, flags, owner, locale, onLog);
   try {

@@ -54,7 +54,9 @@ export async function databaseOnServer(
   };
 }
 
-export async function startTestEnvironment(): Promise<TestEnvironment> {
+export async function startTestEnvironment(
+  options: { postgresSettings?: Record<string, string> } = {},
+): Promise<TestEnvironment> {
   const runId = randomBase62(8).toLowerCase();
   // The suite's logs (TEST_LOG_LEVEL) stay JSON lines in a terminal too, as in CI and in pipes.
   process.env.LOG_FORMAT ??= 'json';
@@ -77,6 +79,7 @@ export async function startTestEnvironment(): Promise<TestEnvironment> {
       database: 'plinks_test',
       persistent: false,
       fast: true,
+      ...(options.postgresSettings ? { settings: options.postgresSettings } : {}),
     });
     databaseUrl = postgres.url;
   }
