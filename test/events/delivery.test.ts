@@ -1,7 +1,9 @@
 import { expect } from 'chai';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { expireDueLink } from '../../src/payment-links/expiry.js';
+import { jobIds } from '../../queues/index.js';
+import { recordEvent } from '../../src/events/outbox.js';
 import { publishAfterCommit } from '../../src/events/publish.js';
 import { schema } from '../../src/shared/db/index.js';
 import { seed } from '../helpers/app.js';
@@ -13,6 +15,7 @@ import {
   eventually,
   integration,
   Receiver,
+  sampleEventData,
   startEngine,
   type Engine,
 } from './helpers.js';
@@ -134,6 +137,41 @@ describe('webhook delivery', function () {
     ]);
     expect(attempts[0]?.responseBody).to.equal('boom');
     expect((await integration(engine.app.ctx.db, integrationId)).failureCount).to.equal(0);
+  });
+
+  it('puts the events published in one turn in one relay job, and delivers each once, numbered in commit order', async () => {
+    const tenant = await seed();
+    await createIntegration(engine.app, tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['lead.created'],
+    });
+    const eventIds: string[] = [];
+    for (let i = 0; i < 30; i++) {
+      const { id } = await recordEvent(engine.app.ctx.db, {
+        companyId: tenant.company.id,
+        type: 'lead.created',
+        livemode: false,
+        test: false,
+        productId: null,
+        data: sampleEventData('lead.created', null, `buyer ${i}`),
+      });
+      eventIds.push(id);
+    }
+    // As a web process whose requests commit in the same turn: one publish call each.
+    for (const id of eventIds) publishAfterCommit(engine.app.ctx, [id]);
+    const requests = await receiver.waitFor(30);
+    const arrived = requests.map((r) => String(r.headers['webhook-id']));
+    expect(arrived).to.have.members(eventIds);
+    // Numbered in commit order (several are in flight at once, so they may arrive in another one).
+    const numbered = await engine.app.ctx.db
+      .select({ eventId: schema.deliveries.eventId })
+      .from(schema.deliveries)
+      .where(inArray(schema.deliveries.eventId, eventIds))
+      .orderBy(schema.deliveries.id);
+    expect(numbered.map((d) => d.eventId)).to.deep.equal(eventIds);
+    const job = await engine.app.ctx.producers.queue('outbox').getJob(jobIds.outbox(eventIds[0] ?? ''));
+    expect(job?.data).to.deep.equal({ eventId: eventIds[0], eventIds: eventIds.slice(1) });
   });
 
   it('stops retrying after 410 Gone', async () => {
