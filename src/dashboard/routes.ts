@@ -31,6 +31,7 @@ import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
 import { fieldErrors } from '../shared/validation/fields.js';
 import type { Output } from '../shared/validation/typed.js';
 import {
+  companyRecentAttemptCounts,
   getDelivery,
   listDeliveries,
   recentAttemptCounts,
@@ -421,11 +422,10 @@ export function dashboardRouter(ctx: AppContext): Router {
     if (!chrome) return;
     const page = dashboardLocale(req);
     const { companyId } = chrome.principal;
-    const items = await integrations.listIntegrations(ctx.db, companyId, undefined);
-    const counts = await recentAttemptCounts(
-      ctx.db,
-      items.map((i) => i.row.id),
-    );
+    const [items, counts] = await Promise.all([
+      integrations.listIntegrations(ctx.db, companyId, undefined),
+      companyRecentAttemptCounts(ctx.db, companyId),
+    ]);
     sendPage(
       res,
       200,

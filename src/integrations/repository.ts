@@ -110,6 +110,28 @@ export async function listLinks(db: Executor, integrationIds: number[]): Promise
     .orderBy(asc(integrationProducts.id));
 }
 
+/** The product links of every integration of a company (of one type), in the order `listLinks` gives. */
+export function listCompanyLinks(
+  db: Executor,
+  companyId: number,
+  type?: string,
+): Promise<IntegrationProductView[]> {
+  const own = db
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(
+      type
+        ? and(eq(integrations.companyId, companyId), eq(integrations.type, type))
+        : eq(integrations.companyId, companyId),
+    );
+  return db
+    .select(linkView)
+    .from(integrationProducts)
+    .innerJoin(products, eq(products.id, integrationProducts.productId))
+    .where(inArray(integrationProducts.integrationId, own))
+    .orderBy(asc(integrationProducts.id));
+}
+
 export async function findLink(
   db: Executor,
   integrationId: number,

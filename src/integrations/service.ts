@@ -76,16 +76,18 @@ export async function listIntegrations(
   companyId: number,
   type: string | undefined,
 ): Promise<IntegrationWithLinks[]> {
-  const rows = await repo.listIntegrations(db, companyId, type);
-  const links = await repo.listLinks(
-    db,
-    rows.map((r) => r.id),
-  );
+  // The links by company, beside the rows: one round of statements (docs/dashboard.md).
+  const [rows, links] = await Promise.all([
+    repo.listIntegrations(db, companyId, type),
+    repo.listCompanyLinks(db, companyId, type),
+  ]);
   return rows.map((row) => ({ row, links: links.filter((l) => l.integrationId === row.id) }));
 }
 
+/** The row and its links side by side (one round of statements); another company's links are dropped with the 404. */
 export async function getIntegration(db: Db, companyId: number, id: number): Promise<IntegrationWithLinks> {
-  return withLinks(db, await requireIntegration(db, companyId, id));
+  const [row, links] = await Promise.all([requireIntegration(db, companyId, id), repo.listLinks(db, [id])]);
+  return { row, links };
 }
 
 /** Creates an integration; a gateway starts waiting for its OAuth authorization. */

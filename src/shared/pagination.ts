@@ -32,9 +32,20 @@ export async function cursorPage<T, C>(
 ): Promise<Page<T>> {
   const notOwn = async (): Promise<boolean> =>
     cursor.value !== undefined && !(await cursor.isOwn(cursor.value));
-  if (!cursor.resolvedByQuery && (await notOwn())) throw notOwnCursor(cursor.names);
-  const found = await rows();
-  if (cursor.resolvedByQuery && found.length === 0 && (await notOwn())) throw notOwnCursor(cursor.names);
+  let found: T[];
+  if (cursor.resolvedByQuery) {
+    found = await rows();
+    if (found.length === 0 && (await notOwn())) throw notOwnCursor(cursor.names);
+  } else {
+    // The page is read beside the cursor's check, not after it (a dashboard page is one round of
+    // statements, docs/dashboard.md); both are scoped to the caller, and a foreign cursor's page is
+    // dropped for the 400. Handled here too, so it is no unhandled rejection when the check fails.
+    // Wrapped once: a drizzle query runs when `then` is called, and again on every further call.
+    const listed = Promise.resolve(rows());
+    listed.catch(() => undefined);
+    if (await notOwn()) throw notOwnCursor(cursor.names);
+    found = await listed;
+  }
   return { items: found.slice(0, limit), hasMore: found.length > limit };
 }
 

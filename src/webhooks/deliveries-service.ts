@@ -5,7 +5,7 @@ import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
 import { cursorPage, type Page } from '../shared/pagination.js';
 import { wakeAndEnqueue } from './lanes.js';
 import { reopenDelivery } from './repository/attempts.js';
-import { attemptCountsSince, type AttemptCounts } from './repository/health.js';
+import { attemptCountsSince, companyAttemptCountsSince, type AttemptCounts } from './repository/health.js';
 import {
   deliveryExists,
   findDelivery,
@@ -43,16 +43,19 @@ async function requireDelivery(db: Db, integrationId: number, deliveryId: number
   return view;
 }
 
-/** An integration's deliveries, newest first, keyset-paginated by id. */
+/**
+ * An integration's deliveries, newest first, keyset-paginated by id. The list is sent beside the
+ * ownership check (a dashboard page is one round of statements, docs/dashboard.md): the list of
+ * another company's integration is read, then dropped for the 404.
+ */
 export async function listDeliveries(
   db: Db,
   companyId: number,
   integrationId: number,
   query: DeliveryQuery,
 ): Promise<Page<DeliveryView>> {
-  await ownIntegration(db, companyId, integrationId);
   const cursor = query.starting_after;
-  return cursorPage(
+  const listed = cursorPage(
     {
       value: cursor,
       isOwn: (id) => deliveryExists(db, integrationId, id),
@@ -69,6 +72,11 @@ export async function listDeliveries(
         startingAfter: cursor,
       }),
   );
+  // Handled here too, so a list refused while the ownership check fails is not an unhandled
+  // rejection; the 404 of another company's integration comes first, whatever the cursor.
+  listed.catch(() => undefined);
+  await ownIntegration(db, companyId, integrationId);
+  return listed;
 }
 
 /** One delivery of one of the company's integrations (another's, or unknown: 404). */
@@ -78,8 +86,13 @@ export async function getDelivery(
   integrationId: number,
   deliveryId: number,
 ): Promise<DeliveryView> {
-  await ownIntegration(db, companyId, integrationId);
-  return requireDelivery(db, integrationId, deliveryId);
+  // Side by side, as the list: a delivery of another company's integration is read, then dropped.
+  const [, view] = await Promise.all([
+    ownIntegration(db, companyId, integrationId),
+    findDelivery(db, integrationId, deliveryId),
+  ]);
+  if (!view) throw new NotFoundError(`No delivery ${deliveryId} for integration ${integrationId}`);
+  return view;
 }
 
 /**
@@ -116,5 +129,15 @@ export async function recentAttemptCounts(
   now = new Date(),
 ): Promise<Map<number, AttemptCounts>> {
   const rows = await attemptCountsSince(db, integrationIds, new Date(now.getTime() - 86_400_000));
+  return new Map(rows.map((r) => [r.integrationId, r]));
+}
+
+/** `recentAttemptCounts` of every integration of the company (needs no list of them first). */
+export async function companyRecentAttemptCounts(
+  db: Db,
+  companyId: number,
+  now = new Date(),
+): Promise<Map<number, AttemptCounts>> {
+  const rows = await companyAttemptCountsSince(db, companyId, new Date(now.getTime() - 86_400_000));
   return new Map(rows.map((r) => [r.integrationId, r]));
 }

@@ -152,6 +152,20 @@ describe('Dashboard in Chromium', function () {
     expect(await latest.textContent()).to.include('HTTP 200');
     await checkPage(page, 'dashboard-delivery-succeeded', 'en');
 
+    // Resend that one delivery: one more attempt, with the same webhook-id, to the fixed URL.
+    await page.getByRole('button', { name: 'Resend this delivery' }).click();
+    await page.waitForURL(/done=resent/);
+    expect(await page.locator('.done').textContent()).to.include('Delivery sent again');
+    await receiver.waitFor(2, 15_000);
+    expect(receiver.requests[1]?.headers['webhook-id']).to.equal(receiver.requests[0]?.headers['webhook-id']);
+    await eventually(async () => {
+      await page.reload();
+      return (await page.locator('section.attempt h2').first().textContent()) === 'Attempt 6'
+        ? true
+        : undefined;
+    });
+    expect(await page.locator('section.attempt').first().textContent()).to.include('HTTP 200');
+
     // Rotate the secret: the new one is shown once, ready to copy.
     await page.getByRole('link', { name: 'Back to the integration' }).click();
     const before = await engine.app.ctx.pool.query<{ secret: string }>(
@@ -200,6 +214,25 @@ describe('Dashboard in Chromium', function () {
     expect(await page.getAttribute('html', 'lang')).to.equal('en');
     await page.getByRole('link', { name: 'Back to the integration' }).click();
     expect(page.url()).to.match(/lang=en$/);
+    await context.close();
+  });
+
+  it('shows its error pages in each language, in the page’s own words, passing axe at both widths', async () => {
+    await inEachLanguage(async (page, lang) => {
+      const missing = await page.goto(at('/integrations/999999'));
+      expect(missing?.status()).to.equal(404);
+      await checkPage(page, 'dashboard-error-404', lang);
+      const bad = await page.goto(at(`/integrations/${integrationId}?status=lost`));
+      expect(bad?.status()).to.equal(400);
+      await checkPage(page, 'dashboard-error-400', lang);
+      const said = (await page.locator('main .notice').textContent()) ?? '';
+      if (lang === 'pt-BR') expect(said).not.to.match(/\b(must|is not|Not found)\b/);
+    });
+    const context = await browserIn(browser, 'pt-BR');
+    const page = await signIn(context, tenant.keys.read_only, 'pt-BR');
+    const refused = await page.goto(at('/integrations/new'));
+    expect(refused?.status()).to.equal(403);
+    await checkPage(page, 'dashboard-error-403', 'pt-BR');
     await context.close();
   });
 
@@ -484,6 +517,7 @@ describe('Dashboard in Chromium', function () {
       await checkPage(page, 'dashboard-confirm-revoke', lang);
     });
     const owner = await browserIn(browser, 'en-US');
+    await owner.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: engine.app.url });
     const page = await signIn(owner, tenant.panel_token, 'en');
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.locator('#key-name').fill('Reporting dashboard');
@@ -493,7 +527,10 @@ describe('Dashboard in Chromium', function () {
     const value = await page.locator('#new-key').inputValue();
     noteSecret(value);
     expect(value).to.match(/^vk_test_/);
-    expect(await page.locator('button[data-copy=new-key]').isVisible()).to.equal(true);
+    await page.locator('button[data-copy=new-key]').click();
+    await page.locator('#new-key-copied', { hasText: 'Copied.' }).waitFor();
+    const clipboard: unknown = await page.evaluate('navigator.clipboard.readText()');
+    expect(clipboard, 'the copied key').to.equal(value);
     await checkPage(page, 'dashboard-new-key', 'en');
     const row = page.locator('tbody tr', { hasText: 'Reporting dashboard' });
     expect(await row.textContent()).to.include(value.slice(-4));
@@ -527,6 +564,7 @@ describe('Dashboard in Chromium', function () {
     const context = await browserIn(browser, 'en-US');
     const page = await signIn(context, tenant.keys.read_only, 'en');
     for (const path of [
+      '/integrations',
       `/integrations/${integrationId}`,
       `/integrations/${integrationId}/deliveries/${deliveryId}`,
       '/orders',
@@ -541,6 +579,14 @@ describe('Dashboard in Chromium', function () {
       expect(await page.locator('main button').allTextContents(), path).to.satisfy((labels: string[]) =>
         labels.every((l) => l === 'Filter'),
       );
+      // Nor a link to a page that only leads to a change (the create form, a confirmation).
+      const links = await page
+        .locator('main a')
+        .evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+      expect(
+        links.filter((href) => /\/(new|delete|rotate-secret|refund|cancel|revoke)\b/.test(href ?? '')),
+        path,
+      ).to.deep.equal([]);
     }
     await checkPage(page, 'dashboard-delivery-read-only', 'en');
     const csrf = await page.locator('input[name=_csrf]').first().inputValue();

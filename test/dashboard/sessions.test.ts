@@ -3,7 +3,7 @@ import type { SeedResult } from '../../src/cli/seed.js';
 import { purgeExpiredSessions } from '../../src/dashboard/sessions.js';
 import { sha256Hex } from '../../src/shared/ids.js';
 import { noteSecret } from '../helpers/secrets.js';
-import { seed, sharedApp, type TestApp } from '../helpers/app.js';
+import { seed, sharedApp, startTestApp, type TestApp } from '../helpers/app.js';
 import { createIntegration } from '../events/helpers.js';
 import { memberToken } from '../orders/helpers.js';
 
@@ -96,6 +96,27 @@ describe('dashboard sessions and forms', function () {
     );
     expect(rows.rows.map((r) => r.session_hash)).to.include(sha256Hex(id));
     expect(rows.rows.map((r) => r.session_hash)).not.to.include(id);
+  });
+
+  it('leaves Secure off the cookie in development only (plain http://localhost), and nothing else', async () => {
+    const development = await startTestApp({ NODE_ENV: 'development' });
+    try {
+      const answer = await fetch(`${development.url}/dashboard/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ credential: tenant.panel_token }).toString(),
+        redirect: 'manual',
+      });
+      expect(answer.status).to.equal(303);
+      const setCookie = answer.headers.getSetCookie()[0] ?? '';
+      noteSecret(setCookie.split(';')[0]?.split('=')[1] ?? '');
+      const attributes = setCookie.split(';').map((a) => a.trim().toLowerCase());
+      expect(attributes).to.include.members(['httponly', 'samesite=strict', 'path=/dashboard']);
+      expect(attributes.some((a) => a.startsWith('max-age=28800'))).to.equal(true);
+      expect(attributes).not.to.include('secure');
+    } finally {
+      await development.close();
+    }
   });
 
   it('refuses a payments key or a wrong token at sign-in with the form again', async () => {

@@ -1,5 +1,5 @@
 /** The delivery log as the panel reads it: deliveries with their attempts, and what simulate reports. */
-import { and, asc, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../../shared/db/index.js';
 import type { DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
 import { PREVIOUS_SECRET, sendingFacts, type SendingFacts, type SendingRow } from './shared.js';
@@ -45,37 +45,53 @@ export async function findOwnIntegration(
   return row;
 }
 
-async function withHistory(
-  db: Executor,
-  rows: Array<Omit<DeliveryView, 'history'>>,
-): Promise<DeliveryView[]> {
-  if (rows.length === 0) return [];
-  const attempts = await db
-    .select()
-    .from(deliveryAttempts)
-    .where(
-      inArray(
-        deliveryAttempts.deliveryId,
-        rows.map((r) => r.id),
-      ),
-    )
-    .orderBy(asc(deliveryAttempts.attempt));
+/** An attempt as the history column carries it (JSON: the time in epoch milliseconds). */
+interface AttemptJson {
+  attempt: number;
+  requestedAt: number;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  responseBody: string | null;
+  requestHeaders: Record<string, string> | null;
+  requestBody: string | null;
+}
+
+/**
+ * A delivery's attempts, oldest first, read in the statement that reads the delivery (over the
+ * `UNIQUE (delivery_id, attempt)` index of migration 0002): a page of deliveries and their history
+ * is one statement, not one for the deliveries and another, after it, for their attempts.
+ */
+const history = sql<AttemptJson[]>`(
+  SELECT coalesce(json_agg(json_build_object(
+           'attempt', a.attempt,
+           'requestedAt', floor(extract(epoch FROM a.requested_at) * 1000),
+           'statusCode', a.status_code,
+           'error', a.error,
+           'durationMs', a.duration_ms,
+           'responseBody', a.response_body,
+           'requestHeaders', a.request_headers,
+           'requestBody', a.request_body) ORDER BY a.attempt), '[]'::json)
+    FROM ${deliveryAttempts} a WHERE a.delivery_id = ${deliveries.id})`;
+
+function withHistory(
+  rows: Array<Omit<DeliveryView, 'history'> & { history: AttemptJson[] }>,
+): DeliveryView[] {
   return rows.map((row) => ({
     ...row,
-    history: attempts
-      .filter((a) => a.deliveryId === row.id)
-      .map((a) => ({
-        attempt: a.attempt,
-        requestedAt: a.requestedAt,
-        statusCode: a.statusCode,
-        error: a.error,
-        durationMs: a.durationMs,
-        responseBody: a.responseBody,
-        request:
-          a.requestHeaders && a.requestBody !== null
-            ? { headers: a.requestHeaders, body: a.requestBody }
-            : null,
-      })),
+    history: row.history.map((a) => ({
+      attempt: a.attempt,
+      // Milliseconds, as pg reads a timestamptz (it drops the microseconds too).
+      requestedAt: new Date(a.requestedAt),
+      statusCode: a.statusCode,
+      error: a.error,
+      durationMs: a.durationMs,
+      responseBody: a.responseBody,
+      request:
+        a.requestHeaders && a.requestBody !== null
+          ? { headers: a.requestHeaders, body: a.requestBody }
+          : null,
+    })),
   }));
 }
 
@@ -91,6 +107,7 @@ const deliveryColumns = {
   lastError: deliveries.lastError,
   createdAt: deliveries.createdAt,
   updatedAt: deliveries.updatedAt,
+  history,
 };
 
 export async function deliveryExists(
@@ -134,7 +151,7 @@ export async function listDeliveries(
     )
     .orderBy(desc(deliveries.id))
     .limit(query.limit + 1);
-  return withHistory(db, rows);
+  return withHistory(rows);
 }
 
 export async function findDelivery(
@@ -147,7 +164,7 @@ export async function findDelivery(
     .from(deliveries)
     .innerJoin(events, eq(events.id, deliveries.eventId))
     .where(and(eq(deliveries.id, deliveryId), eq(deliveries.integrationId, integrationId)));
-  const [view] = await withHistory(db, rows);
+  const [view] = withHistory(rows);
   return view;
 }
 

@@ -1,8 +1,8 @@
 /** How an integration's receiver has been answering lately: its attempts in a recent window. */
-import { and, count, gte, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, sql, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../../shared/db/index.js';
 
-const { deliveryAttempts } = schema;
+const { deliveryAttempts, integrations } = schema;
 
 export interface AttemptCounts {
   integrationId: number;
@@ -18,6 +18,26 @@ export async function attemptCountsSince(
   since: Date,
 ): Promise<AttemptCounts[]> {
   if (integrationIds.length === 0) return [];
+  return countsWhere(db, inArray(deliveryAttempts.integrationId, integrationIds), since);
+}
+
+/**
+ * The same for every integration of a company, its ids read in the same statement: the list page
+ * sends it beside the list of integrations instead of after it.
+ */
+export function companyAttemptCountsSince(
+  db: Executor,
+  companyId: number,
+  since: Date,
+): Promise<AttemptCounts[]> {
+  const own = db
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(eq(integrations.companyId, companyId));
+  return countsWhere(db, inArray(deliveryAttempts.integrationId, own), since);
+}
+
+function countsWhere(db: Executor, which: SQL, since: Date): Promise<AttemptCounts[]> {
   return db
     .select({
       integrationId: deliveryAttempts.integrationId,
@@ -28,8 +48,6 @@ export async function attemptCountsSince(
         ),
     })
     .from(deliveryAttempts)
-    .where(
-      and(inArray(deliveryAttempts.integrationId, integrationIds), gte(deliveryAttempts.requestedAt, since)),
-    )
+    .where(and(which, gte(deliveryAttempts.requestedAt, since)))
     .groupBy(deliveryAttempts.integrationId);
 }
