@@ -421,10 +421,14 @@ async function main(): Promise<void> {
         `page 500 ${deep.rps.toFixed(0)} req/s, p50 ${deep.p50} ms, p99 ${deep.p99} ms; ` +
         `page 500 / page 1 latency (p50) ${(deep.p50 / Math.max(page1.p50, 0.001)).toFixed(2)}, throughput ${(page1.rps / deep.rps).toFixed(2)} (target ≤ 1.5)`,
     );
-    if (tracing) log(`tracing on: the service sent ${tracing.exports()} span exports to the OTLP sink`);
     log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     await Promise.all(children.map(stopChild));
+    // Counted once the service has stopped: its last spans go out as it shuts down.
+    if (tracing)
+      log(
+        `tracing on: the service sent ${tracing.spans()} spans in ${tracing.exports()} exports to the OTLP sink`,
+      );
     await tracing?.close();
     await redis.stop();
     await postgres.stop();

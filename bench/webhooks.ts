@@ -608,9 +608,11 @@ try {
     );
     for (const line of latencyResults) console.log(`  ${line}`);
     console.log('  (target: p99 < 100 ms at 1,000 events/s)');
-    if (tracingSink)
-      console.log(`  tracing on: the engine sent ${tracingSink.exports()} span exports to the OTLP sink`);
   }
+  if (tracingSink)
+    console.log(
+      `  tracing on: the engine sent ${tracingSink.spans()} spans in ${tracingSink.exports()} exports to the OTLP sink`,
+    );
 } finally {
   await tracingSink?.close();
   await owned.close();

@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import http from 'node:http';
 import {
   context,
@@ -33,12 +34,14 @@ export interface TraceCarrier {
 interface Running {
   shutdown(): Promise<void>;
   telemetry: Telemetry;
+  /** The service's own spans: the server span of each request, the client span of each webhook POST. */
+  tracer: Tracer;
 }
 
 let running: Running | undefined;
 
 /** Modules whose exports the instrumentations patch; only these are intercepted at import. */
-const INSTRUMENTED_MODULES = ['pg', 'pg-pool', 'ioredis', 'undici'];
+const INSTRUMENTED_MODULES = ['pg', 'pg-pool', 'ioredis'];
 
 /** Probes and scrapes are not worth a trace each. */
 const UNTRACED_PATHS = /^\/(healthz|readyz|metrics)\b/;
@@ -49,9 +52,8 @@ export function tracingConfigured(env: NodeJS.ProcessEnv = process.env): boolean
 }
 
 /**
- * Starts the SDK when tracing is configured. Call it before anything imports pg, ioredis
- * or undici (the entry points do, then import the rest): their instrumentations patch them as
- * they load.
+ * Starts the SDK when tracing is configured. Call it before anything imports pg or ioredis (the entry
+ * points do, then import the rest): their instrumentations patch them as they load.
  */
 export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promise<void> {
   if (running || !tracingConfigured()) return;
@@ -60,23 +62,26 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
     if (value && !URL.canParse(value))
       throw new ConfigError(`Invalid configuration:\n  ${name}: must be a URL`);
   }
+  // OTLP/HTTP with JSON bodies unless the operator names a protocol: the SDK's default, protobuf,
+  // is encoded by JavaScript loops over every string (PostgreSQL statements are kilobytes), and
+  // took 6.5-7 % of the webhook worker's CPU against about 2 % for JSON, which V8 serialises
+  // natively (docs/benchmarks.md, "Tracing cost"). The OpenTelemetry Collector, Jaeger and Tempo
+  // take both on the same port; docs/scale.md says when to name protobuf. Set here rather than by
+  // passing an exporter, so that every other OTEL_* variable keeps applying as the SDK reads it
+  // (exporter choice, batch settings).
+  if (!process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL && !process.env.OTEL_EXPORTER_OTLP_PROTOCOL)
+    process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = 'http/json';
   const { register } = await import('node:module');
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
     data: { include: INSTRUMENTED_MODULES },
   });
-  const [
-    { NodeSDK, core },
-    { PgInstrumentation },
-    { IORedisInstrumentation },
-    { UndiciInstrumentation },
-    { BullMQOtel },
-  ] = await Promise.all([
-    import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/instrumentation-pg'),
-    import('@opentelemetry/instrumentation-ioredis'),
-    import('@opentelemetry/instrumentation-undici'),
-    import('bullmq-otel'),
-  ]);
+  const [{ NodeSDK, core }, { PgInstrumentation }, { IORedisInstrumentation }, { BullMQOtel }] =
+    await Promise.all([
+      import('@opentelemetry/sdk-node'),
+      import('@opentelemetry/instrumentation-pg'),
+      import('@opentelemetry/instrumentation-ioredis'),
+      import('bullmq-otel'),
+    ]);
   const sdk = new NodeSDK({
     ...(process.env.OTEL_SERVICE_NAME
       ? {}
@@ -90,12 +95,13 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
     instrumentations: [
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
-      new UndiciInstrumentation(),
     ],
   });
   sdk.start();
-  traceIncomingRequests(trace.getTracer('payment-links-http'));
+  const tracer = trace.getTracer('payment-links-http');
+  traceIncomingRequests(tracer);
   running = {
+    tracer,
     shutdown: () => sdk.shutdown(),
     telemetry: producersAndConsumersOnly(
       new BullMQOtel({ tracerName: 'payment-links-queues' }),
@@ -164,10 +170,10 @@ function traceIncomingRequests(tracer: Tracer): void {
       propagation.extract(ROOT_CONTEXT, req.headers),
     );
     const active = trace.setSpan(ROOT_CONTEXT, span);
-    // Listeners the app adds to the request (its body arriving) and the response (its end) run in
-    // the span's context, not the connection's.
-    context.bind(active, req);
-    context.bind(active, res);
+    // What listens to the request (its body arriving) and the response (its end) runs in the
+    // span's context, not the connection's.
+    emitIn(active, req);
+    emitIn(active, res);
     res.once('close', () => {
       const route = routeOf(req);
       if (route) span.updateName(`${method} ${route}`).setAttribute('http.route', route);
@@ -178,6 +184,18 @@ function traceIncomingRequests(tracer: Tracer): void {
     return context.with(active, () => emit.call(this, event, ...args));
   };
   http.Server.prototype.emit = traced;
+}
+
+/**
+ * Every event `emitter` emits from now on is handled in `ctx`. One wrapper per emitter, where
+ * `context.bind` would patch six of its methods and wrap each listener added: that binding of the
+ * request and the response took about 3 % of an API read's CPU (docs/benchmarks.md, "Tracing cost").
+ */
+function emitIn(ctx: Context, emitter: EventEmitter): void {
+  type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
+  const emit: Emit = emitter.emit;
+  const inContext: Emit = (event, ...args) => context.with(ctx, emit, emitter, event, ...args);
+  emitter.emit = inContext;
 }
 
 /** The Express route that answered (`/v1/payment-links/:id`), once it has: Express leaves it on the request. */
@@ -227,13 +245,64 @@ export function contextOf(carrier: TraceCarrier | null | undefined): Context {
   return propagation.extract(context.active(), carrier);
 }
 
+/** What `traceOutgoing` learns of a request that got a response. */
+export interface OutgoingResult {
+  statusCode: number;
+}
+
 /**
- * Runs `fn` inside a stored trace context, so what it does (the webhook POST) joins the trace the
- * event was recorded in, whichever process and whenever it runs.
+ * An outgoing request (the webhook POST) as one client span of the trace stored with its event,
+ * whichever process and whenever it runs: the span's `traceparent` (and `tracestate`) go into
+ * `headers`, which `send` then sends. The span covers `send` whole, response body included.
+ *
+ * In place of the undici instrumentation, which cost a webhook delivery more than all its other
+ * spans together (docs/benchmarks.md, "Tracing cost"): it parses every request's headers, keeps a
+ * dozen attributes, and times each request into a metric nobody reads. Here the span has what
+ * identifies the request and its outcome: method, `url.full`, server address and port, status code,
+ * and `error.type` when it failed. Nothing of `send` runs in the span's context: nothing in it
+ * (undici) is instrumented.
  */
-export function withStoredTrace<T>(carrier: TraceCarrier | null | undefined, fn: () => T): T {
-  if (!carrier) return fn();
-  return context.with(contextOf(carrier), fn);
+export async function traceOutgoing<T extends OutgoingResult>(
+  carrier: TraceCarrier | null | undefined,
+  request: { method: string; url: URL; headers: Record<string, string> },
+  send: () => Promise<T>,
+): Promise<T> {
+  const tracer = running?.tracer;
+  if (!tracer) return send();
+  const { method, url, headers } = request;
+  const parent = contextOf(carrier);
+  const span = tracer.startSpan(
+    method,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': method,
+        'url.full': url.href,
+        'server.address': url.hostname.replace(/^\[|\]$/g, ''),
+        'server.port': url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
+      },
+    },
+    parent,
+  );
+  propagation.inject(trace.setSpan(parent, span), headers);
+  try {
+    const res = await send();
+    span.setAttribute('http.response.status_code', res.statusCode);
+    if (res.statusCode >= 400)
+      span.setAttribute('error.type', String(res.statusCode)).setStatus({ code: SpanStatusCode.ERROR });
+    return res;
+  } catch (err) {
+    const code: unknown = err instanceof Error ? Reflect.get(err, 'code') : undefined;
+    span.setAttribute(
+      'error.type',
+      typeof code === 'string' ? code : err instanceof Error ? err.name : 'Error',
+    );
+    if (err instanceof Error) span.recordException(err);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) });
+    throw err;
+  } finally {
+    span.end();
+  }
 }
 
 /** The trace id of the active span, for log lines (undefined when tracing is off or nothing is traced). */

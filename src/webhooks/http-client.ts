@@ -4,7 +4,7 @@ import { checkUrlShape, guardedLookup, UnsafeTargetError } from '../integrations
 import { signedHeaders } from './signing.js';
 import { parseRetryAfter } from './retry-delays.js';
 import { stripNul } from '../shared/http/request-guards.js';
-import { withStoredTrace, type TraceCarrier } from '../shared/tracing.js';
+import { traceOutgoing, type TraceCarrier } from '../shared/tracing.js';
 
 export interface AttemptResult {
   requestedAt: Date;
@@ -85,8 +85,8 @@ export async function postWebhook(
   eventId: string,
   body: string,
   /**
-   * The trace context stored with the event (tracing on): the request is made inside it, so its
-   * span joins that trace and the receiver gets a `traceparent` of it.
+   * The trace context stored with the event (tracing on): the request's span joins that trace and
+   * the receiver gets a `traceparent` of it.
    */
   trace?: TraceCarrier | null,
 ): Promise<AttemptResult> {
@@ -114,28 +114,29 @@ export async function postWebhook(
   });
   try {
     const url = checkUrlShape(target.url, config.webhooks.allowPrivateTargets);
-    const res = await withStoredTrace(trace, () =>
-      request(url, {
+    const headers = { ...requestHeaders, 'webhook-signature': signature };
+    const res = await traceOutgoing(trace, { method: 'POST', url, headers }, async () => {
+      const sent = await request(url, {
         method: 'POST',
         dispatcher: agentFor(config),
-        headers: { ...requestHeaders, 'webhook-signature': signature },
+        headers,
         body,
         signal: AbortSignal.timeout(config.webhooks.timeoutMs),
-      }),
-    );
-    let responseBody: string;
-    try {
-      responseBody = await readCapped(res.body, config.webhooks.responseBodyMaxBytes);
-    } finally {
-      if (!res.body.destroyed) res.body.destroy();
-    }
+      });
+      try {
+        const text = await readCapped(sent.body, config.webhooks.responseBodyMaxBytes);
+        return { statusCode: sent.statusCode, headers: sent.headers, text };
+      } finally {
+        if (!sent.body.destroyed) sent.body.destroy();
+      }
+    });
     const retryAfter = res.headers['retry-after'];
     const ok = res.statusCode >= 200 && res.statusCode < 300;
     return finish({
       statusCode: res.statusCode,
       ok,
       error: ok ? null : `HTTP ${res.statusCode}`,
-      responseBody,
+      responseBody: res.text,
       retryAfterSeconds: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter),
     });
   } catch (err) {
