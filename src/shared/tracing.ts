@@ -62,15 +62,6 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
     if (value && !URL.canParse(value))
       throw new ConfigError(`Invalid configuration:\n  ${name}: must be a URL`);
   }
-  // OTLP/HTTP with JSON bodies unless the operator names a protocol: the SDK's default, protobuf,
-  // is encoded by JavaScript loops over every string (PostgreSQL statements are kilobytes), and
-  // took 6.5-7 % of the webhook worker's CPU against about 2 % for JSON, which V8 serialises
-  // natively (docs/benchmarks.md, "Tracing cost"). The OpenTelemetry Collector, Jaeger and Tempo
-  // take both on the same port; docs/scale.md says when to name protobuf. Set here rather than by
-  // passing an exporter, so that every other OTEL_* variable keeps applying as the SDK reads it
-  // (exporter choice, batch settings).
-  if (!process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL && !process.env.OTEL_EXPORTER_OTLP_PROTOCOL)
-    process.env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL = 'http/json';
   const { register } = await import('node:module');
   register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
     data: { include: INSTRUMENTED_MODULES },
