@@ -171,6 +171,15 @@ await ctx.pool.query(`CREATE TABLE bench_bare_attempts (
   id bigserial PRIMARY KEY, event_id text NOT NULL, requested_at timestamptz NOT NULL, status_code int,
   duration_ms int NOT NULL, response_body text, request_body text)`);
 
+/** Worker processes still running: a run that fails stops them too, rather than leave them orphaned. */
+const children = new Set<ChildProcess>();
+function spawnWorker(args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
+  const child = spawn(process.execPath, args, options);
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 function startWorkerProcess(
   mode: 'engine' | 'raw' | 'bare',
   extraEnv: Record<string, string> = {},
@@ -180,8 +189,7 @@ function startWorkerProcess(
     process.env.BENCH_PROFILE && mode === 'engine'
       ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
       : [];
-  const child = spawn(
-    process.execPath,
+  const child = spawnWorker(
     [...profile, path.join(import.meta.dirname, '..', 'dist', 'bench', 'webhooks-worker.js'), mode],
     {
       env: {
@@ -368,16 +376,48 @@ async function window(children: ChildProcess[]): Promise<Rate> {
 }
 
 /**
- * The engine drains a backlog of `count` committed events, from its worker processes being ready to
- * the last event's arrival: every event is relayed, fanned out, sent and recorded within the run,
- * and the engine's own warm-up counts against it.
+ * The engine drains a backlog of `count` committed events, from starting its worker processes to
+ * its last relay job: every event is relayed, fanned out, sent and recorded within the run, and the
+ * engine's start-up and warm-up count against it.
  */
-async function drain(children: ChildProcess[], count: number): Promise<Rate> {
+async function drain(processes: number, count: number): Promise<{ rate: Rate; children: ChildProcess[] }> {
+  // Counted from before the processes start: the first one ready sends while the others start.
   const from = received;
   const repeatsFrom = repeats;
-  const cpuFrom = await cpuNow(children);
+  const cpuFrom = await cpuNow([]);
   const start = performance.now();
-  await waitFor('the backlog', () => received - from >= count, 300_000);
+  const children = await Promise.all(Array.from({ length: processes }, () => startWorkerProcess('engine')));
+  if (PG_STATEMENTS) await ctx.pool.query('SELECT pg_stat_statements_reset()');
+  // A drain may take long, but not stand still: a minute without a new arrival is a failure.
+  let lastCount = -1;
+  let lastProgress = Date.now();
+  await waitFor(
+    'the backlog',
+    () => {
+      if (received !== lastCount) [lastCount, lastProgress] = [received, Date.now()];
+      else if (Date.now() - lastProgress > 60_000) throw new Error('no delivery arrived for 60 s');
+      return received - from >= count;
+    },
+    600_000,
+  ).catch(async (err: unknown) => {
+    // Where the rest is: unrelayed events, pending deliveries, the lane's state.
+    const state = await ctx.pool.query(
+      `SELECT (SELECT count(*) FROM events WHERE relayed_at IS NULL) AS unrelayed,
+              (SELECT count(*) FROM deliveries WHERE status = 'pending') AS pending,
+              (SELECT json_agg(l) FROM delivery_lanes l) AS lanes, clock_timestamp() AS now`,
+    );
+    log(`  stuck after ${received - from} of ${count}: ${JSON.stringify(state.rows[0])}`);
+    const missing = await ctx.pool.query(
+      `SELECT e.id, e.relayed_at, d.id AS delivery, d.status, d.attempts, d.last_status_code, d.last_error,
+              (SELECT json_agg(json_build_object('attempt', a.attempt, 'status', a.status_code, 'error', a.error,
+                                                 'at', a.requested_at)) FROM delivery_attempts a WHERE a.delivery_id = d.id) AS tries
+         FROM events e LEFT JOIN deliveries d ON d.event_id = e.id
+        WHERE NOT (e.id = ANY($1::text[])) ORDER BY e.seq LIMIT 10`,
+      [[...seen]],
+    );
+    for (const row of missing.rows) log(`  not received: ${JSON.stringify(row)}`);
+    throw err;
+  });
   // The relay jobs left once every event arrived (each relays nothing by then, but each is a job)
   // are the engine's work too, and the next run must not start behind them.
   const outbox = ctx.producers.queue('outbox');
@@ -387,7 +427,10 @@ async function drain(children: ChildProcess[], count: number): Promise<Rate> {
     await sleep(5);
   }
   const seconds = (performance.now() - start) / 1000;
-  return rateBetween(cpuFrom, await cpuNow(children), received - from, seconds, repeats - repeatsFrom);
+  return {
+    rate: rateBetween(cpuFrom, await cpuNow(children), received - from, seconds, repeats - repeatsFrom),
+    children,
+  };
 }
 
 const bareRates: Rate[] = [];
@@ -416,9 +459,7 @@ async function engineRound(processes: number): Promise<Rate> {
   );
   const count = Math.ceil(1.2 * ROUND_SECONDS * fastest * (processes > 1 ? 1.5 : 1));
   await commitBacklog(count);
-  const children = await Promise.all(Array.from({ length: processes }, () => startWorkerProcess('engine')));
-  if (PG_STATEMENTS) await ctx.pool.query('SELECT pg_stat_statements_reset()');
-  const rate = await drain(children, count);
+  const { rate, children } = await drain(processes, count);
   if (PG_STATEMENTS) await printTopStatements(count);
   await Promise.all(children.map(stopWorkerProcess));
   log(
@@ -487,7 +528,7 @@ try {
   // 2. Engine against bare sender, alternating (bare first in odd rounds, engine first in even
   // ones). The bare sender sends until stopped, measured for ROUND_SECONDS after WARMUP_SECONDS; the
   // engine drains a backlog of committed events (outbox rows and their fast-path jobs) sized to last
-  // at least ROUND_SECONDS, measured whole, from its workers being ready to its last relay job.
+  // at least ROUND_SECONDS, measured whole, from starting its workers to its last relay job.
   // Both reach the same receiver, and both may have CONCURRENCY requests open.
   log(
     `allowed in flight: bare sender ${CONCURRENCY} parallel senders (DELIVERY_CONCURRENCY); engine 1 integration × ` +
@@ -614,6 +655,7 @@ try {
       `  tracing on: the engine sent ${tracingSink.spans()} spans in ${tracingSink.exports()} exports to the OTLP sink`,
     );
 } finally {
+  for (const child of children) child.kill('SIGKILL');
   await tracingSink?.close();
   await owned.close();
   receiver.closeAllConnections();
