@@ -9,9 +9,10 @@
  * its own PostgreSQL and private redis-server.
  */
 import { createContext } from '../src/infra/bootstrap.js';
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
+import type { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -173,8 +174,8 @@ await ctx.pool.query(`CREATE TABLE bench_bare_attempts (
 
 /** Worker processes still running: a run that fails stops them too, rather than leave them orphaned. */
 const children = new Set<ChildProcess>();
-function spawnWorker(args: string[], options: Parameters<typeof spawn>[2]): ChildProcess {
-  const child = spawn(process.execPath, args, options);
+function spawnWorker(args: string[], env: NodeJS.ProcessEnv): ChildProcessByStdio<null, Readable, null> {
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   children.add(child);
   child.once('exit', () => children.delete(child));
   return child;
@@ -192,17 +193,14 @@ function startWorkerProcess(
   const child = spawnWorker(
     [...profile, path.join(import.meta.dirname, '..', 'dist', 'bench', 'webhooks-worker.js'), mode],
     {
-      env: {
-        ...process.env,
-        ...baseEnv,
-        NODE_ENV: 'test',
-        DATABASE_URL: env.databaseUrl,
-        REDIS_URL: env.redis.url,
-        // BENCH_TRACING=1: the engine's workers export their spans (to a sink that drops them).
-        ...(tracingSink && mode === 'engine' ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracingSink.url } : {}),
-        ...extraEnv,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      ...process.env,
+      ...baseEnv,
+      NODE_ENV: 'test',
+      DATABASE_URL: env.databaseUrl,
+      REDIS_URL: env.redis.url,
+      // BENCH_TRACING=1: the engine's workers export their spans (to a sink that drops them).
+      ...(tracingSink && mode === 'engine' ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracingSink.url } : {}),
+      ...extraEnv,
     },
   );
   return new Promise((resolve, reject) => {
