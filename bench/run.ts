@@ -32,6 +32,9 @@ const LIST_SIZE = 100_000;
 // BENCH_ONLY=get|post|health: that path of the service alone, no baseline and no list (with
 // BENCH_PROFILE, a CPU profile of that path only).
 const ONLY = process.env.BENCH_ONLY;
+// BENCH_TRACING=compare: what tracing costs, measured in one run: the service with every request
+// traced beside the same service untraced, alternating, GET and POST; no baseline and no list.
+const TRACING_COMPARE = process.env.BENCH_TRACING === 'compare';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Measure {
@@ -99,10 +102,13 @@ async function build(): Promise<void> {
  */
 let tracing: OtlpSink | undefined;
 
-async function startService(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+async function startService(
+  env: Record<string, string>,
+  traced = benchTracing(),
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   // BENCH_TRACING=1: the service exports its spans (to a sink that drops them); the baseline has none.
-  if (benchTracing()) {
+  if (traced) {
     tracing ??= await startOtlpSink();
     env = { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: tracing.url };
   }
@@ -195,6 +201,88 @@ function median(runs: Measure[]): Measure {
   };
 }
 
+type Served = { child: ChildProcess; url: string };
+
+/**
+ * BENCH_TRACING=compare: the same service twice, one exporting a span tree for every request (to a
+ * sink that drops them) and one untraced, taking turns (which goes first alternates by round) on a
+ * GET and a POST; prints each side's median requests/s and CPU per request, and what tracing adds.
+ */
+async function compareTracing(
+  sides: { untraced: Served; traced: Served },
+  auth: Record<string, string>,
+  createBody: string,
+): Promise<void> {
+  const create = async (side: Served): Promise<string> => {
+    const res = await fetch(`${side.url}/v1/payment-links`, {
+      method: 'POST',
+      headers: auth,
+      body: createBody,
+    });
+    return ((await res.json()) as { id: string }).id;
+  };
+  const paths = {
+    GET: async (side: Served) => {
+      const id = await create(side);
+      return (duration = DURATION_S) =>
+        load(`${side.url}/v1/payment-links/${id}`, { headers: auth, duration, pid: side.child.pid });
+    },
+    POST: (side: Served) =>
+      Promise.resolve((duration = DURATION_S) =>
+        load(`${side.url}/v1/payment-links`, {
+          method: 'POST',
+          headers: auth,
+          body: createBody,
+          duration,
+          pid: side.child.pid,
+        }),
+      ),
+  };
+  log(
+    `tracing cost: the service untraced (${sides.untraced.url}) and traced (${sides.traced.url}), ` +
+      `${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds alternating`,
+  );
+  const rows: string[] = [];
+  // BENCH_ONLY=get|post: that path alone (with BENCH_PROFILE, a profile of each side on that path).
+  const chosen = Object.entries(paths).filter(([method]) => !ONLY || method === ONLY.toUpperCase());
+  for (const [method, make] of chosen) {
+    const off = await make(sides.untraced);
+    const on = await make(sides.traced);
+    await off(WARMUP_S);
+    await on(WARMUP_S);
+    const offRuns: Measure[] = [];
+    const onRuns: Measure[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      log(`${method} round ${round}/${ROUNDS}`);
+      const runOff = async () => offRuns.push(await measure(`untraced ${method}`, () => off()));
+      const runOn = async () => onRuns.push(await measure(`traced ${method}`, () => on()));
+      if (round % 2 === 1) {
+        await runOff();
+        await runOn();
+      } else {
+        await runOn();
+        await runOff();
+      }
+    }
+    const a = median(offRuns);
+    const b = median(onRuns);
+    const change = (from: number, to: number): string =>
+      `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(1)} %`;
+    rows.push(
+      `| ${method} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${change(a.rps, b.rps)} | ${a.cpuUs.toFixed(0)} | ${b.cpuUs.toFixed(0)} | ${change(a.cpuUs, b.cpuUs)} |`,
+    );
+  }
+  console.log('');
+  console.log(
+    `Tracing cost, ${CONNECTIONS} connections each side, ${ROUNDS} alternating rounds of ${DURATION_S} s (medians)`,
+  );
+  console.log(
+    '| path | untraced req/s | traced req/s | throughput | untraced CPU µs/req | traced CPU µs/req | CPU per request (target < +10 %) |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-bench-'));
@@ -226,7 +314,7 @@ async function main(): Promise<void> {
 
     log('building dist/ (tsconfig.bench.json): service and baseline both run compiled, plain node');
     await build();
-    const service = await startService({
+    const serviceEnv = {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DATABASE_URL: postgres.url,
@@ -234,8 +322,22 @@ async function main(): Promise<void> {
       // The bench measures throughput, not the limiter's refusals.
       RATE_LIMIT_PER_MINUTE: '1000000000',
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
-    });
+    };
+    const service = await startService(serviceEnv, TRACING_COMPARE ? false : benchTracing());
     children.push(service.child);
+    const auth = { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' };
+    const createBody = JSON.stringify({
+      offer_code: offer.code,
+      external_reference: 'bench',
+      metadata: { source: 'bench' },
+    });
+    if (TRACING_COMPARE) {
+      const traced = await startService(serviceEnv, true);
+      children.push(traced.child);
+      await compareTracing({ untraced: service, traced }, auth, createBody);
+      await database.close();
+      return;
+    }
     const baseline = await startChild('baseline-server.js', {
       NODE_ENV: 'production',
       DATABASE_URL: postgres.url,
@@ -250,12 +352,6 @@ async function main(): Promise<void> {
         `${DURATION_S} s per run, ${ROUNDS} rounds alternating service and baseline`,
     );
 
-    const auth = { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' };
-    const createBody = JSON.stringify({
-      offer_code: offer.code,
-      external_reference: 'bench',
-      metadata: { source: 'bench' },
-    });
     const one = await fetch(`${service.url}/v1/payment-links`, {
       method: 'POST',
       headers: auth,
