@@ -160,6 +160,10 @@ function traceIncomingRequests(tracer: Tracer): void {
       },
       propagation.extract(ROOT_CONTEXT, req.headers),
     );
+    // A request the sampler left out, started here (no caller's trace to carry on), runs outside any
+    // context: nothing of it would be exported, and carrying an empty context through every event,
+    // query and command is most of what tracing costs when few requests are sampled.
+    if (!span.isRecording() && req.headers.traceparent === undefined) return emit.call(this, event, ...args);
     const active = trace.setSpan(ROOT_CONTEXT, span);
     // What listens to the request (its body arriving) and the response (its end) runs in the
     // span's context, not the connection's.
