@@ -1,11 +1,5 @@
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import pg from 'pg';
-import { migrate, migrationsDir } from '../../src/shared/db/migrate.js';
-import { randomBase62 } from '../../src/shared/ids.js';
-import { testEnvironment } from '../helpers/environment.js';
+import { databaseBefore } from '../helpers/migration-database.js';
 
 const CHECKOUT_METHODS = '0702_checkout_methods';
 
@@ -15,43 +9,12 @@ const CHECKOUT_METHODS = '0702_checkout_methods';
  */
 describe(`migration ${CHECKOUT_METHODS}`, function () {
   this.timeout(60_000);
-  const name = `plinks_mig_${randomBase62(8).toLowerCase()}`;
-  let dir: string;
-  let pool: pg.Pool;
-
-  async function onServer(statement: string): Promise<void> {
-    const admin = new pg.Client({ connectionString: testEnvironment().databaseUrl });
-    admin.on('error', () => undefined);
-    await admin.connect();
-    try {
-      await admin.query(statement);
-    } finally {
-      await admin.end();
-    }
-  }
-
-  before(async () => {
-    await onServer(`CREATE DATABASE "${name}"`);
-    const url = new URL(testEnvironment().databaseUrl);
-    url.pathname = `/${name}`;
-    pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-    pool.on('error', () => undefined);
-    dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-migrations-'));
-    for (const file of await readdir(migrationsDir())) {
-      if (file.endsWith('.sql') && file < CHECKOUT_METHODS)
-        await copyFile(path.join(migrationsDir(), file), path.join(dir, file));
-    }
-  });
-  after(async () => {
-    await pool.end();
-    await onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await rm(dir, { recursive: true, force: true });
-  });
+  const database = databaseBefore(CHECKOUT_METHODS);
 
   it('gives earlier links the default options and earlier orders no instructions or deadline of their own', async () => {
-    await migrate(pool, dir);
-    const q = async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<R[]> =>
-      (await pool.query<R>(text, values)).rows;
+    const db = database();
+    await db.migrate();
+    const q = db.query;
     const [company] = await q<{ id: string }>(`INSERT INTO companies (name) VALUES ('Old') RETURNING id`);
     const [product] = await q<{ id: number }>(
       `INSERT INTO products (company_id, code, name) VALUES ($1, gen_random_uuid(), 'P') RETURNING id`,
@@ -73,11 +36,8 @@ describe(`migration ${CHECKOUT_METHODS}`, function () {
       [company?.id, product?.id, offer?.id],
     );
 
-    await copyFile(
-      path.join(migrationsDir(), `${CHECKOUT_METHODS}.sql`),
-      path.join(dir, `${CHECKOUT_METHODS}.sql`),
-    );
-    expect(await migrate(pool, dir)).to.deep.equal([CHECKOUT_METHODS]);
+    await db.addMigration();
+    expect(await db.migrate()).to.deep.equal([CHECKOUT_METHODS]);
 
     const [link] = await q(
       `SELECT payment_methods, pix_expires_in_seconds, boleto_due_days, max_installments, success_url

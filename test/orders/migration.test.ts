@@ -1,74 +1,8 @@
-import { copyFile, mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'chai';
-import pg from 'pg';
-import { migrate, migrationsDir } from '../../src/shared/db/migrate.js';
-import { randomBase62 } from '../../src/shared/ids.js';
-import { testEnvironment } from '../helpers/environment.js';
+import { databaseBefore, type MigrationDatabase } from '../helpers/migration-database.js';
 
 const LIFECYCLE = '0501_order_lifecycle';
 const SUBSCRIPTION_LIFECYCLE = '0703_subscription_lifecycle';
-
-/** One statement on the run's server, on a connection of its own (closed at once). */
-async function onServer(statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: testEnvironment().databaseUrl });
-  admin.on('error', () => undefined);
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
-
-interface MigrationDatabase {
-  pool: pg.Pool;
-  /** Migrates up to, not including, `migration` (the first call), then with it (the second). */
-  migrate(): Promise<string[]>;
-  /** Adds `migration` to the folder migrated from. */
-  addMigration(): Promise<void>;
-  query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<R[]>;
-}
-
-/**
- * A database of its own on the run's server, migrated from a folder holding the migrations before
- * `migration`, so a test can give it rows from before that migration and then migrate on.
- */
-function databaseBefore(migration: string): () => MigrationDatabase {
-  const name = `plinks_mig_${randomBase62(8).toLowerCase()}`;
-  let dir = '';
-  let pool: pg.Pool | undefined;
-  before(async () => {
-    await onServer(`CREATE DATABASE "${name}"`);
-    const url = new URL(testEnvironment().databaseUrl);
-    url.pathname = `/${name}`;
-    pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-    pool.on('error', () => undefined);
-    dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-migrations-'));
-    for (const file of await readdir(migrationsDir())) {
-      if (file.endsWith('.sql') && file < migration)
-        await copyFile(path.join(migrationsDir(), file), path.join(dir, file));
-    }
-  });
-  after(async () => {
-    await pool?.end();
-    await onServer(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    await rm(dir, { recursive: true, force: true });
-  });
-  return () => {
-    if (!pool) throw new Error('the migration database is not ready');
-    const ready = pool;
-    return {
-      pool: ready,
-      migrate: () => migrate(ready, dir),
-      addMigration: () =>
-        copyFile(path.join(migrationsDir(), `${migration}.sql`), path.join(dir, `${migration}.sql`)),
-      query: async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) =>
-        (await ready.query<R>(text, values)).rows,
-    };
-  };
-}
 
 /** A company with a product and a monthly plan, as rows (the migrations' own tables). */
 async function planRows(
