@@ -16,8 +16,25 @@ export function migrationsDir(): string {
 const MIGRATION_LOCK = 727_001;
 
 /**
- * Applies every migration not yet recorded, each in its own transaction, under an advisory lock so
- * that web and worker processes starting together do not race. Returns the versions applied.
+ * First line of a migration that must run outside a transaction (`CREATE INDEX CONCURRENTLY`, which
+ * builds an index without holding writes to its table, refuses to run inside one). Its statements,
+ * each ending with `;` at the end of a line, run one by one; it is recorded once the last succeeded,
+ * so one that failed half-way runs again from its first statement: each must be safe to repeat.
+ */
+const NO_TRANSACTION = /^--\s*migrate:\s*no transaction\b/i;
+
+/** The statements of a no-transaction migration, comments-only pieces left out. */
+function statementsOf(sql: string): string[] {
+  return sql
+    .split(/;[ \t]*$/m)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.replace(/^--.*$/gm, '').trim() !== '');
+}
+
+/**
+ * Applies every migration not yet recorded, each in its own transaction (but those marked
+ * `-- migrate: no transaction`), under an advisory lock so that web and worker processes starting
+ * together do not race. Returns the versions applied.
  */
 export async function migrate(pool: pg.Pool, dir = migrationsDir()): Promise<string[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.sql')).sort();
@@ -37,6 +54,16 @@ export async function migrate(pool: pg.Pool, dir = migrationsDir()): Promise<str
       const version = file.replace(/\.sql$/, '');
       if (done.has(version)) continue;
       const sql = await readFile(path.join(dir, file), 'utf8');
+      if (NO_TRANSACTION.test(sql)) {
+        try {
+          for (const statement of statementsOf(sql)) await client.query(statement);
+        } catch (err) {
+          throw new Error(`Migration ${file} failed: ${(err as Error).message}`, { cause: err });
+        }
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
+        applied.push(version);
+        continue;
+      }
       await client.query('BEGIN');
       try {
         await client.query(sql);

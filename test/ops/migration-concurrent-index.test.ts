@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { databaseBefore } from '../helpers/migration-database.js';
+
+const CONCURRENT_INDEX = '0708_delivery_attempts_by_integration_time';
+
+interface IndexRow {
+  name: string;
+  valid: boolean;
+  definition: string;
+}
+
+const INDEXES_OF_ATTEMPTS = `
+  SELECT c.relname AS name, i.indisvalid AS valid, pg_get_indexdef(i.indexrelid) AS definition
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+   WHERE i.indrelid = 'delivery_attempts'::regclass AND c.relname LIKE 'delivery_attempts%integration%time%'
+   ORDER BY 1`;
+
+/**
+ * Migration 0708 runs outside a transaction (CREATE INDEX CONCURRENTLY refuses to run inside one), on
+ * a fresh database, on one that has 0705's index as first written, and again after a failed build.
+ */
+describe(`migration ${CONCURRENT_INDEX}`, function () {
+  this.timeout(60_000);
+
+  describe('on a database migrated before it', () => {
+    const database = databaseBefore(CONCURRENT_INDEX);
+
+    it('builds the index of attempts by integration and time, valid, and records the migration', async () => {
+      const db = database();
+      await db.migrate();
+      expect(await db.query<IndexRow>(INDEXES_OF_ATTEMPTS)).to.deep.equal([]);
+      await db.addMigration();
+      expect(await db.migrate()).to.deep.equal([CONCURRENT_INDEX]);
+      const [index, ...others] = await db.query<IndexRow>(INDEXES_OF_ATTEMPTS);
+      expect(others).to.deep.equal([]);
+      expect(index).to.include({ name: 'delivery_attempts_by_integration_time_idx', valid: true });
+      expect(index?.definition).to.match(/\(integration_id, requested_at\)$/);
+      expect(await db.migrate()).to.deep.equal([]);
+    });
+  });
+
+  describe("on a database that has 0705's index as first written", () => {
+    const database = databaseBefore(CONCURRENT_INDEX);
+
+    it('builds it again under its new name and drops the old one', async () => {
+      const db = database();
+      await db.migrate();
+      await db.query(
+        'CREATE INDEX delivery_attempts_integration_time_idx ON delivery_attempts (integration_id, requested_at)',
+      );
+      await db.addMigration();
+      expect(await db.migrate()).to.deep.equal([CONCURRENT_INDEX]);
+      const indexes = await db.query<IndexRow>(INDEXES_OF_ATTEMPTS);
+      expect(indexes.map((i) => [i.name, i.valid])).to.deep.equal([
+        ['delivery_attempts_by_integration_time_idx', true],
+      ]);
+    });
+  });
+
+  describe('after a build that failed half-way', () => {
+    const database = databaseBefore(CONCURRENT_INDEX);
+
+    it('drops the invalid index it left and builds it whole', async () => {
+      const db = database();
+      await db.migrate();
+      // What a failed CREATE INDEX CONCURRENTLY leaves behind: an index marked invalid, and the
+      // migration not recorded.
+      await db.query(
+        'CREATE INDEX delivery_attempts_by_integration_time_idx ON delivery_attempts (integration_id, requested_at)',
+      );
+      await db.query(
+        `UPDATE pg_index SET indisvalid = false
+          WHERE indexrelid = 'delivery_attempts_by_integration_time_idx'::regclass`,
+      );
+      expect((await db.query<IndexRow>(INDEXES_OF_ATTEMPTS))[0]?.valid).to.equal(false);
+      await db.addMigration();
+      expect(await db.migrate()).to.deep.equal([CONCURRENT_INDEX]);
+      expect(await db.query<IndexRow>(INDEXES_OF_ATTEMPTS)).to.have.lengthOf(1);
+      expect((await db.query<IndexRow>(INDEXES_OF_ATTEMPTS))[0]?.valid).to.equal(true);
+    });
+  });
+});
