@@ -20,6 +20,8 @@ async function onServer(statement: string): Promise<void> {
 
 export interface MigrationDatabase {
   pool: pg.Pool;
+  /** Its connection string, for a connection of a test's own. */
+  url: string;
   /** Migrates up to, not including, `migration` (the first call), then with it (once added). */
   migrate(): Promise<string[]>;
   /** Adds `migration` to the folder migrated from. */
@@ -36,11 +38,13 @@ export function databaseBefore(migration: string): () => MigrationDatabase {
   const name = `plinks_mig_${randomBase62(8).toLowerCase()}`;
   let dir = '';
   let pool: pg.Pool | undefined;
+  let url = '';
   before(async () => {
     await onServer(`CREATE DATABASE "${name}"`);
-    const url = new URL(testEnvironment().databaseUrl);
-    url.pathname = `/${name}`;
-    pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    const server = new URL(testEnvironment().databaseUrl);
+    server.pathname = `/${name}`;
+    url = server.toString();
+    pool = new pg.Pool({ connectionString: url, max: 2 });
     pool.on('error', () => undefined);
     dir = await mkdtemp(path.join(os.tmpdir(), 'plinks-migrations-'));
     for (const file of await readdir(migrationsDir())) {
@@ -58,6 +62,7 @@ export function databaseBefore(migration: string): () => MigrationDatabase {
     const ready = pool;
     return {
       pool: ready,
+      url,
       migrate: () => migrate(ready, dir),
       addMigration: () =>
         copyFile(path.join(migrationsDir(), `${migration}.sql`), path.join(dir, `${migration}.sql`)),

@@ -1,5 +1,17 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { databaseBefore } from '../helpers/migration-database.js';
+
+/** The advisory lock every migrator takes (src/shared/db/migrate.ts). */
+const MIGRATION_LOCK = 727_001;
+
+async function waitUntil(done: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('gave up waiting');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 const CONCURRENT_INDEX = '0708_delivery_attempts_by_integration_time';
 
@@ -36,6 +48,38 @@ describe(`migration ${CONCURRENT_INDEX}`, function () {
       expect(index).to.include({ name: 'delivery_attempts_by_integration_time_idx', valid: true });
       expect(index?.definition).to.match(/\(integration_id, requested_at\)$/);
       expect(await db.migrate()).to.deep.equal([]);
+    });
+  });
+
+  describe('run by two processes at once', () => {
+    const database = databaseBefore(CONCURRENT_INDEX);
+
+    it('is applied by one while the other waits its turn, without a deadlock', async () => {
+      const db = database();
+      await db.migrate();
+      await db.addMigration();
+      // Two migrators waiting for the migration lock, as when several processes start together; once
+      // it is free, the one that waits must not hold a snapshot the other's CREATE INDEX CONCURRENTLY
+      // waits for (PostgreSQL would fail one of them with "deadlock detected").
+      const holder = new pg.Client({ connectionString: db.url });
+      await holder.connect();
+      try {
+        await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        const both = Promise.all([db.migrate(), db.migrate()]);
+        // (Asked on the holder's connection: the migrators have both of the pool's.)
+        await waitUntil(async () => {
+          const waiting = await holder.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND query ILIKE '%advisory_lock%' AND pid <> pg_backend_pid()`,
+          );
+          return (waiting.rows[0]?.n ?? 0) >= 2;
+        });
+        await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+        expect((await both).flat()).to.deep.equal([CONCURRENT_INDEX]);
+      } finally {
+        await holder.end();
+      }
+      expect((await db.query<IndexRow>(INDEXES_OF_ATTEMPTS)).map((i) => i.valid)).to.deep.equal([true]);
     });
   });
 

@@ -23,6 +23,22 @@ const MIGRATION_LOCK = 727_001;
  */
 const NO_TRANSACTION = /^--\s*migrate:\s*no transaction\b/i;
 
+/**
+ * Takes the migration lock, asking again every 100 ms rather than waiting inside one statement: a
+ * process waiting in `pg_advisory_lock` holds a snapshot, which `CREATE INDEX CONCURRENTLY` in the
+ * lock holder's migration waits for, while the waiter waits for the lock (a deadlock PostgreSQL
+ * breaks by failing one of them). Between two tries a waiting process holds nothing.
+ */
+async function lockMigrations(client: pg.PoolClient): Promise<void> {
+  for (;;) {
+    const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
+      MIGRATION_LOCK,
+    ]);
+    if (rows[0]?.locked) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The statements of a no-transaction migration, comments-only pieces left out. */
 function statementsOf(sql: string): string[] {
   return sql
@@ -41,7 +57,7 @@ export async function migrate(pool: pg.Pool, dir = migrationsDir()): Promise<str
   const client = await pool.connect();
   const applied: string[] = [];
   try {
-    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await lockMigrations(client);
     await client.query(
       'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
     );
