@@ -115,7 +115,16 @@ const env = await startTestEnvironment(
       }
     : {},
 );
-const tracingSink = benchTracing() ? await startOtlpSink() : undefined;
+/**
+ * BENCH_TRACING=compare: what tracing costs the engine, in one run: each round drains one backlog
+ * with the engine's worker untraced and one with it traced (which goes first alternates), instead of
+ * the bare sender; prints both rates, CPU per delivery and the difference, then stops.
+ */
+const TRACING_COMPARE = process.env.BENCH_TRACING === 'compare';
+const tracingSink = benchTracing() || TRACING_COMPARE ? await startOtlpSink() : undefined;
+/** What a traced engine worker adds to its environment. */
+const tracedEnv = (): Record<string, string> =>
+  tracingSink ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracingSink.url } : {};
 const baseEnv = {
   LOG_LEVEL: 'silent',
   DELIVERY_CONCURRENCY: CONCURRENCY,
@@ -199,7 +208,7 @@ function startWorkerProcess(
       DATABASE_URL: env.databaseUrl,
       REDIS_URL: env.redis.url,
       // BENCH_TRACING=1: the engine's workers export their spans (to a sink that drops them).
-      ...(tracingSink && mode === 'engine' ? { OTEL_EXPORTER_OTLP_ENDPOINT: tracingSink.url } : {}),
+      ...(benchTracing() && mode === 'engine' ? tracedEnv() : {}),
       ...extraEnv,
     },
   );
@@ -378,13 +387,19 @@ async function window(children: ChildProcess[]): Promise<Rate> {
  * its last relay job: every event is relayed, fanned out, sent and recorded within the run, and the
  * engine's start-up and warm-up count against it.
  */
-async function drain(processes: number, count: number): Promise<{ rate: Rate; children: ChildProcess[] }> {
+async function drain(
+  processes: number,
+  count: number,
+  workerEnv: Record<string, string> = {},
+): Promise<{ rate: Rate; children: ChildProcess[] }> {
   // Counted from before the processes start: the first one ready sends while the others start.
   const from = received;
   const repeatsFrom = repeats;
   const cpuFrom = await cpuNow([]);
   const start = performance.now();
-  const children = await Promise.all(Array.from({ length: processes }, () => startWorkerProcess('engine')));
+  const children = await Promise.all(
+    Array.from({ length: processes }, () => startWorkerProcess('engine', workerEnv)),
+  );
   if (PG_STATEMENTS) await ctx.pool.query('SELECT pg_stat_statements_reset()');
   // A drain may take long, but not stand still: a minute without a new arrival is a failure.
   let lastCount = -1;
@@ -447,7 +462,7 @@ async function bareRound(): Promise<Rate> {
   return rate;
 }
 
-async function engineRound(processes: number): Promise<Rate> {
+async function engineRound(processes: number, traced = false): Promise<Rate> {
   // A backlog that takes the engine at least ROUND_SECONDS: at its fastest rate so far (before its
   // first run, the bare sender's), with a fifth more for good measure.
   const fastest = Math.max(
@@ -457,11 +472,11 @@ async function engineRound(processes: number): Promise<Rate> {
   );
   const count = Math.ceil(1.2 * ROUND_SECONDS * fastest * (processes > 1 ? 1.5 : 1));
   await commitBacklog(count);
-  const { rate, children } = await drain(processes, count);
+  const { rate, children } = await drain(processes, count, traced ? tracedEnv() : {});
   if (PG_STATEMENTS) await printTopStatements(count);
   await Promise.all(children.map(stopWorkerProcess));
   log(
-    `  engine (${processes} worker process${processes > 1 ? 'es' : ''}): ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s ` +
+    `  engine (${processes} worker process${processes > 1 ? 'es' : ''}${traced ? ', traced' : ''}): ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s ` +
       `(${count.toLocaleString('en')} in ${rate.seconds.toFixed(1)} s), CPU ${rate.cpuUs.toFixed(0)} µs per delivery ` +
       `(${rate.repeats} repeats); ${serverCpu(rate)}`,
   );
@@ -469,6 +484,38 @@ async function engineRound(processes: number): Promise<Rate> {
 }
 
 /** The statements that took most of PostgreSQL's time since the last reset, per delivery. */
+/** BENCH_TRACING=compare: the engine untraced and traced, alternating, one backlog each per round. */
+async function compareTracing(): Promise<void> {
+  log(
+    `${ROUNDS} alternating rounds: the engine untraced and traced (OTEL_TRACES_SAMPLER ${process.env.OTEL_TRACES_SAMPLER ?? 'unset: every trace'}), ` +
+      `a backlog of about ${ROUND_SECONDS} s each, measured whole`,
+  );
+  const traced: Rate[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`round ${round}/${ROUNDS}`);
+    if (round % 2 === 1) {
+      engineRates.push(await engineRound(1));
+      traced.push(await engineRound(1, true));
+    } else {
+      traced.push(await engineRound(1, true));
+      engineRates.push(await engineRound(1));
+    }
+  }
+  const change = (from: number, to: number): string =>
+    `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(1)} %`;
+  const [offRate, onRate] = [engineRates, traced].map((rates) => medianOf(rates.map((r) => r.perSecond)));
+  const [offCpu, onCpu] = [engineRates, traced].map((rates) => medianOf(rates.map((r) => r.cpuUs)));
+  console.log('\nTracing cost, engine (one worker process), medians of the rounds');
+  console.log(
+    `  deliveries/s: untraced ${engineRates.map((r) => r.perSecond.toFixed(0)).join(', ')}; ` +
+      `traced ${traced.map((r) => r.perSecond.toFixed(0)).join(', ')}; ${change(offRate ?? NaN, onRate ?? NaN)}`,
+  );
+  console.log(
+    `  worker CPU per delivery: untraced ${offCpu?.toFixed(0)} µs, traced ${onCpu?.toFixed(0)} µs; ` +
+      `${change(offCpu ?? NaN, onCpu ?? NaN)} (target < +10 %)`,
+  );
+}
+
 async function printTopStatements(deliveries: number): Promise<void> {
   const top = await ctx.pool.query<{ calls: string; total_ms: number; rows: string; query: string }>(
     `SELECT calls, total_exec_time AS total_ms, rows, regexp_replace(query, '\\s+', ' ', 'g') AS query
@@ -537,7 +584,8 @@ try {
     `${ROUNDS} alternating rounds: bare sender ${WARMUP_SECONDS} s warm-up + ${ROUND_SECONDS} s measured; ` +
       `engine a backlog of about ${ROUND_SECONDS} s, measured whole`,
   );
-  for (let round = 1; round <= ROUNDS; round++) {
+  // BENCH_TRACING=compare runs its own rounds (the engine untraced and traced) instead.
+  for (let round = 1; round <= ROUNDS && !TRACING_COMPARE; round++) {
     log(`round ${round}/${ROUNDS}`);
     if (round % 2 === 1) {
       bareRates.push(await bareRound());
@@ -551,7 +599,9 @@ try {
   const engineRate = medianOf(engineRates.map((r) => r.perSecond));
   const bareRate = medianOf(bareRates.map((r) => r.perSecond));
 
-  if (process.env.BENCH_ROUNDS_ONLY === '1') {
+  if (TRACING_COMPARE) {
+    await compareTracing();
+  } else if (process.env.BENCH_ROUNDS_ONLY === '1') {
     // Iterating on the engine: the rounds are the figure, the rest takes minutes more.
     console.log(
       `\nper-round ratios engine ÷ bare: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${medianOf(ratios).toFixed(2)}`,
