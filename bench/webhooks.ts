@@ -462,11 +462,15 @@ async function bareRound(): Promise<Rate> {
   return rate;
 }
 
+/** A rate to size backlogs by before any round has given one (BENCH_TRACING=compare's warm-up). */
+let sizingRate = 0;
+
 async function engineRound(processes: number, traced = false): Promise<Rate> {
   // A backlog that takes the engine at least ROUND_SECONDS: at its fastest rate so far (before its
   // first run, the bare sender's), with a fifth more for good measure.
   const fastest = Math.max(
     1000,
+    sizingRate,
     ...engineRates.map((r) => r.perSecond),
     ...(engineRates.length === 0 ? bareRates.map((r) => r.perSecond) : []),
   );
@@ -491,6 +495,10 @@ async function compareTracing(): Promise<void> {
       `a backlog of about ${ROUND_SECONDS} s each, measured whole`,
   );
   const traced: Rate[] = [];
+  // Without a bare sender's rate to go by, a first backlog of unknown size would be short and all
+  // start-up: one untraced backlog, not counted, sizes the rounds.
+  log('warm-up: one backlog untraced, to size the rounds (not counted)');
+  sizingRate = (await engineRound(1)).perSecond;
   for (let round = 1; round <= ROUNDS; round++) {
     log(`round ${round}/${ROUNDS}`);
     if (round % 2 === 1) {
