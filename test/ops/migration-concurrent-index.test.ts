@@ -1,9 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
+import { MIGRATION_LOCK } from '../../src/shared/db/migrate.js';
 import { databaseBefore } from '../helpers/migration-database.js';
-
-/** The advisory lock every migrator takes (src/shared/db/migrate.ts). */
-const MIGRATION_LOCK = 727_001;
 
 async function waitUntil(done: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -13,7 +13,7 @@ export function migrationsDir(): string {
 }
 
 // Any 64-bit number works; it only has to be the same for every process running migrations.
-const MIGRATION_LOCK = 727_001;
+export const MIGRATION_LOCK = 727_001;
 
 /**
  * First line of a migration that must run outside a transaction (`CREATE INDEX CONCURRENTLY`, which
@@ -70,23 +70,14 @@ export async function migrate(pool: pg.Pool, dir = migrationsDir()): Promise<str
       const version = file.replace(/\.sql$/, '');
       if (done.has(version)) continue;
       const sql = await readFile(path.join(dir, file), 'utf8');
-      if (NO_TRANSACTION.test(sql)) {
-        try {
-          for (const statement of statementsOf(sql)) await client.query(statement);
-        } catch (err) {
-          throw new Error(`Migration ${file} failed: ${(err as Error).message}`, { cause: err });
-        }
-        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
-        applied.push(version);
-        continue;
-      }
-      await client.query('BEGIN');
+      const inTransaction = !NO_TRANSACTION.test(sql);
+      if (inTransaction) await client.query('BEGIN');
       try {
-        await client.query(sql);
+        for (const statement of inTransaction ? [sql] : statementsOf(sql)) await client.query(statement);
         await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [version]);
-        await client.query('COMMIT');
+        if (inTransaction) await client.query('COMMIT');
       } catch (err) {
-        await client.query('ROLLBACK');
+        if (inTransaction) await client.query('ROLLBACK');
         throw new Error(`Migration ${file} failed: ${(err as Error).message}`, { cause: err });
       }
       applied.push(version);
