@@ -22,7 +22,7 @@ import { migrate } from '../src/shared/db/migrate.js';
 import { startEmbeddedPostgres } from '../src/infra/embedded-postgres.js';
 import { freePort } from '../src/infra/free-port.js';
 import { PrivateRedis } from '../src/infra/private-redis.js';
-import { benchTracing, startOtlpSink, type OtlpSink } from './harness/otlp-sink.js';
+import { benchTracing, percentChange, startOtlpSink, type OtlpSink } from './harness/otlp-sink.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -266,10 +266,8 @@ async function compareTracing(
     }
     const a = median(offRuns);
     const b = median(onRuns);
-    const change = (from: number, to: number): string =>
-      `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(1)} %`;
     rows.push(
-      `| ${method} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${change(a.rps, b.rps)} | ${a.cpuUs.toFixed(0)} | ${b.cpuUs.toFixed(0)} | ${change(a.cpuUs, b.cpuUs)} |`,
+      `| ${method} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${percentChange(a.rps, b.rps)} | ${a.cpuUs.toFixed(0)} | ${b.cpuUs.toFixed(0)} | ${percentChange(a.cpuUs, b.cpuUs)} |`,
     );
   }
   console.log('');
@@ -323,7 +321,7 @@ async function main(): Promise<void> {
       RATE_LIMIT_PER_MINUTE: '1000000000',
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
     };
-    const service = await startService(serviceEnv, TRACING_COMPARE ? false : benchTracing());
+    const service = await startService(serviceEnv);
     children.push(service.child);
     const auth = { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' };
     const createBody = JSON.stringify({

@@ -27,7 +27,7 @@ import { newEventId } from '../src/shared/ids.js';
 import { createLogger } from '../src/shared/logger.js';
 import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
-import { benchTracing, startOtlpSink } from './harness/otlp-sink.js';
+import { benchTracing, percentChange, startOtlpSink } from './harness/otlp-sink.js';
 
 const RAW_JOBS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RATES = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
@@ -487,7 +487,6 @@ async function engineRound(processes: number, traced = false): Promise<Rate> {
   return rate;
 }
 
-/** The statements that took most of PostgreSQL's time since the last reset, per delivery. */
 /** BENCH_TRACING=compare: the engine untraced and traced, alternating, one backlog each per round. */
 async function compareTracing(): Promise<void> {
   log(
@@ -509,21 +508,20 @@ async function compareTracing(): Promise<void> {
       engineRates.push(await engineRound(1));
     }
   }
-  const change = (from: number, to: number): string =>
-    `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(1)} %`;
   const [offRate, onRate] = [engineRates, traced].map((rates) => medianOf(rates.map((r) => r.perSecond)));
   const [offCpu, onCpu] = [engineRates, traced].map((rates) => medianOf(rates.map((r) => r.cpuUs)));
   console.log('\nTracing cost, engine (one worker process), medians of the rounds');
   console.log(
     `  deliveries/s: untraced ${engineRates.map((r) => r.perSecond.toFixed(0)).join(', ')}; ` +
-      `traced ${traced.map((r) => r.perSecond.toFixed(0)).join(', ')}; ${change(offRate ?? NaN, onRate ?? NaN)}`,
+      `traced ${traced.map((r) => r.perSecond.toFixed(0)).join(', ')}; ${percentChange(offRate ?? NaN, onRate ?? NaN)}`,
   );
   console.log(
     `  worker CPU per delivery: untraced ${offCpu?.toFixed(0)} µs, traced ${onCpu?.toFixed(0)} µs; ` +
-      `${change(offCpu ?? NaN, onCpu ?? NaN)} (target < +10 %)`,
+      `${percentChange(offCpu ?? NaN, onCpu ?? NaN)} (target < +10 %)`,
   );
 }
 
+/** The statements that took most of PostgreSQL's time since the last reset, per delivery. */
 async function printTopStatements(deliveries: number): Promise<void> {
   const top = await ctx.pool.query<{ calls: string; total_ms: number; rows: string; query: string }>(
     `SELECT calls, total_exec_time AS total_ms, rows, regexp_replace(query, '\\s+', ' ', 'g') AS query

@@ -46,6 +46,10 @@ export async function startOtlpSink(): Promise<OtlpSink> {
 /** Whether this benchmark run has tracing on (BENCH_TRACING=1). */
 export const benchTracing = (): boolean => process.env.BENCH_TRACING === '1';
 
+/** What tracing changed, as BENCH_TRACING=compare prints it: `+38.5 %`, `-15.4 %`. */
+export const percentChange = (from: number, to: number): string =>
+  `${to >= from ? '+' : ''}${(((to - from) / from) * 100).toFixed(1)} %`;
+
 interface JsonExport {
   resourceSpans?: Array<{ scopeSpans?: Array<{ spans?: unknown[] }> }>;
 }
