@@ -8,6 +8,7 @@ import {
   type JobOf,
   type JobResults,
   type QueueKey,
+  type QueueName,
 } from './definitions.js';
 
 export type TypedQueue<Q extends QueueKey> = Queue<JobOf<Q>, JobResults[Q], string>;
@@ -79,25 +80,26 @@ export class Producers {
    * @param connection shared, not closed by BullMQ; the owner closes it.
    * @param failFast the request path must not wait for a Redis that is down: the outbox sweep
    *   delivers later whatever could not be enqueued now.
-   * @param telemetry BullMQ's tracing hook (tracing on): each add is a producer span whose context
-   *   travels in the job to the worker's consumer span.
+   * @param telemetry BullMQ's tracing hook of each queue (tracing on): each add is a producer span
+   *   whose context travels in the job to the worker's consumer span.
    */
   constructor(
     private readonly connection: RedisClient,
     readonly prefix: string,
     private readonly failFast = false,
-    private readonly telemetry?: Telemetry,
+    private readonly telemetry?: (queue: QueueName) => Telemetry | undefined,
   ) {}
 
   queue<Q extends QueueKey>(key: Q): TypedQueue<Q> {
     let queue = this.queues.get(key);
     if (!queue) {
+      const telemetry = this.telemetry?.(QUEUE[key]);
       queue = new Queue(QUEUE[key], {
         connection: this.connection,
         prefix: queuePrefixFor(this.prefix, QUEUE[key]),
         defaultJobOptions: DEFAULT_JOB_OPTIONS[key],
         skipWaitingForReady: this.failFast,
-        ...(this.telemetry ? { telemetry: this.telemetry } : {}),
+        ...(telemetry ? { telemetry } : {}),
       });
       queue.on('error', () => undefined); // surfaced where the add is awaited
       this.queues.set(key, queue);

@@ -46,7 +46,7 @@ export async function startWorkers(
   options: WorkerOptions = {},
 ): Promise<RunningWorkers> {
   const connection = createRedis(redis);
-  const producers = new Producers(connection, web.config.queuePrefix, false, queueTelemetry());
+  const producers = new Producers(connection, web.config.queuePrefix, false, queueTelemetry);
   // Jobs added by workers wait out a Redis outage on this connection instead of failing fast.
   const ctx: AppContext = { ...web, producers };
   let stopping = false;
@@ -74,6 +74,8 @@ export async function startWorkers(
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
 
   const workers = QUEUE_KEYS.map((key) => {
+    // Tracing on: consumer spans continue the producer's trace (as far as the queue is traced).
+    const telemetry = queueTelemetry(QUEUE[key]);
     const worker = new Worker(QUEUE[key], processors[key], {
       connection,
       prefix: queuePrefixFor(ctx.config.queuePrefix, QUEUE[key]),
@@ -81,7 +83,7 @@ export async function startWorkers(
       lockDuration: options.lockDurationMs ?? 30_000,
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: 5,
-      telemetry: queueTelemetry(), // tracing on: consumer spans continue the producer's trace
+      ...(telemetry ? { telemetry } : {}),
     });
     worker.on('completed', () => jobsTotal.inc({ queue: QUEUE[key], outcome: 'completed' }));
     worker.on('failed', (job, err) => {

@@ -1,17 +1,11 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { isatty } from 'node:tty';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import pretty from 'pino-pretty';
+import { carried } from './carried.js';
 import { ConfigError } from './config.js';
 import { activeTraceId } from './tracing.js';
 
-export interface RequestContext {
-  requestId: string;
-}
-
-export const requestContext = new AsyncLocalStorage<RequestContext>();
-
-export const currentRequestId = (): string | undefined => requestContext.getStore()?.requestId;
+export const currentRequestId = (): string | undefined => carried.getStore()?.requestId;
 
 /** Paths whose values never reach a log line: credentials, webhook secrets, full keys. */
 export const REDACT_PATHS = [

@@ -2,15 +2,19 @@ import type { EventEmitter } from 'node:events';
 import http from 'node:http';
 import {
   context,
+  createContextKey,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
   SpanStatusCode,
   trace,
   type Context,
+  type ContextManager,
   type Tracer,
 } from '@opentelemetry/api';
 import type { Span as QueueSpan, Telemetry } from 'bullmq';
+import { QUEUE, type QueueName } from '../../queues/definitions.js';
+import { carried } from './carried.js';
 import { ConfigError } from './config.js';
 
 /**
@@ -33,7 +37,8 @@ export interface TraceCarrier {
 
 interface Running {
   shutdown(): Promise<void>;
-  telemetry: Telemetry;
+  /** BullMQ's telemetry, as each queue gets it (see `QUEUE_TRACING`). */
+  telemetry: (queue: QueueName) => Telemetry | undefined;
   /** The service's own spans: the server span of each request, the client span of each webhook POST. */
   tracer: Tracer;
 }
@@ -74,6 +79,7 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
       import('bullmq-otel'),
     ]);
   const sdk = new NodeSDK({
+    contextManager: new CarriedContextManager(role === 'worker'),
     ...(process.env.OTEL_SERVICE_NAME
       ? {}
       : { serviceName: `payment-links-${role === 'web+worker' ? 'all' : role}` }),
@@ -91,14 +97,130 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
   sdk.start();
   const tracer = trace.getTracer('payment-links-http');
   traceIncomingRequests(tracer);
+  const queues = new BullMQOtel({ tracerName: 'payment-links-queues' });
+  const telemetry = new Map(
+    Object.values(QUEUE).map((queue) => [queue, queueTelemetryOf(queue, queues, core.suppressTracing)]),
+  );
   running = {
     tracer,
     shutdown: () => sdk.shutdown(),
-    telemetry: producersAndConsumersOnly(
-      new BullMQOtel({ tracerName: 'payment-links-queues' }),
-      core.suppressTracing,
-    ),
+    telemetry: (queue) => telemetry.get(queue),
   };
+}
+
+/**
+ * Marks the context of a request that came with the caller's `traceparent` but is not sampled: it is
+ * still carried (see `CarriedContextManager`), so the events it records, and their webhooks, name
+ * the caller's trace.
+ */
+const CALLERS_TRACE = createContextKey('payment-links caller trace');
+
+/** Whether a context is worth entering from outside any other: its span records, or it is a caller's trace. */
+function worthCarrying(ctx: Context): boolean {
+  return trace.getSpan(ctx)?.isRecording() === true || ctx.getValue(CALLERS_TRACE) === true;
+}
+
+/**
+ * The context manager of a traced process, on the storage that also carries the request id of log
+ * lines (`carried`): one storage's hook per promise, where the SDK's own manager would add a second.
+ * Two rules keep the cost of carrying a context to the work that is traced:
+ * - A context entered from outside any other and not worth carrying (a request or job the sampler
+ *   left out) is not entered: that work runs outside any context, as it does untraced.
+ * - In a worker process, where nothing else uses the storage, the storage is switched off whenever
+ *   no traced work is running: while it is on, Node 20 runs its hook on every promise the process
+ *   creates, traced or not (a fifth of the CPU a webhook delivery takes).
+ *
+ * `bind` binds functions only (what the pg and ioredis instrumentations bind); anything else is
+ * returned as it is.
+ */
+export class CarriedContextManager implements ContextManager {
+  /** Outermost entries whose work has not finished yet (worker processes only). */
+  private running = 0;
+
+  constructor(private readonly offWhenIdle: boolean) {}
+
+  active(): Context {
+    return carried.getStore()?.trace ?? ROOT_CONTEXT;
+  }
+
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
+    const store = carried.getStore();
+    if (store?.trace === ctx) return fn.apply(thisArg, args);
+    const run = (): ReturnType<F> => fn.apply(thisArg, args);
+    if (store?.trace !== undefined) return carried.run({ ...store, trace: ctx }, run);
+    if (!worthCarrying(ctx)) return run();
+    if (!this.offWhenIdle) return carried.run({ ...store, trace: ctx }, run);
+    this.running += 1;
+    let result: ReturnType<F>;
+    try {
+      result = carried.run({ ...store, trace: ctx }, run);
+    } catch (err) {
+      this.finished();
+      throw err;
+    }
+    if (result instanceof Promise) result.then(this.finished, this.finished);
+    else this.finished();
+    return result;
+  }
+
+  private readonly finished = (): void => {
+    this.running -= 1;
+    if (this.running === 0) carried.disable();
+  };
+
+  bind<T>(ctx: Context, target: T): T {
+    if (typeof target !== 'function') return target;
+    return new Proxy(target, {
+      apply: (fn, thisArg, args) => this.with(ctx, () => Reflect.apply(fn, thisArg, args)),
+    });
+  }
+
+  enable(): this {
+    return this;
+  }
+
+  /** Nothing to switch off: the storage also carries request ids, which outlive the SDK. */
+  disable(): this {
+    return this;
+  }
+}
+
+/**
+ * How much of each queue's work joins a trace. The webhook engine's queues move events by the
+ * thousand per second, and each event's trace context travels in PostgreSQL instead (the event row
+ * keeps it; its webhook POST continues it):
+ * - `relay-only`: the outbox job's producer and consumer spans are kept (they show when the event
+ *   was relayed), but the job does not run in its consumer span's context: one statement fans out
+ *   the events of many jobs, so its queries belong to no one trace.
+ * - `none`: a lane job runs one integration's deliveries for seconds, each delivery's POST a span of
+ *   its own event's trace; a `deliveries` job only shows a failed attempt in Bull Board.
+ * - `whole`: every other job runs in its consumer span's context, so what it does joins the trace.
+ */
+const QUEUE_TRACING: Record<QueueName, 'whole' | 'relay-only' | 'none'> = {
+  [QUEUE.outbox]: 'relay-only',
+  [QUEUE.deliveryLanes]: 'none',
+  [QUEUE.deliveries]: 'none',
+  [QUEUE.linkExpiry]: 'whole',
+  [QUEUE.simulate]: 'whole',
+  [QUEUE.renewals]: 'whole',
+  [QUEUE.orderAbandonment]: 'whole',
+  [QUEUE.deliveryRecovery]: 'whole',
+  [QUEUE.retention]: 'whole',
+};
+
+function queueTelemetryOf(
+  queue: QueueName,
+  telemetry: Telemetry<Context>,
+  suppress: (ctx: Context) => Context,
+): Telemetry<Context> | undefined {
+  const tracing = QUEUE_TRACING[queue];
+  if (tracing === 'none') return undefined;
+  return producersAndConsumersOnly(telemetry, suppress, tracing === 'relay-only');
 }
 
 /**
@@ -106,12 +228,18 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
  * traces its own bookkeeping (completing a job, fetching the next one, stalled checks), and each such
  * span has the Redis commands it sends as children: in the webhook engine, more than half the spans of
  * a delivery, describing the queue rather than the payment. Those operations run untraced here: no
- * span of their own and none for their commands. Producer and consumer spans, and whatever the
- * service does inside a job, are traced as before.
+ * span of their own and none for their commands.
+ *
+ * A job is added with a producer span only inside a trace (a traced request or job): one added
+ * outside any would start a trace of its own, one span long. The add's own Redis command is not
+ * traced: its producer span covers it. A consumer span continues its producer's
+ * trace, or starts one for a job added outside any (a scheduled job); with `detached`, the job runs
+ * outside its context.
  */
 function producersAndConsumersOnly(
   telemetry: Telemetry<Context>,
   suppress: (ctx: Context) => Context,
+  detached: boolean,
 ): Telemetry<Context> {
   const untraced: QueueSpan<Context> = {
     setSpanOnContext: suppress,
@@ -121,16 +249,47 @@ function producersAndConsumersOnly(
     recordException: () => undefined,
     end: () => undefined,
   };
+  const startSpan: Telemetry<Context>['tracer']['startSpan'] = (name, options, ctx) => {
+    if (options?.kind === SpanKind.CONSUMER) {
+      const span = telemetry.tracer.startSpan(name, options, ctx);
+      return detached ? withContextOf(span, () => ROOT_CONTEXT) : span;
+    }
+    if (options?.kind === SpanKind.PRODUCER && trace.getSpan(ctx ?? context.active())) {
+      const span = telemetry.tracer.startSpan(name, options, ctx);
+      return withContextOf(span, (parent) => span.setSpanOnContext(parent).setValue(QUEUE_ADD, true));
+    }
+    return untraced;
+  };
+  const { contextManager } = telemetry;
   return {
-    contextManager: telemetry.contextManager,
-    tracer: {
-      startSpan: (name, options, ctx) =>
-        options?.kind === SpanKind.PRODUCER || options?.kind === SpanKind.CONSUMER
-          ? telemetry.tracer.startSpan(name, options, ctx)
-          : untraced,
+    tracer: { startSpan },
+    contextManager: {
+      active: () => contextManager.active(),
+      getMetadata: (ctx) => contextManager.getMetadata(ctx),
+      fromMetadata: (ctx, metadata) => contextManager.fromMetadata(ctx, metadata),
+      // The add's own Redis command (a script call) says nothing its producer span does not.
+      with: (ctx, fn) => contextManager.with(ctx.getValue(QUEUE_ADD) === true ? suppress(ctx) : ctx, fn),
     },
   };
 }
+
+/** `span`, with the context BullMQ runs its operation in made by `setSpanOnContext` instead. */
+function withContextOf(
+  span: QueueSpan<Context>,
+  setSpanOnContext: (parent: Context) => Context,
+): QueueSpan<Context> {
+  return {
+    setSpanOnContext,
+    setAttribute: (key, value) => span.setAttribute(key, value),
+    setAttributes: (attributes) => span.setAttributes(attributes),
+    addEvent: (eventName, attributes) => span.addEvent(eventName, attributes),
+    recordException: (exception, time) => span.recordException(exception, time),
+    end: () => span.end(),
+  };
+}
+
+/** Marks the context of a job's producer span, inside which BullMQ sends the add to Redis. */
+const QUEUE_ADD = createContextKey('payment-links queue add');
 
 /**
  * One server span per incoming request, in place of the HTTP and Express instrumentations (which
@@ -164,7 +323,8 @@ function traceIncomingRequests(tracer: Tracer): void {
     // context: nothing of it would be exported, and carrying an empty context through every event,
     // query and command is most of what tracing costs when few requests are sampled.
     if (!span.isRecording() && req.headers.traceparent === undefined) return emit.call(this, event, ...args);
-    const active = trace.setSpan(ROOT_CONTEXT, span);
+    const spanContext = trace.setSpan(ROOT_CONTEXT, span);
+    const active = span.isRecording() ? spanContext : spanContext.setValue(CALLERS_TRACE, true);
     // What listens to the request (its body arriving) and the response (its end) runs in the
     // span's context, not the connection's.
     emitIn(active, req);
@@ -221,8 +381,11 @@ export async function stopTracing(): Promise<void> {
   await current?.shutdown().catch(() => undefined);
 }
 
-/** BullMQ's telemetry hook (producer and consumer spans, context carried in the job) when tracing is on. */
-export const queueTelemetry = (): Telemetry | undefined => running?.telemetry;
+/**
+ * BullMQ's telemetry hook for one queue's producers and workers when tracing is on (producer and
+ * consumer spans, the context carried in the job), unless the queue is not traced (`QUEUE_TRACING`).
+ */
+export const queueTelemetry = (queue: QueueName): Telemetry | undefined => running?.telemetry(queue);
 
 /** The active trace context as a carrier to store (with an outbox event), or null when there is none. */
 export function currentTraceCarrier(): TraceCarrier | null {
@@ -263,7 +426,9 @@ export async function traceOutgoing<T extends OutgoingResult>(
   send: () => Promise<T>,
 ): Promise<T> {
   const tracer = running?.tracer;
-  if (!tracer) return send();
+  // An event recorded outside any trace has none to continue: its POST is sent untraced, rather
+  // than as a trace of its own, one span long.
+  if (!tracer || !carrier) return send();
   const { method, url, headers } = request;
   const parent = contextOf(carrier);
   const span = tracer.startSpan(

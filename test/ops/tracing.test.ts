@@ -108,6 +108,10 @@ describe('tracing: one trace from the API request to the webhook POST', function
     }, 15_000);
     const systems = new Set(spans.map((s) => s.attributes['db.system'] ?? s.attributes['db.system.name']));
     expect([...systems]).to.include.members(['postgresql', 'redis']);
+    // A job's add is its producer span: the Redis command BullMQ sends for it gets none of its own.
+    const producers = new Set(spans.filter((s) => s.kind === SPAN_KIND.producer).map((s) => s.spanId));
+    const underAdds = spans.filter((s) => producers.has(s.parentSpanId) && s.kind !== SPAN_KIND.consumer);
+    expect(underAdds.map((s) => s.name)).to.deep.equal([]);
     // The POST's span is the parent the receiver was told about.
     const postSpan = spans.find(
       (s) => s.kind === SPAN_KIND.client && String(s.attributes['url.full']).startsWith(receiver.url),

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { randomBase62 } from '../ids.js';
-import { requestContext } from '../logger.js';
+import { carried } from '../carried.js';
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 
@@ -13,5 +13,6 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   const id = incoming && INCOMING_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
   res.locals.requestId = id;
   res.setHeader('Request-Id', id);
-  requestContext.run({ requestId: id }, next);
+  // Keeps the trace context the request already runs in (tracing on).
+  carried.run({ ...carried.getStore(), requestId: id }, next);
 }
