@@ -263,14 +263,45 @@ async function waitFor(what: string, done: () => boolean, timeoutMs: number): Pr
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
+const lastEventSeq = async (): Promise<string> =>
+  (await ctx.pool.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM events')).rows[0]?.seq ?? '0';
+
+/**
+ * The share of requests a traced web process samples, by OTEL_TRACES_SAMPLER and its argument as
+ * the SDK reads them (unset: every one).
+ */
+function sampledShare(): number {
+  const sampler = (process.env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').replace(/^parentbased_/, '');
+  if (sampler === 'always_off') return 0;
+  if (sampler !== 'traceidratio') return 1;
+  const ratio = Number(process.env.OTEL_TRACES_SAMPLER_ARG ?? 1);
+  return Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1;
+}
+
+/**
+ * Gives the events committed after `seqBefore` what a traced web process would have stored with them:
+ * the context of the sampled request that recorded one (a trace of its own), for the sampled share of
+ * them; a request the sampler leaves out stores none. Returns how many got one.
+ */
+async function storeTraceContexts(seqBefore: string): Promise<number> {
+  const { rowCount } = await ctx.pool.query(
+    `UPDATE events
+        SET trace_context = jsonb_build_object('traceparent', '00-' || md5(id) || '-' || left(md5('span' || id), 16) || '-01')
+      WHERE seq > $1 AND random() < $2`,
+    [seqBefore, sampledShare()],
+  );
+  return rowCount ?? 0;
+}
+
 /**
  * Commits `count` events the way web processes do: one transaction per event, many at once, each
  * published by the fast path when it commits (which puts the events of one event-loop turn in one
  * relay job). BENCH_JOB_PER_EVENT=1 builds it as this bench did before the fast path coalesced: 500
  * events per INSERT and one relay job per event.
  */
-async function commitBacklog(count: number): Promise<void> {
+async function commitBacklog(count: number, traced = false): Promise<void> {
   const started = performance.now();
+  const seqBefore = await lastEventSeq();
   if (process.env.BENCH_JOB_PER_EVENT === '1') {
     for (let done = 0; done < count; done += 500) {
       const rows = Array.from({ length: Math.min(500, count - done) }, () => {
@@ -308,11 +339,13 @@ async function commitBacklog(count: number): Promise<void> {
     );
   }
   const relayJobs = await ctx.producers.queue('outbox').getJobCounts('waiting', 'prioritized', 'delayed');
+  const inTraces = traced ? await storeTraceContexts(seqBefore) : 0;
   log(
     `  backlog: ${count.toLocaleString('en')} events committed in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
       `${Object.values(relayJobs)
         .reduce((a, b) => a + b, 0)
-        .toLocaleString('en')} relay jobs waiting`,
+        .toLocaleString('en')} relay jobs waiting` +
+      (traced ? `, ${inTraces.toLocaleString('en')} events in a sampled trace` : ''),
   );
   // The tables grow by tens of thousands of rows in seconds, faster than autovacuum looks at them:
   // fresh statistics, as a database in service would have, before the clock runs.
@@ -331,6 +364,8 @@ interface Rate {
   receiverUs: number;
   /** Events the receiver got again within the window (not counted in perSecond). */
   repeats: number;
+  /** A drain's CPU time of the sending process(es) per delivery once they were ready, µs: start-up left out. */
+  readyCpuUs?: number;
 }
 
 /** CPU time so far of the sending processes, PostgreSQL, redis-server and the receiver (this process). */
@@ -400,6 +435,7 @@ async function drain(
   const children = await Promise.all(
     Array.from({ length: processes }, () => startWorkerProcess('engine', workerEnv)),
   );
+  const [readyCpu, readyReceived] = [await cpuNow(children), received];
   if (PG_STATEMENTS) await ctx.pool.query('SELECT pg_stat_statements_reset()');
   // A drain may take long, but not stand still: a minute without a new arrival is a failure.
   let lastCount = -1;
@@ -440,10 +476,10 @@ async function drain(
     await sleep(5);
   }
   const seconds = (performance.now() - start) / 1000;
-  return {
-    rate: rateBetween(cpuFrom, await cpuNow(children), received - from, seconds, repeats - repeatsFrom),
-    children,
-  };
+  const cpuTo = await cpuNow(children);
+  const rate = rateBetween(cpuFrom, cpuTo, received - from, seconds, repeats - repeatsFrom);
+  const ready = rateBetween(readyCpu, cpuTo, received - readyReceived, seconds, 0);
+  return { rate: { ...rate, readyCpuUs: ready.cpuUs }, children };
 }
 
 const bareRates: Rate[] = [];
@@ -465,7 +501,7 @@ async function bareRound(): Promise<Rate> {
 /** A rate to size backlogs by before any round has given one (BENCH_TRACING=compare's warm-up). */
 let sizingRate = 0;
 
-async function engineRound(processes: number, traced = false): Promise<Rate> {
+async function engineRound(processes: number, traced = benchTracing()): Promise<Rate> {
   // A backlog that takes the engine at least ROUND_SECONDS: at its fastest rate so far (before its
   // first run, the bare sender's), with a fifth more for good measure.
   const fastest = Math.max(
@@ -475,13 +511,13 @@ async function engineRound(processes: number, traced = false): Promise<Rate> {
     ...(engineRates.length === 0 ? bareRates.map((r) => r.perSecond) : []),
   );
   const count = Math.ceil(1.2 * ROUND_SECONDS * fastest * (processes > 1 ? 1.5 : 1));
-  await commitBacklog(count);
+  await commitBacklog(count, traced);
   const { rate, children } = await drain(processes, count, traced ? tracedEnv() : {});
   if (PG_STATEMENTS) await printTopStatements(count);
   await Promise.all(children.map(stopWorkerProcess));
   log(
     `  engine (${processes} worker process${processes > 1 ? 'es' : ''}${traced ? ', traced' : ''}): ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s ` +
-      `(${count.toLocaleString('en')} in ${rate.seconds.toFixed(1)} s), CPU ${rate.cpuUs.toFixed(0)} µs per delivery ` +
+      `(${count.toLocaleString('en')} in ${rate.seconds.toFixed(1)} s), CPU ${rate.cpuUs.toFixed(0)} µs per delivery (${rate.readyCpuUs?.toFixed(0)} once ready) ` +
       `(${rate.repeats} repeats); ${serverCpu(rate)}`,
   );
   return rate;
@@ -498,26 +534,45 @@ async function compareTracing(): Promise<void> {
   // start-up: one untraced backlog, not counted, sizes the rounds.
   log('warm-up: one backlog untraced, to size the rounds (not counted)');
   sizingRate = (await engineRound(1)).perSecond;
+  // Each backlog starts from empty delivery tables: left to grow by a backlog a round, they make
+  // every round slower than the one before, whichever side it ran.
+  const freshRound = async (tracedRound: boolean): Promise<Rate> => {
+    await ctx.pool.query('TRUNCATE delivery_attempts, deliveries, events');
+    return engineRound(1, tracedRound);
+  };
   for (let round = 1; round <= ROUNDS; round++) {
     log(`round ${round}/${ROUNDS}`);
     if (round % 2 === 1) {
-      engineRates.push(await engineRound(1));
-      traced.push(await engineRound(1, true));
+      engineRates.push(await freshRound(false));
+      traced.push(await freshRound(true));
     } else {
-      traced.push(await engineRound(1, true));
-      engineRates.push(await engineRound(1));
+      traced.push(await freshRound(true));
+      engineRates.push(await freshRound(false));
     }
   }
   const [offRate, onRate] = [engineRates, traced].map((rates) => medianOf(rates.map((r) => r.perSecond)));
   const [offCpu, onCpu] = [engineRates, traced].map((rates) => medianOf(rates.map((r) => r.cpuUs)));
+  const [offReady, onReady] = [engineRates, traced].map((rates) =>
+    medianOf(rates.map((r) => r.readyCpuUs ?? NaN)),
+  );
   console.log('\nTracing cost, engine (one worker process), medians of the rounds');
   console.log(
     `  deliveries/s: untraced ${engineRates.map((r) => r.perSecond.toFixed(0)).join(', ')}; ` +
       `traced ${traced.map((r) => r.perSecond.toFixed(0)).join(', ')}; ${percentChange(offRate ?? NaN, onRate ?? NaN)}`,
   );
+  // The rounds of one pair ran back to back, on the machine as it was then: their ratio is steadier
+  // than a ratio of medians taken over minutes.
+  const pairedCpu = medianOf(traced.map((r, i) => r.cpuUs / (engineRates[i]?.cpuUs ?? NaN)));
   console.log(
     `  worker CPU per delivery: untraced ${offCpu?.toFixed(0)} µs, traced ${onCpu?.toFixed(0)} µs; ` +
-      `${percentChange(offCpu ?? NaN, onCpu ?? NaN)} (target < +10 %)`,
+      `${percentChange(offCpu ?? NaN, onCpu ?? NaN)}; median of the rounds' traced ÷ untraced: ` +
+      `${percentChange(1, pairedCpu)} (target < +10 %)`,
+  );
+  const pairedReady = medianOf(traced.map((r, i) => (r.readyCpuUs ?? NaN) / (engineRates[i]?.readyCpuUs ?? NaN)));
+  console.log(
+    `  the same once the worker is ready (its start-up left out): untraced ${engineRates.map((r) => r.readyCpuUs?.toFixed(0)).join(', ')} µs; ` +
+      `traced ${traced.map((r) => r.readyCpuUs?.toFixed(0)).join(', ')} µs; ${percentChange(offReady ?? NaN, onReady ?? NaN)}; ` +
+      `median of the rounds' ratios ${percentChange(1, pairedReady)}`,
   );
 }
 
