@@ -7,9 +7,13 @@ import type { Context } from '@opentelemetry/api';
  * of every enabled storage on every promise created: a second storage (the tracing SDK's own) would
  * double that cost on every request.
  */
-export interface Carried {
-  requestId?: string;
-  trace?: Context;
+export class Carried {
+  // One class, both fields always set: every store has the same shape, so reading one stays a
+  // monomorphic property access on the request path, traced or not.
+  constructor(
+    readonly requestId: string | undefined,
+    readonly trace: Context | undefined,
+  ) {}
 }
 
 export const carried = new AsyncLocalStorage<Carried>();

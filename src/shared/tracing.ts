@@ -14,7 +14,7 @@ import {
 } from '@opentelemetry/api';
 import type { Span as QueueSpan, Telemetry } from 'bullmq';
 import { QUEUE, type QueueName } from '../../queues/definitions.js';
-import { carried } from './carried.js';
+import { Carried, carried } from './carried.js';
 import { ConfigError } from './config.js';
 
 /**
@@ -152,13 +152,13 @@ export class CarriedContextManager implements ContextManager {
     const store = carried.getStore();
     if (store?.trace === ctx) return fn.apply(thisArg, args);
     const run = (): ReturnType<F> => fn.apply(thisArg, args);
-    if (store?.trace !== undefined) return carried.run({ ...store, trace: ctx }, run);
+    if (store?.trace !== undefined) return carried.run(new Carried(store?.requestId, ctx), run);
     if (!worthCarrying(ctx)) return run();
-    if (!this.offWhenIdle) return carried.run({ ...store, trace: ctx }, run);
+    if (!this.offWhenIdle) return carried.run(new Carried(store?.requestId, ctx), run);
     this.running += 1;
     let result: ReturnType<F>;
     try {
-      result = carried.run({ ...store, trace: ctx }, run);
+      result = carried.run(new Carried(store?.requestId, ctx), run);
     } catch (err) {
       this.finished();
       throw err;
@@ -299,6 +299,7 @@ const QUEUE_ADD = createContextKey('payment-links queue add');
  * and ends when the response is sent, named after the route that answered.
  */
 function traceIncomingRequests(tracer: Tracer): void {
+  emitInTheirContexts();
   type Emit = (this: http.Server, event: string, ...args: unknown[]) => boolean;
   const emit: Emit = http.Server.prototype.emit;
   const traced: Emit = function (this: http.Server, event, ...args) {
@@ -327,8 +328,8 @@ function traceIncomingRequests(tracer: Tracer): void {
     const active = span.isRecording() ? spanContext : spanContext.setValue(CALLERS_TRACE, true);
     // What listens to the request (its body arriving) and the response (its end) runs in the
     // span's context, not the connection's.
-    emitIn(active, req);
-    emitIn(active, res);
+    emittingIn.set(req, active);
+    emittingIn.set(res, active);
     res.once('close', () => {
       const route = routeOf(req);
       if (route) span.updateName(`${method} ${route}`).setAttribute('http.route', route);
@@ -341,16 +342,26 @@ function traceIncomingRequests(tracer: Tracer): void {
   http.Server.prototype.emit = traced;
 }
 
+/** The requests and responses of traced requests, and the context their events are handled in. */
+const emittingIn = new WeakMap<EventEmitter, Context>();
+
 /**
- * Every event `emitter` emits from now on is handled in `ctx`. One wrapper per emitter, where
- * `context.bind` would patch six of its methods and wrap each listener added: that binding of the
- * request and the response took about 3 % of an API read's CPU (docs/benchmarks.md, "Tracing cost").
+ * Has every request and response emit its events in the context `emittingIn` holds for it, if any:
+ * one wrapper on each prototype, set once. Patching the emit of each traced request and response
+ * instead (or `context.bind`, which patches six methods and wraps each listener) gave those objects
+ * a shape of their own: with one request in ten traced, every property read of Express, the router
+ * and body-parser met two shapes, and the untraced requests paid for it too.
  */
-function emitIn(ctx: Context, emitter: EventEmitter): void {
-  type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
-  const emit: Emit = emitter.emit;
-  const inContext: Emit = (event, ...args) => context.with(ctx, emit, emitter, event, ...args);
-  emitter.emit = inContext;
+function emitInTheirContexts(): void {
+  type Emit = (this: EventEmitter, event: string | symbol, ...args: unknown[]) => boolean;
+  for (const proto of [http.IncomingMessage.prototype, http.ServerResponse.prototype]) {
+    const emit: Emit = proto.emit;
+    const inContext: Emit = function (this: EventEmitter, event, ...args) {
+      const ctx = emittingIn.get(this);
+      return ctx === undefined ? emit.call(this, event, ...args) : context.with(ctx, emit, this, event, ...args);
+    };
+    proto.emit = inContext;
+  }
 }
 
 /** The Express route that answered (`/v1/payment-links/:id`), once it has: Express leaves it on the request. */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api';
 import { tracing } from '@opentelemetry/sdk-node';
 import { expect } from 'chai';
-import { carried } from '../../src/shared/carried.js';
+import { Carried, carried } from '../../src/shared/carried.js';
 import { CarriedContextManager } from '../../src/shared/tracing.js';
 
 /** A context whose span records (a sampled one) and one whose span does not, made by a real SDK tracer. */
@@ -22,7 +22,7 @@ describe('CarriedContextManager: the trace context on the request-id storage', (
 
   it('carries a sampled context across awaits, beside the request id already carried', async () => {
     const manager = new CarriedContextManager(false);
-    const seen = await carried.run({ requestId: 'req_1' }, () =>
+    const seen = await carried.run(new Carried('req_1', undefined), () =>
       manager.with(sampled, async () => {
         await sleep(1);
         return { active: manager.active(), requestId: carried.getStore()?.requestId };

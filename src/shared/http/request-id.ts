@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { randomBase62 } from '../ids.js';
-import { carried } from '../carried.js';
+import { Carried, carried } from '../carried.js';
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 
@@ -14,5 +14,5 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   res.locals.requestId = id;
   res.setHeader('Request-Id', id);
   // Keeps the trace context the request already runs in (tracing on).
-  carried.run({ ...carried.getStore(), requestId: id }, next);
+  carried.run(new Carried(id, carried.getStore()?.trace), next);
 }
