@@ -175,9 +175,13 @@ export class CarriedContextManager implements ContextManager {
 
   bind<T>(ctx: Context, target: T): T {
     if (typeof target !== 'function') return target;
-    return new Proxy(target, {
-      apply: (fn, thisArg, args) => this.with(ctx, () => Reflect.apply(fn, thisArg, args)),
-    });
+    const fn = target;
+    const inContext = <R>(call: () => R): R => this.with(ctx, call);
+    function bound(this: unknown, ...args: unknown[]): unknown {
+      return inContext(() => Reflect.apply(fn, this, args));
+    }
+    // The same call signature as `target`, which TypeScript cannot see through `typeof`.
+    return bound as T;
   }
 
   enable(): this {
