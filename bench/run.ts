@@ -8,7 +8,7 @@
  * in this process, at the same connection count for both.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,7 @@ import { startEmbeddedPostgres } from '../src/infra/embedded-postgres.js';
 import { freePort } from '../src/infra/free-port.js';
 import { PrivateRedis } from '../src/infra/private-redis.js';
 import { benchTracing, percentChange, startOtlpSink, type OtlpSink } from './harness/otlp-sink.js';
+import { processCpuSeconds } from './harness/util.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -46,6 +47,8 @@ interface Measure {
   errors: number;
   /** CPU time (user + system) the server process used per request answered, in µs. */
   cpuUs: number;
+  /** The same, of its main thread alone (JavaScript; not V8's compiler and GC helpers). */
+  mainThreadUs: number;
 }
 
 const log = (message: string): void => console.log(`[bench] ${message}`);
@@ -77,14 +80,6 @@ function startChild(
     lines.on('line', onLine);
     child.once('exit', (code) => reject(new Error(`${script} exited with ${String(code)}`)));
   });
-}
-
-/** User and system CPU time a process has used so far, from /proc (Linux; 0 elsewhere). */
-async function cpuSeconds(pid: number | undefined): Promise<number> {
-  const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
 }
 
 /**
@@ -156,7 +151,8 @@ async function load(
     pid?: number | undefined;
   } = {},
 ): Promise<Measure> {
-  const cpuBefore = await cpuSeconds(options.pid);
+  const cpuBefore = await processCpuSeconds(options.pid);
+  const mainBefore = await processCpuSeconds(options.pid, true);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -171,7 +167,9 @@ async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
-    cpuUs: (((await cpuSeconds(options.pid)) - cpuBefore) / Math.max(1, result.requests.total)) * 1e6,
+    cpuUs: (((await processCpuSeconds(options.pid)) - cpuBefore) / Math.max(1, result.requests.total)) * 1e6,
+    mainThreadUs:
+      (((await processCpuSeconds(options.pid, true)) - mainBefore) / Math.max(1, result.requests.total)) * 1e6,
   };
 }
 
@@ -198,6 +196,7 @@ function median(runs: Measure[]): Measure {
     p99: mid(runs.map((r) => r.p99)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     cpuUs: mid(runs.map((r) => r.cpuUs)),
+    mainThreadUs: mid(runs.map((r) => r.mainThreadUs)),
   };
 }
 
@@ -243,6 +242,7 @@ async function compareTracing(
       `${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds alternating`,
   );
   const rows: string[] = [];
+  const mainThreadRows: string[] = [];
   // BENCH_ONLY=get|post: that path alone (with BENCH_PROFILE, a profile of each side on that path).
   const chosen = Object.entries(paths).filter(([method]) => !ONLY || method === ONLY.toUpperCase());
   for (const [method, make] of chosen) {
@@ -270,6 +270,14 @@ async function compareTracing(
     // steadier than a ratio of medians taken minutes apart.
     const paired = onRuns.map((on, i) => on.cpuUs / (offRuns[i]?.cpuUs ?? NaN)).sort((x, y) => x - y);
     const pairedMedian = paired[Math.floor(paired.length / 2)] ?? NaN;
+    const pairedMain = onRuns
+      .map((on, i) => on.mainThreadUs / (offRuns[i]?.mainThreadUs ?? NaN))
+      .sort((x, y) => x - y);
+    mainThreadRows.push(
+      `  ${method}: main thread µs per request untraced ${offRuns.map((r) => r.mainThreadUs.toFixed(0)).join(', ')}; ` +
+        `traced ${onRuns.map((r) => r.mainThreadUs.toFixed(0)).join(', ')}; median of the rounds' ratios ` +
+        `${percentChange(1, pairedMain[Math.floor(pairedMain.length / 2)] ?? NaN)}`,
+    );
     rows.push(
       `| ${method} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${percentChange(a.rps, b.rps)} | ${a.cpuUs.toFixed(0)} | ${b.cpuUs.toFixed(0)} | ${percentChange(a.cpuUs, b.cpuUs)} | ${paired.map((r) => percentChange(1, r)).join(', ')} | ${percentChange(1, pairedMedian)} |`,
     );
@@ -283,6 +291,8 @@ async function compareTracing(
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
+  console.log("Of which the service's main thread (JavaScript; not V8's compiler and GC helpers):");
+  for (const row of mainThreadRows) console.log(row);
 }
 
 async function main(): Promise<void> {
@@ -411,7 +421,7 @@ async function main(): Promise<void> {
       postOurs: [],
       healthOurs: [],
     };
-    const cpuBefore = await cpuSeconds(service.child.pid);
+    const cpuBefore = await processCpuSeconds(service.child.pid);
     // A and B alternate: baseline then service in odd rounds, service then baseline in even ones,
     // so a drift in the machine's other load does not always favour the same side.
     const swapped: Record<keyof typeof scenarios, keyof typeof scenarios> = {
@@ -430,7 +440,7 @@ async function main(): Promise<void> {
       const m = median(runs[only]);
       // CPU time per request is steadier than requests/s on a shared machine: compare it between versions.
       const served = runs[only].reduce((sum, r) => sum + r.requests, 0);
-      const cpu = (await cpuSeconds(service.child.pid)) - cpuBefore;
+      const cpu = (await processCpuSeconds(service.child.pid)) - cpuBefore;
       log(
         `${labels[only]}: median ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms; ` +
           `service CPU ${((cpu / served) * 1e6).toFixed(0)} µs per request`,

@@ -28,6 +28,7 @@ import { createLogger } from '../src/shared/logger.js';
 import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
 import { benchTracing, percentChange, startOtlpSink } from './harness/otlp-sink.js';
+import { processCpuSeconds } from './harness/util.js';
 
 const RAW_JOBS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RATES = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
@@ -48,14 +49,6 @@ const hardStop = setTimeout(() => {
   process.exit(2);
 }, 1_200_000);
 hardStop.unref();
-
-/** User and system CPU time a process has used so far, from /proc (Linux; 0 elsewhere). */
-async function cpuSeconds(pid: number | undefined): Promise<number> {
-  const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
-}
 
 /** The pid, parent pid and command line of every process on this machine (Linux; empty elsewhere). */
 async function processTable(): Promise<Array<{ pid: number; ppid: number; cmdline: string }>> {
@@ -366,18 +359,21 @@ interface Rate {
   repeats: number;
   /** A drain's CPU time of the sending process(es) per delivery once they were ready, µs: start-up left out. */
   readyCpuUs?: number;
+  /** The same, of their main threads alone. */
+  readyMainThreadUs?: number;
 }
 
 /** CPU time so far of the sending processes, PostgreSQL, redis-server and the receiver (this process). */
 async function cpuNow(
   children: ChildProcess[],
-): Promise<{ senders: number; postgres: number; redis: number; receiver: number }> {
+): Promise<{ senders: number; sendersMain: number; postgres: number; redis: number; receiver: number }> {
   const sum = async (pids: Array<number | undefined>): Promise<number> =>
-    (await Promise.all(pids.map(cpuSeconds))).reduce((a, b) => a + b, 0);
+    (await Promise.all(pids.map((pid) => processCpuSeconds(pid)))).reduce((a, b) => a + b, 0);
   const pids = await serverPids(new URL(env.databaseUrl).port, env.redis.port);
   const usage = process.cpuUsage();
   return {
     senders: await sum(children.map((c) => c.pid)),
+    sendersMain: (await Promise.all(children.map((c) => processCpuSeconds(c.pid, true)))).reduce((a, b) => a + b, 0),
     postgres: await sum(pids.postgres),
     redis: await sum(pids.redis),
     receiver: (usage.user + usage.system) / 1e6,
@@ -479,7 +475,9 @@ async function drain(
   const cpuTo = await cpuNow(children);
   const rate = rateBetween(cpuFrom, cpuTo, received - from, seconds, repeats - repeatsFrom);
   const ready = rateBetween(readyCpu, cpuTo, received - readyReceived, seconds, 0);
-  return { rate: { ...rate, readyCpuUs: ready.cpuUs }, children };
+  const readyMainThreadUs =
+    ((cpuTo.sendersMain - readyCpu.sendersMain) / Math.max(1, received - readyReceived)) * 1e6;
+  return { rate: { ...rate, readyCpuUs: ready.cpuUs, readyMainThreadUs }, children };
 }
 
 const bareRates: Rate[] = [];
@@ -573,6 +571,13 @@ async function compareTracing(): Promise<void> {
     `  the same once the worker is ready (its start-up left out): untraced ${engineRates.map((r) => r.readyCpuUs?.toFixed(0)).join(', ')} µs; ` +
       `traced ${traced.map((r) => r.readyCpuUs?.toFixed(0)).join(', ')} µs; ${percentChange(offReady ?? NaN, onReady ?? NaN)}; ` +
       `median of the rounds' ratios ${percentChange(1, pairedReady)}`,
+  );
+  const pairedMain = medianOf(
+    traced.map((r, i) => (r.readyMainThreadUs ?? NaN) / (engineRates[i]?.readyMainThreadUs ?? NaN)),
+  );
+  console.log(
+    `  of which the main thread (JavaScript; not V8's compiler and GC helpers): untraced ${engineRates.map((r) => r.readyMainThreadUs?.toFixed(0)).join(', ')} µs; ` +
+      `traced ${traced.map((r) => r.readyMainThreadUs?.toFixed(0)).join(', ')} µs; median of the rounds' ratios ${percentChange(1, pairedMain)}`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,3 +60,16 @@ export const pick = <T>(items: readonly T[]): T => {
   if (item === undefined) throw new Error('pick from an empty list');
   return item;
 };
+
+/**
+ * User and system CPU time a process has used so far, in seconds, from /proc (Linux; 0 elsewhere);
+ * with `mainThread`, that of its main thread alone (JavaScript's), without V8's compiler and
+ * garbage-collector helpers or libuv's pool.
+ */
+export async function processCpuSeconds(pid: number | undefined, mainThread = false): Promise<number> {
+  const file = mainThread ? `/proc/${String(pid)}/task/${String(pid)}/stat` : `/proc/${String(pid)}/stat`;
+  const stat = await readFile(file, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+}
