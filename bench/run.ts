@@ -23,7 +23,7 @@ import { startEmbeddedPostgres } from '../src/infra/embedded-postgres.js';
 import { freePort } from '../src/infra/free-port.js';
 import { PrivateRedis } from '../src/infra/private-redis.js';
 import { benchTracing, percentChange, startOtlpSink, type OtlpSink } from './harness/otlp-sink.js';
-import { processCpuSeconds } from './harness/util.js';
+import { cpuSeconds } from './harness/util.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -151,8 +151,8 @@ async function load(
     pid?: number | undefined;
   } = {},
 ): Promise<Measure> {
-  const cpuBefore = await processCpuSeconds(options.pid);
-  const mainBefore = await processCpuSeconds(options.pid, true);
+  const cpuBefore = cpuSeconds(options.pid) ?? 0;
+  const mainBefore = cpuSeconds(options.pid, true) ?? 0;
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -167,9 +167,9 @@ async function load(
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
-    cpuUs: (((await processCpuSeconds(options.pid)) - cpuBefore) / Math.max(1, result.requests.total)) * 1e6,
+    cpuUs: (((cpuSeconds(options.pid) ?? 0) - cpuBefore) / Math.max(1, result.requests.total)) * 1e6,
     mainThreadUs:
-      (((await processCpuSeconds(options.pid, true)) - mainBefore) / Math.max(1, result.requests.total)) * 1e6,
+      (((cpuSeconds(options.pid, true) ?? 0) - mainBefore) / Math.max(1, result.requests.total)) * 1e6,
   };
 }
 
@@ -421,7 +421,7 @@ async function main(): Promise<void> {
       postOurs: [],
       healthOurs: [],
     };
-    const cpuBefore = await processCpuSeconds(service.child.pid);
+    const cpuBefore = cpuSeconds(service.child.pid) ?? 0;
     // A and B alternate: baseline then service in odd rounds, service then baseline in even ones,
     // so a drift in the machine's other load does not always favour the same side.
     const swapped: Record<keyof typeof scenarios, keyof typeof scenarios> = {
@@ -440,7 +440,7 @@ async function main(): Promise<void> {
       const m = median(runs[only]);
       // CPU time per request is steadier than requests/s on a shared machine: compare it between versions.
       const served = runs[only].reduce((sum, r) => sum + r.requests, 0);
-      const cpu = (await processCpuSeconds(service.child.pid)) - cpuBefore;
+      const cpu = (cpuSeconds(service.child.pid) ?? 0) - cpuBefore;
       log(
         `${labels[only]}: median ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms; ` +
           `service CPU ${((cpu / served) * 1e6).toFixed(0)} µs per request`,

@@ -28,7 +28,7 @@ import { createLogger } from '../src/shared/logger.js';
 import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
 import { benchTracing, percentChange, startOtlpSink } from './harness/otlp-sink.js';
-import { processCpuSeconds } from './harness/util.js';
+import { cpuSeconds } from './harness/util.js';
 
 const RAW_JOBS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RATES = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
@@ -257,7 +257,8 @@ const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 const lastEventSeq = async (): Promise<string> =>
-  (await ctx.pool.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM events')).rows[0]?.seq ?? '0';
+  (await ctx.pool.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM events')).rows[0]?.seq ??
+  '0';
 
 /**
  * The share of requests a traced web process samples, by OTEL_TRACES_SAMPLER and its argument as
@@ -367,15 +368,16 @@ interface Rate {
 async function cpuNow(
   children: ChildProcess[],
 ): Promise<{ senders: number; sendersMain: number; postgres: number; redis: number; receiver: number }> {
-  const sum = async (pids: Array<number | undefined>): Promise<number> =>
-    (await Promise.all(pids.map((pid) => processCpuSeconds(pid)))).reduce((a, b) => a + b, 0);
+  const sum = (pids: Array<number | undefined>, mainThread = false): number =>
+    pids.reduce<number>((total, pid) => total + (cpuSeconds(pid, mainThread) ?? 0), 0);
   const pids = await serverPids(new URL(env.databaseUrl).port, env.redis.port);
   const usage = process.cpuUsage();
+  const senders = children.map((c) => c.pid);
   return {
-    senders: await sum(children.map((c) => c.pid)),
-    sendersMain: (await Promise.all(children.map((c) => processCpuSeconds(c.pid, true)))).reduce((a, b) => a + b, 0),
-    postgres: await sum(pids.postgres),
-    redis: await sum(pids.redis),
+    senders: sum(senders),
+    sendersMain: sum(senders, true),
+    postgres: sum(pids.postgres),
+    redis: sum(pids.redis),
     receiver: (usage.user + usage.system) / 1e6,
   };
 }
@@ -566,7 +568,9 @@ async function compareTracing(): Promise<void> {
       `${percentChange(offCpu ?? NaN, onCpu ?? NaN)}; median of the rounds' traced ÷ untraced: ` +
       `${percentChange(1, pairedCpu)} (target < +10 %)`,
   );
-  const pairedReady = medianOf(traced.map((r, i) => (r.readyCpuUs ?? NaN) / (engineRates[i]?.readyCpuUs ?? NaN)));
+  const pairedReady = medianOf(
+    traced.map((r, i) => (r.readyCpuUs ?? NaN) / (engineRates[i]?.readyCpuUs ?? NaN)),
+  );
   console.log(
     `  the same once the worker is ready (its start-up left out): untraced ${engineRates.map((r) => r.readyCpuUs?.toFixed(0)).join(', ')} µs; ` +
       `traced ${traced.map((r) => r.readyCpuUs?.toFixed(0)).join(', ')} µs; ${percentChange(offReady ?? NaN, onReady ?? NaN)}; ` +

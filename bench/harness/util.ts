@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -32,11 +31,15 @@ export function rssKb(pid: number | undefined): number | undefined {
   }
 }
 
-/** User + system CPU time of a process in seconds, from /proc/<pid>/stat (clock ticks of 1/100 s). */
-export function cpuSeconds(pid: number | undefined): number | undefined {
+/**
+ * User + system CPU time of a process in seconds, from /proc/<pid>/stat (clock ticks of 1/100 s);
+ * with `mainThread`, that of its main thread alone (JavaScript's), without V8's compiler and
+ * garbage-collector helpers or libuv's pool.
+ */
+export function cpuSeconds(pid: number | undefined, mainThread = false): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may contain spaces; the numeric fields follow its closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const utime = Number(fields[11]);
@@ -60,16 +63,3 @@ export const pick = <T>(items: readonly T[]): T => {
   if (item === undefined) throw new Error('pick from an empty list');
   return item;
 };
-
-/**
- * User and system CPU time a process has used so far, in seconds, from /proc (Linux; 0 elsewhere);
- * with `mainThread`, that of its main thread alone (JavaScript's), without V8's compiler and
- * garbage-collector helpers or libuv's pool.
- */
-export async function processCpuSeconds(pid: number | undefined, mainThread = false): Promise<number> {
-  const file = mainThread ? `/proc/${String(pid)}/task/${String(pid)}/stat` : `/proc/${String(pid)}/stat`;
-  const stat = await readFile(file, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
-}

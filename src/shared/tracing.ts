@@ -152,13 +152,14 @@ export class CarriedContextManager implements ContextManager {
     const store = carried.getStore();
     if (store?.trace === ctx) return fn.apply(thisArg, args);
     const run = (): ReturnType<F> => fn.apply(thisArg, args);
-    if (store?.trace !== undefined) return carried.run(new Carried(store?.requestId, ctx), run);
-    if (!worthCarrying(ctx)) return run();
-    if (!this.offWhenIdle) return carried.run(new Carried(store?.requestId, ctx), run);
+    const enter = (): ReturnType<F> => carried.run(new Carried(store?.requestId, ctx), run);
+    const outermost = store?.trace === undefined;
+    if (outermost && !worthCarrying(ctx)) return run();
+    if (!outermost || !this.offWhenIdle) return enter();
     this.running += 1;
     let result: ReturnType<F>;
     try {
-      result = carried.run(new Carried(store?.requestId, ctx), run);
+      result = enter();
     } catch (err) {
       this.finished();
       throw err;
@@ -362,7 +363,9 @@ function emitInTheirContexts(): void {
     const emit: Emit = proto.emit;
     const inContext: Emit = function (this: EventEmitter, event, ...args) {
       const ctx = emittingIn.get(this);
-      return ctx === undefined ? emit.call(this, event, ...args) : context.with(ctx, emit, this, event, ...args);
+      return ctx === undefined
+        ? emit.call(this, event, ...args)
+        : context.with(ctx, emit, this, event, ...args);
     };
     proto.emit = inContext;
   }
@@ -412,9 +415,8 @@ export function currentTraceCarrier(): TraceCarrier | null {
     : { traceparent: carrier.traceparent };
 }
 
-/** The context a stored carrier describes (the active one when there is none). */
-export function contextOf(carrier: TraceCarrier | null | undefined): Context {
-  if (!carrier) return context.active();
+/** The context a stored carrier describes. */
+export function contextOf(carrier: TraceCarrier): Context {
   return propagation.extract(context.active(), carrier);
 }
 
