@@ -7,6 +7,15 @@ interface Entry {
   until: number;
 }
 
+/** A PING that requests of one event-loop turn wait on together. */
+interface Barrier {
+  passed: Promise<boolean>;
+  settle: (passed: boolean) => void;
+}
+
+/** How long a request waits on a barrier before it reads its key from PostgreSQL instead. */
+const BARRIER_TIMEOUT_MS = 1000;
+
 /**
  * A per-process cache of key lookups (the one PostgreSQL read of every authenticated request),
  * correct under revocation: a revoke announces the key's hash on Redis and every process drops it
@@ -18,12 +27,21 @@ interface Entry {
  * cached only if no announcement arrived and the subscription did not drop in between. So a read
  * that saw a key before its revoke committed, and returns after the revoke's announcement was
  * handled here, is not cached (the announcement found nothing to drop when it came).
+ *
+ * A request trusts a cached answer only through `getConfirmed`, after a barrier: a revoke that has
+ * answered was published before the request was sent, but Redis may write it to this process's
+ * subscription later than the request arrives (it answers the publisher first), and a busy machine
+ * can stretch that gap past any fixed wait.
  */
 export class KeyCache {
   private readonly entries = new Map<string, Entry>();
   private live = false;
   /** Bumped by every announcement and every change of the subscription's state. */
   private changes = 0;
+  /** The barrier the requests of this turn join; its PING goes out once the turn's reads are done. */
+  private gathering: Barrier | null = null;
+  /** Barriers whose PING is out, failed at once if the subscription drops. */
+  private readonly outstanding = new Set<Barrier>();
 
   constructor(
     private readonly subscriber: RedisClient,
@@ -46,6 +64,7 @@ export class KeyCache {
         this.changes += 1;
         this.live = false;
         this.entries.clear();
+        this.failOutstanding();
       });
     }
     subscriber.on('message', (_channel: string, change: string) => this.forget(change));
@@ -77,6 +96,52 @@ export class KeyCache {
   }
 
   /**
+   * The cached lookup once every announcement published before this call has been handled, or null
+   * when the key must be read. A PING on the subscribed connection comes back behind every message
+   * Redis queued for that connection before the PING reached it, so a revoke that answered before
+   * this request was read has dropped its entry by then. The requests of one event-loop turn share
+   * one PING, sent after all of them asked.
+   */
+  async getConfirmed(keyHash: string): Promise<Entry | null> {
+    if (!this.get(keyHash)) return null;
+    if (!(await this.barrier())) return null;
+    return this.get(keyHash);
+  }
+
+  private barrier(): Promise<boolean> {
+    if (!this.gathering) {
+      let settle: (passed: boolean) => void = () => undefined;
+      const passed = new Promise<boolean>((resolve) => (settle = resolve));
+      this.gathering = { passed, settle };
+      setImmediate(() => this.sendBarrier());
+    }
+    return this.gathering.passed;
+  }
+
+  private sendBarrier(): void {
+    const barrier = this.gathering;
+    this.gathering = null;
+    if (!barrier) return;
+    if (!this.live) return barrier.settle(false);
+    this.outstanding.add(barrier);
+    const end = (passed: boolean): void => {
+      clearTimeout(timer);
+      if (this.outstanding.delete(barrier)) barrier.settle(passed && this.live);
+    };
+    // A Redis that stalls without dropping the connection must not stall authentication with it.
+    const timer = setTimeout(() => end(false), BARRIER_TIMEOUT_MS);
+    this.subscriber.ping().then(
+      () => end(true),
+      () => end(false),
+    );
+  }
+
+  private failOutstanding(): void {
+    for (const barrier of this.outstanding) barrier.settle(false);
+    this.outstanding.clear();
+  }
+
+  /**
    * To call before reading a key: the mark `set` needs, or undefined when the subscription is not
    * live (then nothing read now may be cached).
    */
@@ -102,6 +167,7 @@ export class KeyCache {
   close(): void {
     this.live = false;
     this.entries.clear();
+    this.failOutstanding();
     localKeyChanges.off('change', this.forgetLocal);
     this.subscriber.disconnect();
   }

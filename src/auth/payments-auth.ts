@@ -17,13 +17,8 @@ export function paymentsAuth(ctx: AppContext): RequestHandler {
   const lastUsed = new LastUsedTracker((id) => touchKeyLastUsed(ctx.db, id), ctx.logger);
   const cache = newKeyCache(ctx);
   const lookup = async (keyHash: string): Promise<KeyLookup | undefined> => {
-    if (cache.get(keyHash)) {
-      // A revoke announced before this request arrived may sit, read but not yet handled, in the
-      // same turn of the event loop as the request: let that turn finish before trusting the cache.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      const cached = cache.get(keyHash);
-      if (cached) return cached.lookup;
-    }
+    const cached = await cache.getConfirmed(keyHash);
+    if (cached) return cached.lookup;
     const mark = cache.beginRead();
     const found = await findKeyByHash(ctx.db, keyHash);
     cache.set(keyHash, found, mark);

@@ -2,11 +2,12 @@ import { once } from 'node:events';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { KeyCache } from '../../src/auth/key-cache.js';
-import { announceCompanyChange, announceKeyChange } from '../../src/keys/key-changes.js';
+import { announceCompanyChange, announceKeyChange, KEY_CHANGES_CHANNEL } from '../../src/keys/key-changes.js';
 import type { KeyLookup } from '../../src/keys/repository.js';
 import { sha256Hex } from '../../src/shared/ids.js';
 import { eventually } from '../events/helpers.js';
 import { testEnvironment } from '../helpers/environment.js';
+import { LaggingProxy } from '../helpers/lagging-proxy.js';
 
 /**
  * The key cache against a real Redis: each test plays one lookup (read, then `set`) and forces the
@@ -87,5 +88,67 @@ describe('KeyCache: a lookup never caches an answer a revoke made stale', () => 
     await announceKeyChange(publisher, hash);
     await delivered;
     expect(cache.get(hash)).to.equal(null);
+  });
+});
+
+/**
+ * Redis answers a PUBLISH before it writes the message to other subscribers, so a client told "key
+ * revoked" may send its next request to a web before that web's subscription has the message. Here
+ * the subscription runs through a proxy that delivers everything Redis writes to it 150 ms late.
+ */
+describe('KeyCache: a revoke announced before a request is handled before that request trusts the cache', () => {
+  const LAG_MS = 150;
+  let proxy: LaggingProxy;
+  let subscriber: Redis;
+  let publisher: Redis;
+  let cache: KeyCache;
+  const hash = sha256Hex(`key-cache-lag-test-${process.pid}`);
+  const valid: KeyLookup = {
+    id: 1,
+    companyId: 2_000_000_002,
+    kind: 'payments',
+    test: true,
+    revoked: false,
+    companyActive: true,
+  };
+
+  beforeEach(async () => {
+    const redis = new URL(testEnvironment().redis.url);
+    proxy = await LaggingProxy.start({ host: redis.hostname, port: Number(redis.port) }, LAG_MS);
+    subscriber = new Redis(proxy.url, { maxRetriesPerRequest: null });
+    publisher = new Redis(testEnvironment().redis.url);
+    cache = new KeyCache(subscriber, 60_000);
+    await eventually(async () => (cache.isLive ? true : undefined), 10_000, 'live');
+    cache.set(hash, valid, cache.beginRead());
+  });
+  afterEach(async () => {
+    cache.close();
+    publisher.disconnect();
+    await proxy.stop();
+  });
+
+  it('drops the entry of a key revoked elsewhere even when its message reaches this process late', async () => {
+    // Another process revokes the key; Redis has answered its PUBLISH.
+    expect(await publisher.publish(KEY_CHANGES_CHANNEL, hash)).to.be.at.least(1);
+    // The message is not here yet: a plain read of the cache, even a turn later, still sees the key.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(cache.get(hash)?.lookup, 'the message arrived too early to test anything').to.deep.equal(valid);
+    expect(await cache.getConfirmed(hash), 'a revoked key answered from the cache').to.equal(null);
+  });
+
+  it('answers from the cache, after the barrier, when nothing was announced', async () => {
+    const pings = (): number => proxy.sent.toLowerCase().split('ping').length - 1;
+    const before = pings();
+    const answers = await Promise.all([cache.getConfirmed(hash), cache.getConfirmed(hash)]);
+    expect(answers.map((entry) => entry?.lookup)).to.deep.equal([valid, valid]);
+    // Both requests of this turn waited on one round trip on the subscription.
+    expect(pings() - before).to.equal(1);
+  });
+
+  it('reads the key instead when the subscription drops while a request waits on the barrier', async () => {
+    const waiting = cache.getConfirmed(hash);
+    await new Promise((resolve) => setTimeout(resolve, LAG_MS / 3));
+    subscriber.disconnect(true);
+    expect(await waiting).to.equal(null);
   });
 });
