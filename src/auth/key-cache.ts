@@ -112,16 +112,15 @@ export class KeyCache {
     if (!this.gathering) {
       let settle: (passed: boolean) => void = () => undefined;
       const passed = new Promise<boolean>((resolve) => (settle = resolve));
-      this.gathering = { passed, settle };
-      setImmediate(() => this.sendBarrier());
+      const barrier: Barrier = { passed, settle };
+      this.gathering = barrier;
+      setImmediate(() => this.sendBarrier(barrier));
     }
     return this.gathering.passed;
   }
 
-  private sendBarrier(): void {
-    const barrier = this.gathering;
+  private sendBarrier(barrier: Barrier): void {
     this.gathering = null;
-    if (!barrier) return;
     if (!this.live) return barrier.settle(false);
     this.outstanding.add(barrier);
     const end = (passed: boolean): void => {

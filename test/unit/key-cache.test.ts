@@ -9,6 +9,19 @@ import { eventually } from '../events/helpers.js';
 import { testEnvironment } from '../helpers/environment.js';
 import { LaggingProxy } from '../helpers/lagging-proxy.js';
 
+/** A valid key's lookup, of a company no test creates. */
+const VALID: KeyLookup = {
+  id: 1,
+  companyId: 2_000_000_001,
+  kind: 'payments',
+  test: true,
+  revoked: false,
+  companyActive: true,
+};
+
+const untilLive = (cache: KeyCache): Promise<true> =>
+  eventually(async () => (cache.isLive ? true : undefined), 10_000, 'live');
+
 /**
  * The key cache against a real Redis: each test plays one lookup (read, then `set`) and forces the
  * order in which an announcement is handled relative to it, by waiting for this process's
@@ -19,16 +32,9 @@ describe('KeyCache: a lookup never caches an answer a revoke made stale', () => 
   let publisher: Redis;
   let cache: KeyCache;
   const hash = sha256Hex(`key-cache-test-${process.pid}`);
-  const valid: KeyLookup = {
-    id: 1,
-    companyId: 2_000_000_001,
-    kind: 'payments',
-    test: true,
-    revoked: false,
-    companyActive: true,
-  };
+  const valid = VALID;
 
-  const live = (): Promise<true> => eventually(async () => (cache.isLive ? true : undefined), 10_000, 'live');
+  const live = (): Promise<true> => untilLive(cache);
   /** Resolves once this process's subscriber delivered the next announcement (to the cache first). */
   const handled = (): Promise<unknown> => once(subscriber, 'message');
 
@@ -103,14 +109,7 @@ describe('KeyCache: a revoke announced before a request is handled before that r
   let publisher: Redis;
   let cache: KeyCache;
   const hash = sha256Hex(`key-cache-lag-test-${process.pid}`);
-  const valid: KeyLookup = {
-    id: 1,
-    companyId: 2_000_000_002,
-    kind: 'payments',
-    test: true,
-    revoked: false,
-    companyActive: true,
-  };
+  const valid = VALID;
 
   beforeEach(async () => {
     const redis = new URL(testEnvironment().redis.url);
@@ -118,7 +117,7 @@ describe('KeyCache: a revoke announced before a request is handled before that r
     subscriber = new Redis(proxy.url, { maxRetriesPerRequest: null });
     publisher = new Redis(testEnvironment().redis.url);
     cache = new KeyCache(subscriber, 60_000);
-    await eventually(async () => (cache.isLive ? true : undefined), 10_000, 'live');
+    await untilLive(cache);
     cache.set(hash, valid, cache.beginRead());
   });
   afterEach(async () => {
