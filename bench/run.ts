@@ -36,6 +36,8 @@ const ONLY = process.env.BENCH_ONLY;
 // BENCH_TRACING=compare: what tracing costs, measured in one run: the service with every request
 // traced beside the same service untraced, alternating, GET and POST; no baseline and no list.
 const TRACING_COMPARE = process.env.BENCH_TRACING === 'compare';
+/** BENCH_TRACING=compare's paced runs: both sides at this share of the slower one's rate flat out. */
+const PACED_SHARE = 0.6;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Measure {
@@ -149,6 +151,8 @@ async function load(
     duration?: number;
     /** The server process whose CPU time is charged to the requests. */
     pid?: number | undefined;
+    /** Requests per second in all (unset: as fast as the connections go). */
+    rate?: number | undefined;
   } = {},
 ): Promise<Measure> {
   const cpuBefore = cpuSeconds(options.pid) ?? 0;
@@ -160,6 +164,7 @@ async function load(
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
     ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.rate !== undefined ? { overallRate: options.rate } : {}),
   });
   return {
     rps: result.requests.average,
@@ -223,39 +228,33 @@ async function compareTracing(
   const paths = {
     GET: async (side: Served) => {
       const id = await create(side);
-      return (duration = DURATION_S) =>
-        load(`${side.url}/v1/payment-links/${id}`, { headers: auth, duration, pid: side.child.pid });
+      return (duration = DURATION_S, rate?: number) =>
+        load(`${side.url}/v1/payment-links/${id}`, { headers: auth, duration, pid: side.child.pid, rate });
     },
     POST: (side: Served) =>
-      Promise.resolve((duration = DURATION_S) =>
+      Promise.resolve((duration = DURATION_S, rate?: number) =>
         load(`${side.url}/v1/payment-links`, {
           method: 'POST',
           headers: auth,
           body: createBody,
           duration,
           pid: side.child.pid,
+          rate,
         }),
       ),
   };
-  log(
-    `tracing cost: the service untraced (${sides.untraced.url}) and traced (${sides.traced.url}), ` +
-      `${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds alternating`,
-  );
-  const rows: string[] = [];
-  const mainThreadRows: string[] = [];
-  // BENCH_ONLY=get|post: that path alone (with BENCH_PROFILE, a profile of each side on that path).
-  const chosen = Object.entries(paths).filter(([method]) => !ONLY || method === ONLY.toUpperCase());
-  for (const [method, make] of chosen) {
-    const off = await make(sides.untraced);
-    const on = await make(sides.traced);
-    await off(WARMUP_S);
-    await on(WARMUP_S);
+  /** Runs of both sides, a round at a time, alternating which goes first. */
+  const alternate = async (
+    label: string,
+    off: () => Promise<Measure>,
+    on: () => Promise<Measure>,
+  ): Promise<{ offRuns: Measure[]; onRuns: Measure[] }> => {
     const offRuns: Measure[] = [];
     const onRuns: Measure[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      log(`${method} round ${round}/${ROUNDS}`);
-      const runOff = async () => offRuns.push(await measure(`untraced ${method}`, () => off()));
-      const runOn = async () => onRuns.push(await measure(`traced ${method}`, () => on()));
+      log(`${label} round ${round}/${ROUNDS}`);
+      const runOff = async () => offRuns.push(await measure(`untraced ${label}`, off));
+      const runOn = async () => onRuns.push(await measure(`traced ${label}`, on));
       if (round % 2 === 1) {
         await runOff();
         await runOn();
@@ -264,22 +263,59 @@ async function compareTracing(
         await runOff();
       }
     }
+    return { offRuns, onRuns };
+  };
+  const pairedMedianOf = (onRuns: Measure[], offRuns: Measure[], figure: (m: Measure) => number) => {
+    const paired = onRuns.map((on, i) => figure(on) / figure(offRuns[i] ?? on)).sort((x, y) => x - y);
+    return { paired, median: paired[Math.floor(paired.length / 2)] ?? NaN };
+  };
+  log(
+    `tracing cost: the service untraced (${sides.untraced.url}) and traced (${sides.traced.url}), ` +
+      `${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds alternating`,
+  );
+  const rows: string[] = [];
+  const mainThreadRows: string[] = [];
+  const pacedRows: string[] = [];
+  // BENCH_ONLY=get|post: that path alone (with BENCH_PROFILE, a profile of each side on that path).
+  const chosen = Object.entries(paths).filter(([method]) => !ONLY || method === ONLY.toUpperCase());
+  for (const [method, make] of chosen) {
+    const off = await make(sides.untraced);
+    const on = await make(sides.traced);
+    await off(WARMUP_S);
+    await on(WARMUP_S);
+    const { offRuns, onRuns } = await alternate(
+      method,
+      () => off(),
+      () => on(),
+    );
     const a = median(offRuns);
     const b = median(onRuns);
     // The two runs of a round went back to back, on the machine as it was then: their ratio is
     // steadier than a ratio of medians taken minutes apart.
-    const paired = onRuns.map((on, i) => on.cpuUs / (offRuns[i]?.cpuUs ?? NaN)).sort((x, y) => x - y);
-    const pairedMedian = paired[Math.floor(paired.length / 2)] ?? NaN;
-    const pairedMain = onRuns
-      .map((on, i) => on.mainThreadUs / (offRuns[i]?.mainThreadUs ?? NaN))
-      .sort((x, y) => x - y);
+    const { paired, median: pairedMedian } = pairedMedianOf(onRuns, offRuns, (m) => m.cpuUs);
+    const main = pairedMedianOf(onRuns, offRuns, (m) => m.mainThreadUs);
     mainThreadRows.push(
       `  ${method}: main thread µs per request untraced ${offRuns.map((r) => r.mainThreadUs.toFixed(0)).join(', ')}; ` +
         `traced ${onRuns.map((r) => r.mainThreadUs.toFixed(0)).join(', ')}; median of the rounds' ratios ` +
-        `${percentChange(1, pairedMain[Math.floor(pairedMain.length / 2)] ?? NaN)}`,
+        `${percentChange(1, main.median)}`,
     );
     rows.push(
       `| ${method} | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | ${percentChange(a.rps, b.rps)} | ${a.cpuUs.toFixed(0)} | ${b.cpuUs.toFixed(0)} | ${percentChange(a.cpuUs, b.cpuUs)} | ${paired.map((r) => percentChange(1, r)).join(', ')} | ${percentChange(1, pairedMedian)} |`,
+    );
+    // Flat out, a side's CPU per request also moves with its pace (how many requests share an
+    // event-loop turn, a batch, a round trip), so the faster side looks cheaper. Paced, both sides
+    // take the same requests at the same rate, below either's capacity.
+    const rate = Math.round(PACED_SHARE * Math.min(a.rps, b.rps));
+    const paced = await alternate(
+      `${method} at ${rate}/s`,
+      () => off(DURATION_S, rate),
+      () => on(DURATION_S, rate),
+    );
+    const pacedRatio = pairedMedianOf(paced.onRuns, paced.offRuns, (m) => m.cpuUs);
+    pacedRows.push(
+      `  ${method} at ${rate} requests/s: CPU µs per request untraced ${paced.offRuns.map((r) => r.cpuUs.toFixed(0)).join(', ')}; ` +
+        `traced ${paced.onRuns.map((r) => r.cpuUs.toFixed(0)).join(', ')}; rounds, traced ÷ untraced (sorted) ` +
+        `${pacedRatio.paired.map((r) => percentChange(1, r)).join(', ')}; median ${percentChange(1, pacedRatio.median)} (target < +10 %)`,
     );
   }
   console.log('');
@@ -293,6 +329,10 @@ async function compareTracing(
   for (const row of rows) console.log(row);
   console.log("Of which the service's main thread (JavaScript; not V8's compiler and GC helpers):");
   for (const row of mainThreadRows) console.log(row);
+  console.log(
+    `Paced: both sides at ${PACED_SHARE * 100} % of the slower side's rate flat out, ${ROUNDS} alternating rounds of ${DURATION_S} s:`,
+  );
+  for (const row of pacedRows) console.log(row);
 }
 
 async function main(): Promise<void> {

@@ -9,6 +9,7 @@
  * its own PostgreSQL and private redis-server.
  */
 import { createContext } from '../src/infra/bootstrap.js';
+import { randomBytes } from 'node:crypto';
 import { execFile, spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -20,10 +21,11 @@ import { promisify } from 'node:util';
 import { Queue, QueueEvents } from 'bullmq';
 import { jobIds, QUEUE } from '../queues/index.js';
 import { seedCompany } from '../src/cli/seed.js';
-import { envelopeOf, recordEvent } from '../src/events/outbox.js';
+import { envelopeOf } from '../src/events/outbox.js';
 import { publishAfterCommit } from '../src/events/publish.js';
 import { schema } from '../src/shared/db/index.js';
 import { newEventId } from '../src/shared/ids.js';
+import type { TraceCarrier } from '../src/shared/tracing.js';
 import { createLogger } from '../src/shared/logger.js';
 import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
@@ -221,23 +223,68 @@ async function stopWorkerProcess(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Commits one event and takes the fast path. No state change to join here, so the event row is its own transaction. */
-async function commitOne(): Promise<string> {
-  const { id } = await recordEvent(ctx.db, {
+/**
+ * An event row as `recordEvent` writes it; with `traceContext`, what a traced web process stores with
+ * an event its sampled request recorded.
+ */
+function newEventRow(traceContext: TraceCarrier | null): typeof schema.events.$inferInsert & { id: string } {
+  const id = newEventId();
+  const createdAt = new Date();
+  const event = { type: 'lead.created' as const, livemode: false, test: false, data: { bench: true } };
+  return {
+    id,
     companyId: tenant.company.id,
-    type: 'lead.created',
-    livemode: false,
-    test: false,
+    ...event,
     productId: null,
-    data: { bench: true },
-  });
-  publishAfterCommit(ctx, [id]);
-  return id;
+    integrationId: null,
+    payload: envelopeOf(id, event, createdAt),
+    createdAt,
+    traceContext,
+  };
+}
+
+/**
+ * The trace context a traced web process would store with its next event: its request's, a trace of
+ * its own, in the share of requests OTEL_TRACES_SAMPLER samples; none for a request left out.
+ */
+function sampledTraceContext(): TraceCarrier | null {
+  if (Math.random() >= sampledShare()) return null;
+  return { traceparent: `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01` };
+}
+
+/**
+ * Commits one event and takes the fast path. No state change to join here, so the event row is its
+ * own transaction. `traced`: the event is stored as a traced web process would store it.
+ */
+async function commitOne(traced = false): Promise<string> {
+  const row = newEventRow(traced ? sampledTraceContext() : null);
+  await ctx.db.insert(schema.events).values(row);
+  publishAfterCommit(ctx, [row.id]);
+  return row.id;
 }
 
 const commitTimes = new Map<string, number>();
 async function commitEvent(): Promise<void> {
   commitTimes.set(await commitOne(), performance.now());
+}
+
+/**
+ * Commits events at `rate` per second for `seconds`, as web processes would (at most 64 in flight:
+ * a PostgreSQL that falls behind slows the commits, and the committed rate says so, rather than
+ * queueing them past the pool's 5 s connection timeout). Returns the rate achieved.
+ */
+async function commitAtRate(rate: number, seconds: number, commit: () => Promise<unknown>): Promise<number> {
+  const total = Math.round(rate * seconds);
+  const started = performance.now();
+  const inflight: Array<Promise<unknown>> = [];
+  for (let i = 0; i < total; i++) {
+    const wait = started + (i * 1000) / rate - performance.now();
+    if (wait > 1) await sleep(wait);
+    if (inflight.length >= 64) await inflight[inflight.length - 64];
+    inflight.push(commit());
+  }
+  await Promise.all(inflight);
+  return total / ((performance.now() - started) / 1000);
 }
 
 async function waitFor(what: string, done: () => boolean, timeoutMs: number): Promise<void> {
@@ -273,21 +320,6 @@ function sampledShare(): number {
 }
 
 /**
- * Gives the events committed after `seqBefore` what a traced web process would have stored with them:
- * the context of the sampled request that recorded one (a trace of its own), for the sampled share of
- * them; a request the sampler leaves out stores none. Returns how many got one.
- */
-async function storeTraceContexts(seqBefore: string): Promise<number> {
-  const { rowCount } = await ctx.pool.query(
-    `UPDATE events
-        SET trace_context = jsonb_build_object('traceparent', '00-' || md5(id) || '-' || left(md5('span' || id), 16) || '-01')
-      WHERE seq > $1 AND random() < $2`,
-    [seqBefore, sampledShare()],
-  );
-  return rowCount ?? 0;
-}
-
-/**
  * Commits `count` events the way web processes do: one transaction per event, many at once, each
  * published by the fast path when it commits (which puts the events of one event-loop turn in one
  * relay job). BENCH_JOB_PER_EVENT=1 builds it as this bench did before the fast path coalesced: 500
@@ -298,20 +330,9 @@ async function commitBacklog(count: number, traced = false): Promise<void> {
   const seqBefore = await lastEventSeq();
   if (process.env.BENCH_JOB_PER_EVENT === '1') {
     for (let done = 0; done < count; done += 500) {
-      const rows = Array.from({ length: Math.min(500, count - done) }, () => {
-        const id = newEventId();
-        const createdAt = new Date();
-        const event = { type: 'lead.created' as const, livemode: false, test: false, data: { bench: true } };
-        return {
-          id,
-          companyId: tenant.company.id,
-          ...event,
-          productId: null,
-          integrationId: null,
-          payload: envelopeOf(id, event, createdAt),
-          createdAt,
-        };
-      });
+      const rows = Array.from({ length: Math.min(500, count - done) }, () =>
+        newEventRow(traced ? sampledTraceContext() : null),
+      );
       await ctx.db.insert(schema.events).values(rows);
       await ctx.producers.queue('outbox').addBulk(
         rows.map((r) => ({
@@ -327,13 +348,22 @@ async function commitBacklog(count: number, traced = false): Promise<void> {
       Array.from({ length: 64 }, async () => {
         while (next < count) {
           next += 1;
-          await commitOne();
+          await commitOne(traced);
         }
       }),
     );
   }
   const relayJobs = await ctx.producers.queue('outbox').getJobCounts('waiting', 'prioritized', 'delayed');
-  const inTraces = traced ? await storeTraceContexts(seqBefore) : 0;
+  const inTraces = traced
+    ? Number(
+        (
+          await ctx.pool.query<{ count: string }>(
+            'SELECT count(*) FROM events WHERE seq > $1 AND trace_context IS NOT NULL',
+            [seqBefore],
+          )
+        ).rows[0]?.count,
+      )
+    : 0;
   log(
     `  backlog: ${count.toLocaleString('en')} events committed in ${((performance.now() - started) / 1000).toFixed(1)} s, ` +
       `${Object.values(relayJobs)
@@ -467,12 +497,7 @@ async function drain(
   });
   // The relay jobs left once every event arrived (each relays nothing by then, but each is a job)
   // are the engine's work too, and the next run must not start behind them.
-  const outbox = ctx.producers.queue('outbox');
-  for (;;) {
-    const counts = await outbox.getJobCounts('waiting', 'active', 'prioritized');
-    if (Object.values(counts).reduce((sum, n) => sum + n, 0) === 0) break;
-    await sleep(5);
-  }
+  await relayJobsDone();
   const seconds = (performance.now() - start) / 1000;
   const cpuTo = await cpuNow(children);
   const rate = rateBetween(cpuFrom, cpuTo, received - from, seconds, repeats - repeatsFrom);
@@ -480,6 +505,16 @@ async function drain(
   const readyMainThreadUs =
     ((cpuTo.sendersMain - readyCpu.sendersMain) / Math.max(1, received - readyReceived)) * 1e6;
   return { rate: { ...rate, readyCpuUs: ready.cpuUs, readyMainThreadUs }, children };
+}
+
+/** Waits until the outbox queue has no job waiting or running. */
+async function relayJobsDone(): Promise<void> {
+  const outbox = ctx.producers.queue('outbox');
+  for (;;) {
+    const counts = await outbox.getJobCounts('waiting', 'active', 'prioritized');
+    if (Object.values(counts).reduce((sum, n) => sum + n, 0) === 0) return;
+    await sleep(5);
+  }
 }
 
 const bareRates: Rate[] = [];
@@ -519,6 +554,55 @@ async function engineRound(processes: number, traced = benchTracing()): Promise<
     `  engine (${processes} worker process${processes > 1 ? 'es' : ''}${traced ? ', traced' : ''}): ${rate.perSecond.toFixed(0).padStart(5)} deliveries/s ` +
       `(${count.toLocaleString('en')} in ${rate.seconds.toFixed(1)} s), CPU ${rate.cpuUs.toFixed(0)} µs per delivery (${rate.readyCpuUs?.toFixed(0)} once ready) ` +
       `(${rate.repeats} repeats); ${serverCpu(rate)}`,
+  );
+  return rate;
+}
+
+/** BENCH_TRACING=compare's paced rounds: the offered rate, events/s, both sides take. */
+const PACED_RATE = Number(process.env.BENCH_TRACING_RATE ?? 1000);
+/** How long each side of a paced round takes the rate before it is measured: its JIT's warm-up. */
+const PACED_WARMUP_SECONDS = Math.max(WARMUP_SECONDS, 5);
+
+/**
+ * One side of a paced round: a fresh worker process (traced or not) takes PACED_RATE events/s,
+ * committed as web processes commit them, for PACED_WARMUP_SECONDS and until it has caught up (a
+ * fresh worker falls behind while its JIT warms, then catches up in a burst); then for ROUND_SECONDS
+ * more, measured from that caught-up state to the last of those events arriving. Both sides send the
+ * same number of events that arrived at the same pace, so they batch alike: what one costs more than
+ * the other is tracing, not a different pace (a drained backlog's CPU per delivery also moves with how
+ * fast the rest of the machine lets the worker go).
+ */
+async function pacedRound(traced: boolean): Promise<Rate> {
+  // Not emptied: a worker that plans its statements on empty tables (it prepares them) keeps plans
+  // for empty tables while they grow by thousands of rows. These tables hold the earlier rounds'
+  // rows, with fresh statistics, as a service's tables would.
+  await ctx.pool.query('ANALYZE events, deliveries, delivery_attempts');
+  const child = await startWorkerProcess('engine', traced ? tracedEnv() : {});
+  const commit = (): Promise<string> => commitOne(traced);
+  const warmupFrom = received;
+  await commitAtRate(PACED_RATE, PACED_WARMUP_SECONDS, commit);
+  const warmupCount = Math.round(PACED_RATE * PACED_WARMUP_SECONDS);
+  await waitFor('the warm-up events', () => received - warmupFrom >= warmupCount, 60_000);
+  await relayJobsDone();
+  const from = received;
+  const repeatsFrom = repeats;
+  const cpuFrom = await cpuNow([child]);
+  const start = performance.now();
+  const committed = await commitAtRate(PACED_RATE, ROUND_SECONDS, commit);
+  const count = Math.round(PACED_RATE * ROUND_SECONDS);
+  await waitFor('the paced events', () => received - from >= count, 60_000);
+  await relayJobsDone();
+  const rate = rateBetween(
+    cpuFrom,
+    await cpuNow([child]),
+    received - from,
+    (performance.now() - start) / 1000,
+    repeats - repeatsFrom,
+  );
+  await stopWorkerProcess(child);
+  log(
+    `  engine at ${PACED_RATE} events/s offered (${committed.toFixed(0)}/s committed${traced ? ', traced' : ''}): ` +
+      `${count} events in ${rate.seconds.toFixed(1)} s, CPU ${rate.cpuUs.toFixed(0)} µs per delivery; ${serverCpu(rate)}`,
   );
   return rate;
 }
@@ -582,6 +666,24 @@ async function compareTracing(): Promise<void> {
   console.log(
     `  of which the main thread (JavaScript; not V8's compiler and GC helpers): untraced ${engineRates.map((r) => r.readyMainThreadUs?.toFixed(0)).join(', ')} µs; ` +
       `traced ${traced.map((r) => r.readyMainThreadUs?.toFixed(0)).join(', ')} µs; median of the rounds' ratios ${percentChange(1, pairedMain)}`,
+  );
+  log(`${ROUNDS} alternating paced rounds: the engine untraced and traced at ${PACED_RATE} events/s each`);
+  const pacedOff: Rate[] = [];
+  const pacedOn: Rate[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    log(`paced round ${round}/${ROUNDS}`);
+    if (round % 2 === 1) {
+      pacedOff.push(await pacedRound(false));
+      pacedOn.push(await pacedRound(true));
+    } else {
+      pacedOn.push(await pacedRound(true));
+      pacedOff.push(await pacedRound(false));
+    }
+  }
+  const pacedRatio = medianOf(pacedOn.map((r, i) => r.cpuUs / (pacedOff[i]?.cpuUs ?? NaN)));
+  console.log(
+    `  at ${PACED_RATE} events/s offered, worker CPU per delivery: untraced ${pacedOff.map((r) => r.cpuUs.toFixed(0)).join(', ')} µs; ` +
+      `traced ${pacedOn.map((r) => r.cpuUs.toFixed(0)).join(', ')} µs; median of the rounds' ratios ${percentChange(1, pacedRatio)} (target < +10 %)`,
   );
 }
 
@@ -697,20 +799,7 @@ try {
       log(`latency: ${rate} events/s for ${LATENCY_SECONDS} s`);
       commitTimes.clear();
       firstArrival.clear();
-      const total = rate * LATENCY_SECONDS;
-      const latencyStart = performance.now();
-      const inflight: Array<Promise<void>> = [];
-      for (let i = 0; i < total; i++) {
-        const due = latencyStart + (i * 1000) / rate;
-        const wait = due - performance.now();
-        if (wait > 1) await sleep(wait);
-        // A PostgreSQL that falls behind the offered rate slows the commits (the committed rate says
-        // so) rather than queueing them past the pool's 5 s connection timeout.
-        if (inflight.length >= 64) await inflight[inflight.length - 64];
-        inflight.push(commitEvent());
-      }
-      await Promise.all(inflight);
-      const achievedRate = total / ((performance.now() - latencyStart) / 1000);
+      const achievedRate = await commitAtRate(rate, LATENCY_SECONDS, commitEvent);
       await waitFor(
         'latency deliveries',
         () => [...commitTimes.keys()].every((id) => firstArrival.has(id)),
