@@ -36,8 +36,13 @@ const ONLY = process.env.BENCH_ONLY;
 // BENCH_TRACING=compare: what tracing costs, measured in one run: the service with every request
 // traced beside the same service untraced, alternating, GET and POST; no baseline and no list.
 const TRACING_COMPARE = process.env.BENCH_TRACING === 'compare';
-/** BENCH_TRACING=compare's paced runs: both sides at this share of the slower one's rate flat out. */
-const PACED_SHARE = 0.6;
+/**
+ * BENCH_TRACING=compare's paced runs: both sides at this share of the slower one's rate flat out
+ * (fresh processes, even warmed, are slower than the long-lived pair that set the rate).
+ */
+const PACED_SHARE = 0.5;
+/** Seconds flat out that warm a fresh process up before it is measured. */
+const FRESH_WARMUP_S = 3 * WARMUP_S;
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 interface Measure {
@@ -214,6 +219,7 @@ type Served = { child: ChildProcess; url: string };
  */
 async function compareTracing(
   sides: { untraced: Served; traced: Served },
+  freshSides: () => Promise<{ untraced: Served; traced: Served }>,
   auth: Record<string, string>,
   createBody: string,
 ): Promise<void> {
@@ -305,12 +311,38 @@ async function compareTracing(
     // Flat out, a side's CPU per request also moves with its pace (how many requests share an
     // event-loop turn, a batch, a round trip), so the faster side looks cheaper. Paced, both sides
     // take the same requests at the same rate, below either's capacity.
+    //
+    // Each paced round has a fresh pair of processes: one process can run faster or slower than
+    // another of the same code for its whole life (where its JIT and allocator put things), so the
+    // rounds of one pair are not independent samples; the same comparison ran +7 % and +27 % in two
+    // runs half an hour apart, each run's rounds agreeing with one another.
     const rate = Math.round(PACED_SHARE * Math.min(a.rps, b.rps));
-    const paced = await alternate(
-      `${method} at ${rate}/s`,
-      () => off(DURATION_S, rate),
-      () => on(DURATION_S, rate),
-    );
+    const paced: { offRuns: Measure[]; onRuns: Measure[] } = { offRuns: [], onRuns: [] };
+    for (let round = 1; round <= ROUNDS; round++) {
+      log(`${method} at ${rate}/s round ${round}/${ROUNDS}, a fresh pair of processes`);
+      const pair = await freshSides();
+      try {
+        const [pairOff, pairOn] = [await make(pair.untraced), await make(pair.traced)];
+        // Fresh processes: longer warm-up than the long-lived pair's, so that the JIT has settled.
+        await pairOff(FRESH_WARMUP_S);
+        await pairOn(FRESH_WARMUP_S);
+        const runOff = async () =>
+          paced.offRuns.push(
+            await measure(`untraced ${method} at ${rate}/s`, () => pairOff(DURATION_S, rate)),
+          );
+        const runOn = async () =>
+          paced.onRuns.push(await measure(`traced ${method} at ${rate}/s`, () => pairOn(DURATION_S, rate)));
+        if (round % 2 === 1) {
+          await runOff();
+          await runOn();
+        } else {
+          await runOn();
+          await runOff();
+        }
+      } finally {
+        await Promise.all([stopChild(pair.untraced.child), stopChild(pair.traced.child)]);
+      }
+    }
     const pacedRatio = pairedMedianOf(paced.onRuns, paced.offRuns, (m) => m.cpuUs);
     pacedRows.push(
       `  ${method} at ${rate} requests/s: CPU µs per request untraced ${paced.offRuns.map((r) => r.cpuUs.toFixed(0)).join(', ')}; ` +
@@ -330,7 +362,7 @@ async function compareTracing(
   console.log("Of which the service's main thread (JavaScript; not V8's compiler and GC helpers):");
   for (const row of mainThreadRows) console.log(row);
   console.log(
-    `Paced: both sides at ${PACED_SHARE * 100} % of the slower side's rate flat out, ${ROUNDS} alternating rounds of ${DURATION_S} s:`,
+    `Paced: both sides at ${PACED_SHARE * 100} % of the slower side's rate flat out, ${ROUNDS} rounds of ${DURATION_S} s, each a fresh pair of processes:`,
   );
   for (const row of pacedRows) console.log(row);
 }
@@ -386,7 +418,12 @@ async function main(): Promise<void> {
     if (TRACING_COMPARE) {
       const traced = await startService(serviceEnv, true);
       children.push(traced.child);
-      await compareTracing({ untraced: service, traced }, auth, createBody);
+      const freshSides = async (): Promise<{ untraced: Served; traced: Served }> => {
+        const pair = await Promise.all([startService(serviceEnv, false), startService(serviceEnv, true)]);
+        children.push(...pair.map((side) => side.child));
+        return { untraced: pair[0], traced: pair[1] };
+      };
+      await compareTracing({ untraced: service, traced }, freshSides, auth, createBody);
       await database.close();
       return;
     }
