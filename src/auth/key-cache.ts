@@ -1,6 +1,7 @@
 import type { RedisClient } from '../../queues/index.js';
 import { companyChange, KEY_CHANGES_CHANNEL, localKeyChanges } from '../keys/key-changes.js';
 import type { KeyLookup } from '../keys/repository.js';
+import { carried } from '../shared/carried.js';
 
 interface Entry {
   lookup: KeyLookup | undefined;
@@ -114,7 +115,9 @@ export class KeyCache {
       const passed = new Promise<boolean>((resolve) => (settle = resolve));
       const barrier: Barrier = { passed, settle };
       this.gathering = barrier;
-      setImmediate(() => this.sendBarrier(barrier));
+      // Sent outside the request that happened to ask first: the PING serves every request of the
+      // turn, so it belongs to none of their traces (nor their log lines).
+      carried.exit(() => setImmediate(() => this.sendBarrier(barrier)));
     }
     return this.gathering.passed;
   }
