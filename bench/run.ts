@@ -35,12 +35,20 @@ const LIST_SIZE = 100_000;
 const ONLY = process.env.BENCH_ONLY;
 // BENCH_TRACING=compare: what tracing costs, measured in one run: the service with every request
 // traced beside the same service untraced, alternating, GET and POST; no baseline and no list.
-const TRACING_COMPARE = process.env.BENCH_TRACING === 'compare';
+// BENCH_TRACING=control: the same runs with both sides untraced, so that the spread of its rounds
+// shows what the method reads when there is nothing to find.
+const TRACING_CONTROL = process.env.BENCH_TRACING === 'control';
+const TRACING_COMPARE = process.env.BENCH_TRACING === 'compare' || TRACING_CONTROL;
 /**
- * BENCH_TRACING=compare's paced runs: both sides at this share of the slower one's rate flat out
- * (fresh processes, even warmed, are slower than the long-lived pair that set the rate).
+ * BENCH_TRACING=compare's paced runs: each side at this share of the slower one's rate flat out,
+ * both at once (together half the machine's pace; fresh processes, even warmed, are slower than the
+ * long-lived pair that set the rate).
  */
-const PACED_SHARE = 0.5;
+const PACED_SHARE = 0.25;
+/** Paced rounds (each a fresh pair of processes): BENCH_PACED_ROUNDS, else three times BENCH_ROUNDS. */
+const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 3 * ROUNDS);
+/** Seconds each paced round measures. */
+const PACED_DURATION_S = 2 * DURATION_S;
 /** Seconds flat out that warm a fresh process up before it is measured. */
 const FRESH_WARMUP_S = 3 * WARMUP_S;
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -275,6 +283,8 @@ async function compareTracing(
     const paired = onRuns.map((on, i) => figure(on) / figure(offRuns[i] ?? on)).sort((x, y) => x - y);
     return { paired, median: paired[Math.floor(paired.length / 2)] ?? NaN };
   };
+  if (TRACING_CONTROL)
+    log('BENCH_TRACING=control: the side called traced below is untraced too; any difference is the method');
   log(
     `tracing cost: the service untraced (${sides.untraced.url}) and traced (${sides.traced.url}), ` +
       `${CONNECTIONS} connections, ${DURATION_S} s per run, ${ROUNDS} rounds alternating`,
@@ -316,34 +326,28 @@ async function compareTracing(
     // another of the same code for its whole life (where its JIT and allocator put things), so the
     // rounds of one pair are not independent samples; the same comparison ran +7 % and +27 % in two
     // runs half an hour apart, each run's rounds agreeing with one another.
+    //
+    // The two sides of a round run at the same time, each at its own rate, so that whatever the
+    // machine does meanwhile (another tenant of the VM, the kernel's housekeeping, PostgreSQL's
+    // checkpoints) falls on both alike. Taking turns, one side met the machine's slow seconds and
+    // the other did not: rounds of the same comparison spread from -14 to +36 %.
     const rate = Math.round(PACED_SHARE * Math.min(a.rps, b.rps));
     const paced: { offRuns: Measure[]; onRuns: Measure[] } = { offRuns: [], onRuns: [] };
-    for (let round = 1; round <= ROUNDS; round++) {
-      log(`${method} at ${rate}/s round ${round}/${ROUNDS}, a fresh pair of processes`);
+    for (let round = 1; round <= PACED_ROUNDS; round++) {
+      log(
+        `${method} at ${rate}/s each round ${round}/${PACED_ROUNDS}, a fresh pair of processes side by side`,
+      );
       const pair = await freshSides();
       try {
         const [pairOff, pairOn] = [await make(pair.untraced), await make(pair.traced)];
-        // Fresh processes: longer warm-up than the long-lived pair's, so that the JIT has settled.
-        // Each side is warmed just before it is measured: warmed first and left idle through the
-        // other's warm-up, a process measured differently (with 6 s and 20 s of warm-up, the traced
-        // side came out +17 % and -3 % per POST).
-        const runOff = async () => {
-          await pairOff(FRESH_WARMUP_S);
-          paced.offRuns.push(
-            await measure(`untraced ${method} at ${rate}/s`, () => pairOff(DURATION_S, rate)),
-          );
-        };
-        const runOn = async () => {
-          await pairOn(FRESH_WARMUP_S);
-          paced.onRuns.push(await measure(`traced ${method} at ${rate}/s`, () => pairOn(DURATION_S, rate)));
-        };
-        if (round % 2 === 1) {
-          await runOff();
-          await runOn();
-        } else {
-          await runOn();
-          await runOff();
-        }
+        // Fresh processes: a warm-up flat out first, so that the JIT has settled.
+        await Promise.all([pairOff(FRESH_WARMUP_S), pairOn(FRESH_WARMUP_S)]);
+        const [off, on] = await Promise.all([
+          measure(`untraced ${method} at ${rate}/s`, () => pairOff(PACED_DURATION_S, rate)),
+          measure(`traced ${method} at ${rate}/s`, () => pairOn(PACED_DURATION_S, rate)),
+        ]);
+        paced.offRuns.push(off);
+        paced.onRuns.push(on);
       } finally {
         await Promise.all([stopChild(pair.untraced.child), stopChild(pair.traced.child)]);
       }
@@ -367,7 +371,7 @@ async function compareTracing(
   console.log("Of which the service's main thread (JavaScript; not V8's compiler and GC helpers):");
   for (const row of mainThreadRows) console.log(row);
   console.log(
-    `Paced: both sides at ${PACED_SHARE * 100} % of the slower side's rate flat out, ${ROUNDS} rounds of ${DURATION_S} s, each a fresh pair of processes:`,
+    `Paced: both sides at once, each at ${PACED_SHARE * 100} % of the slower side's rate flat out, ${PACED_ROUNDS} rounds of ${PACED_DURATION_S} s, each a fresh pair of processes:`,
   );
   for (const row of pacedRows) console.log(row);
 }
@@ -421,10 +425,13 @@ async function main(): Promise<void> {
       metadata: { source: 'bench' },
     });
     if (TRACING_COMPARE) {
-      const traced = await startService(serviceEnv, true);
+      const traced = await startService(serviceEnv, !TRACING_CONTROL);
       children.push(traced.child);
       const freshSides = async (): Promise<{ untraced: Served; traced: Served }> => {
-        const pair = await Promise.all([startService(serviceEnv, false), startService(serviceEnv, true)]);
+        const pair = await Promise.all([
+          startService(serviceEnv, false),
+          startService(serviceEnv, !TRACING_CONTROL),
+        ]);
         children.push(...pair.map((side) => side.child));
         return { untraced: pair[0], traced: pair[1] };
       };
