@@ -236,8 +236,9 @@ function queueTelemetryOf(
  * span of their own and none for their commands.
  *
  * A job is added with a producer span only inside a trace (a traced request or job): one added
- * outside any would start a trace of its own, one span long. The add's own Redis command is not
- * traced: its producer span covers it. A consumer span continues its producer's
+ * outside any would start a trace of its own, one span long, so it is added as if telemetry were
+ * off (no context made for it, no empty trace context stored in the job: most of the web's POSTs are
+ * not sampled). The add's own Redis command is not traced: its producer span covers it. A consumer span continues its producer's
  * trace, or starts one for a job added outside any (a scheduled job); with `detached`, the job runs
  * outside its context.
  */
@@ -254,12 +255,14 @@ function producersAndConsumersOnly(
     recordException: () => undefined,
     end: () => undefined,
   };
+  const outsideAnyTrace: QueueSpan<Context> = { ...untraced, setSpanOnContext: (parent) => parent };
   const startSpan: Telemetry<Context>['tracer']['startSpan'] = (name, options, ctx) => {
     if (options?.kind === SpanKind.CONSUMER) {
       const span = telemetry.tracer.startSpan(name, options, ctx);
       return detached ? withContextOf(span, () => ROOT_CONTEXT) : span;
     }
-    if (options?.kind === SpanKind.PRODUCER && trace.getSpan(ctx ?? context.active())) {
+    if (options?.kind === SpanKind.PRODUCER) {
+      if (!trace.getSpan(ctx ?? context.active())) return outsideAnyTrace;
       const span = telemetry.tracer.startSpan(name, options, ctx);
       return withContextOf(span, (parent) => span.setSpanOnContext(parent).setValue(QUEUE_ADD, true));
     }
@@ -270,7 +273,8 @@ function producersAndConsumersOnly(
     tracer: { startSpan },
     contextManager: {
       active: () => contextManager.active(),
-      getMetadata: (ctx) => contextManager.getMetadata(ctx),
+      // Empty (BullMQ then stores none) for a context outside any trace.
+      getMetadata: (ctx) => (trace.getSpan(ctx) ? contextManager.getMetadata(ctx) : ''),
       fromMetadata: (ctx, metadata) => contextManager.fromMetadata(ctx, metadata),
       // The add's own Redis command (a script call) says nothing its producer span does not.
       with: (ctx, fn) => contextManager.with(ctx.getValue(QUEUE_ADD) === true ? suppress(ctx) : ctx, fn),
