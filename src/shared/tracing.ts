@@ -238,9 +238,9 @@ function queueTelemetryOf(
  * A job is added with a producer span only inside a trace (a traced request or job): one added
  * outside any would start a trace of its own, one span long, so it is added as if telemetry were
  * off (no context made for it, no empty trace context stored in the job: most of the web's POSTs are
- * not sampled). The add's own Redis command is not traced: its producer span covers it. A consumer span continues its producer's
- * trace, or starts one for a job added outside any (a scheduled job); with `detached`, the job runs
- * outside its context.
+ * not sampled). The add's own Redis command is not traced: its producer span covers it. A consumer
+ * span continues its producer's trace, or starts one for a job added outside any (a scheduled job);
+ * with `detached`, the job runs outside its context.
  */
 function producersAndConsumersOnly(
   telemetry: Telemetry<Context>,
