@@ -72,6 +72,8 @@ module.exports = {
     enhancedResolveOptions: {
       extensions: ['.ts', '.js'],
       conditionNames: ['import', 'require', 'node', 'default'],
+      // Subpath imports (`@opentelemetry/otlp-exporter-base/node-http`) exist only in a package's exports map.
+      exportsFields: ['exports'],
     },
   },
 };

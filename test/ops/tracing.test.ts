@@ -36,8 +36,9 @@ describe('tracing: one trace from the API request to the webhook POST', function
       webs: 1,
       workers: 1,
       env: {
+        // The default encoding (protobuf, the service's own encoder): what an operator gets unless
+        // they name another.
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
         // Export within a fifth of a second, not the default five.
         OTEL_BSP_SCHEDULE_DELAY: '200',
         OUTBOX_SWEEP_MS: '300',
@@ -110,6 +111,10 @@ describe('tracing: one trace from the API request to the webhook POST', function
     }, 15_000);
     const systems = new Set(spans.map((s) => s.attributes['db.system'] ?? s.attributes['db.system.name']));
     expect([...systems]).to.include.members(['postgresql', 'redis']);
+    expect(otlp.exports).to.include({ json: 0 });
+    expect(otlp.exports.protobuf).to.be.greaterThan(0);
+    const statements = spans.map((s) => String(s.attributes['db.query.text'] ?? ''));
+    expect(statements.some((text) => /^insert into "events" \(.+\) values/s.test(text))).to.equal(true);
     // A job's add is its producer span: the Redis command BullMQ sends for it gets none of its own.
     const producers = new Set(spans.filter((s) => s.kind === SPAN_KIND.producer).map((s) => s.spanId));
     const underAdds = spans.filter((s) => producers.has(s.parentSpanId) && s.kind !== SPAN_KIND.consumer);
