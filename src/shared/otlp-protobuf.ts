@@ -1,4 +1,4 @@
-import type { AttributeValue, Attributes, HrTime, SpanContext } from '@opentelemetry/api';
+import type { AttributeValue, HrTime, SpanContext } from '@opentelemetry/api';
 import { OTLPExporterBase } from '@opentelemetry/otlp-exporter-base';
 import {
   convertLegacyHttpOptions,
@@ -43,7 +43,8 @@ export const spanSerializer: ISerializer<tracing.ReadableSpan[], IExportTraceSer
 
 /** What the SDK's `ProtobufTraceSerializer.serializeRequest` returns for `spans`, encoded faster. */
 export function encodeExportRequest(spans: tracing.ReadableSpan[]): Uint8Array {
-  const byResource = new Map<resources.Resource, Map<unknown, tracing.ReadableSpan[]>>();
+  type Scope = tracing.ReadableSpan['instrumentationScope'];
+  const byResource = new Map<resources.Resource, Map<Scope, tracing.ReadableSpan[]>>();
   for (const span of spans) {
     let byScope = byResource.get(span.resource);
     if (!byScope) byResource.set(span.resource, (byScope = new Map()));
@@ -53,132 +54,73 @@ export function encodeExportRequest(spans: tracing.ReadableSpan[]): Uint8Array {
   }
   const w = new Writer(1024 + spans.length * 1024);
   for (const [resource, byScope] of byResource) {
-    w.tag(1, LEN);
-    const resourceSpans = w.begin();
-    w.tag(1, LEN);
-    const resourceMessage = w.begin();
+    const resourceSpans = w.begin(1);
+    const resourceMessage = w.begin(1);
     writeAttributes(w, resource.attributes, 1);
-    w.tag(2, VARINT);
-    w.varint(0);
+    w.varintField(2, 0);
     w.end(resourceMessage);
-    for (const scopeSpans of byScope.values()) {
-      w.tag(2, LEN);
-      writeScopeSpans(w, scopeSpans);
-    }
-    if (resource.schemaUrl) {
-      w.tag(3, LEN);
-      w.string(resource.schemaUrl);
-    }
+    for (const [scope, scopeSpans] of byScope) writeScopeSpans(w, scope, scopeSpans);
+    w.optionalString(3, resource.schemaUrl);
     w.end(resourceSpans);
   }
   return w.finish();
 }
 
-// Protobuf wire types.
-const VARINT = 0;
-const I64 = 1;
-const LEN = 2;
-const I32 = 5;
-
-function writeScopeSpans(w: Writer, spans: tracing.ReadableSpan[]): void {
-  const scope = spans[0]?.instrumentationScope;
-  if (!scope) return;
-  const start = w.begin();
-  w.tag(1, LEN);
-  const scopeMessage = w.begin();
-  w.tag(1, LEN);
-  w.string(scope.name);
-  if (scope.version) {
-    w.tag(2, LEN);
-    w.string(scope.version);
-  }
+function writeScopeSpans(
+  w: Writer,
+  scope: tracing.ReadableSpan['instrumentationScope'],
+  spans: tracing.ReadableSpan[],
+): void {
+  const start = w.begin(2);
+  const scopeMessage = w.begin(1);
+  w.stringField(1, scope.name);
+  w.optionalString(2, scope.version);
   w.end(scopeMessage);
-  for (const span of spans) {
-    w.tag(2, LEN);
-    writeSpan(w, span);
-  }
-  if (scope.schemaUrl) {
-    w.tag(3, LEN);
-    w.string(scope.schemaUrl);
-  }
+  for (const span of spans) writeSpan(w, span);
+  w.optionalString(3, scope.schemaUrl);
   w.end(start);
 }
 
 function writeSpan(w: Writer, span: tracing.ReadableSpan): void {
-  const start = w.begin();
+  const start = w.begin(2);
   const ctx = span.spanContext();
-  w.tag(1, LEN);
-  w.hexBytes(ctx.traceId);
-  w.tag(2, LEN);
-  w.hexBytes(ctx.spanId);
-  const traceState = ctx.traceState?.serialize();
-  if (traceState) {
-    w.tag(3, LEN);
-    w.string(traceState);
-  }
+  w.idField(1, ctx.traceId);
+  w.idField(2, ctx.spanId);
+  w.optionalString(3, ctx.traceState?.serialize());
   const parent = span.parentSpanContext;
-  if (parent?.spanId) {
-    w.tag(4, LEN);
-    w.hexBytes(parent.spanId);
-  }
-  w.tag(5, LEN);
-  w.string(span.name);
+  if (parent?.spanId) w.idField(4, parent.spanId);
+  w.stringField(5, span.name);
   // OTLP's SpanKind counts from UNSPECIFIED = 0; the API's from INTERNAL = 0.
-  w.tag(6, VARINT);
-  w.varint(span.kind + 1);
-  w.tag(7, I64);
-  w.time(span.startTime);
-  w.tag(8, I64);
-  w.time(span.endTime);
+  w.varintField(6, span.kind + 1);
+  w.timeField(7, span.startTime);
+  w.timeField(8, span.endTime);
   writeAttributes(w, span.attributes, 9);
-  w.tag(10, VARINT);
-  w.varint(span.droppedAttributesCount);
+  w.varintField(10, span.droppedAttributesCount);
   for (const event of span.events) {
-    w.tag(11, LEN);
-    const eventStart = w.begin();
-    w.tag(1, I64);
-    w.time(event.time);
-    w.tag(2, LEN);
-    w.string(event.name);
+    const eventStart = w.begin(11);
+    w.timeField(1, event.time);
+    w.stringField(2, event.name);
     if (event.attributes) writeAttributes(w, event.attributes, 3);
-    w.tag(4, VARINT);
-    w.varint(event.droppedAttributesCount ?? 0);
+    w.varintField(4, event.droppedAttributesCount ?? 0);
     w.end(eventStart);
   }
-  w.tag(12, VARINT);
-  w.varint(span.droppedEventsCount);
+  w.varintField(12, span.droppedEventsCount);
   for (const link of span.links) {
-    w.tag(13, LEN);
-    const linkStart = w.begin();
-    w.tag(1, LEN);
-    w.hexBytes(link.context.traceId);
-    w.tag(2, LEN);
-    w.hexBytes(link.context.spanId);
-    const linkTraceState = link.context.traceState?.serialize();
-    if (linkTraceState) {
-      w.tag(3, LEN);
-      w.string(linkTraceState);
-    }
+    const linkStart = w.begin(13);
+    w.idField(1, link.context.traceId);
+    w.idField(2, link.context.spanId);
+    w.optionalString(3, link.context.traceState?.serialize());
     if (link.attributes) writeAttributes(w, link.attributes, 4);
-    w.tag(5, VARINT);
-    w.varint(link.droppedAttributesCount ?? 0);
-    w.tag(6, I32);
-    w.fixed32(flagsOf(link.context, link.context.isRemote));
+    w.varintField(5, link.droppedAttributesCount ?? 0);
+    w.fixed32Field(6, flagsOf(link.context, link.context.isRemote));
     w.end(linkStart);
   }
-  w.tag(14, VARINT);
-  w.varint(span.droppedLinksCount);
-  w.tag(15, LEN);
-  const status = w.begin();
-  if (span.status.message) {
-    w.tag(2, LEN);
-    w.string(span.status.message);
-  }
-  w.tag(3, VARINT);
-  w.varint(span.status.code);
+  w.varintField(14, span.droppedLinksCount);
+  const status = w.begin(15);
+  w.optionalString(2, span.status.message);
+  w.varintField(3, span.status.code);
   w.end(status);
-  w.tag(16, I32);
-  w.fixed32(flagsOf(ctx, parent?.isRemote));
+  w.fixed32Field(16, flagsOf(ctx, parent?.isRemote));
   w.end(start);
 }
 
@@ -187,23 +129,17 @@ function flagsOf(ctx: SpanContext, remote: boolean | undefined): number {
   return (ctx.traceFlags & 0xff) | 0x100 | (remote ? 0x200 : 0);
 }
 
-function writeAttributes(w: Writer, attributes: Attributes, field: number): void {
+/** Attributes, or the entries of a key-value list, as repeated `KeyValue` fields. */
+function writeAttributes(w: Writer, attributes: object, field: number): void {
   for (const key in attributes) {
     if (!Object.prototype.hasOwnProperty.call(attributes, key)) continue;
-    w.tag(field, LEN);
-    writeKeyValue(w, key, attributes[key]);
+    const start = w.begin(field);
+    w.stringField(1, key);
+    const valueStart = w.begin(2);
+    writeAnyValue(w, Reflect.get(attributes, key));
+    w.end(valueStart);
+    w.end(start);
   }
-}
-
-function writeKeyValue(w: Writer, key: string, value: unknown): void {
-  const start = w.begin();
-  w.tag(1, LEN);
-  w.string(key);
-  w.tag(2, LEN);
-  const valueStart = w.begin();
-  writeAnyValue(w, value);
-  w.end(valueStart);
-  w.end(start);
 }
 
 const INT64_MIN = -(2 ** 63);
@@ -211,41 +147,23 @@ const INT64_END = 2 ** 63;
 
 /** An attribute value as OTLP's `AnyValue`; `null` and `undefined` (allowed in arrays) as an empty one. */
 function writeAnyValue(w: Writer, value: AttributeValue | unknown): void {
-  if (typeof value === 'string') {
-    w.tag(1, LEN);
-    w.string(value);
-  } else if (typeof value === 'boolean') {
-    w.tag(2, VARINT);
-    w.varint(value ? 1 : 0);
-  } else if (typeof value === 'number') {
-    if (Number.isInteger(value) && value >= INT64_MIN && value < INT64_END) {
-      w.tag(3, VARINT);
-      w.varint(value);
-    } else {
-      w.tag(4, I64);
-      w.double(value);
-    }
-  } else if (value instanceof Uint8Array) {
-    w.tag(7, LEN);
-    w.bytes(value);
-  } else if (Array.isArray(value)) {
-    w.tag(5, LEN);
-    const start = w.begin();
+  if (typeof value === 'string') w.stringField(1, value);
+  else if (typeof value === 'boolean') w.varintField(2, value ? 1 : 0);
+  else if (typeof value === 'number') {
+    if (Number.isInteger(value) && value >= INT64_MIN && value < INT64_END) w.varintField(3, value);
+    else w.doubleField(4, value);
+  } else if (value instanceof Uint8Array) w.bytesField(7, value);
+  else if (Array.isArray(value)) {
+    const start = w.begin(5);
     for (const item of value) {
-      w.tag(1, LEN);
-      const itemStart = w.begin();
+      const itemStart = w.begin(1);
       writeAnyValue(w, item);
       w.end(itemStart);
     }
     w.end(start);
   } else if (typeof value === 'object' && value !== null) {
-    w.tag(6, LEN);
-    const start = w.begin();
-    for (const key in value) {
-      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-      w.tag(1, LEN);
-      writeKeyValue(w, key, Reflect.get(value, key));
-    }
+    const start = w.begin(6);
+    writeAttributes(w, value, 1);
     w.end(start);
   }
 }
@@ -255,6 +173,12 @@ function varintSize(value: number): number {
   for (let v = value; v >= 0x80; v = Math.floor(v / 0x80)) size++;
   return size;
 }
+
+// Protobuf wire types.
+const VARINT = 0;
+const I64 = 1;
+const LEN = 2;
+const I32 = 5;
 
 /** A growing buffer of protobuf fields. */
 class Writer {
@@ -279,71 +203,64 @@ class Writer {
     this.buf = grown;
   }
 
-  tag(field: number, wireType: number): void {
-    this.varint((field << 3) | wireType);
+  varintField(field: number, value: number): void {
+    this.tag(field, VARINT);
+    this.varint(value);
   }
 
-  /** A non-negative integer below 2^53, or a negative one as its 64-bit two's complement (ten bytes). */
-  varint(value: number): void {
-    this.ensure(10);
-    if (value >= 0 && value <= 0xffffffff) {
-      let v = value >>> 0;
-      while (v > 0x7f) {
-        this.buf[this.pos++] = (v & 0x7f) | 0x80;
-        v >>>= 7;
-      }
-      this.buf[this.pos++] = v;
-      return;
-    }
-    let big = BigInt.asUintN(64, BigInt(value));
-    while (big > 0x7fn) {
-      this.buf[this.pos++] = Number(big & 0x7fn) | 0x80;
-      big >>= 7n;
-    }
-    this.buf[this.pos++] = Number(big);
-  }
-
-  fixed32(value: number): void {
+  fixed32Field(field: number, value: number): void {
+    this.tag(field, I32);
     this.ensure(4);
     this.pos = this.buf.writeUInt32LE(value >>> 0, this.pos);
   }
 
   /** An `HrTime` as nanoseconds since the epoch, a fixed64. */
-  time([seconds, nanos]: HrTime): void {
+  timeField(field: number, [seconds, nanos]: HrTime): void {
+    this.tag(field, I64);
     this.ensure(8);
     const total = BigInt(Math.trunc(seconds)) * 1_000_000_000n + BigInt(Math.trunc(nanos));
     this.pos = this.buf.writeBigUInt64LE(BigInt.asUintN(64, total), this.pos);
   }
 
-  double(value: number): void {
+  doubleField(field: number, value: number): void {
+    this.tag(field, I64);
     this.ensure(8);
     this.pos = this.buf.writeDoubleLE(value, this.pos);
   }
 
-  string(value: string): void {
+  stringField(field: number, value: string): void {
+    this.tag(field, LEN);
     const length = Buffer.byteLength(value, 'utf8');
     this.varint(length);
     this.ensure(length);
     this.pos += this.buf.write(value, this.pos, length, 'utf8');
   }
 
+  /** A string field left out when empty or missing, as the SDK leaves out optional strings. */
+  optionalString(field: number, value: string | undefined): void {
+    if (value) this.stringField(field, value);
+  }
+
   /** A trace or span id (hex) as the bytes it spells. */
-  hexBytes(hex: string): void {
+  idField(field: number, hex: string): void {
+    this.tag(field, LEN);
     const length = hex.length >>> 1;
     this.varint(length);
     this.ensure(length);
     this.pos += this.buf.write(hex, this.pos, length, 'hex');
   }
 
-  bytes(value: Uint8Array): void {
+  bytesField(field: number, value: Uint8Array): void {
+    this.tag(field, LEN);
     this.varint(value.length);
     this.ensure(value.length);
     this.buf.set(value, this.pos);
     this.pos += value.length;
   }
 
-  /** Starts a length-delimited field: one byte kept for its length, which `end` writes. */
-  begin(): number {
+  /** Starts a length-delimited field: its tag, and one byte kept for its length, which `end` writes. */
+  begin(field: number): number {
+    this.tag(field, LEN);
     this.ensure(1);
     return this.pos++;
   }
@@ -364,5 +281,29 @@ class Writer {
       v >>>= 7;
     }
     this.buf[at] = v;
+  }
+
+  private tag(field: number, wireType: number): void {
+    this.varint((field << 3) | wireType);
+  }
+
+  /** A non-negative integer below 2^53, or a negative one as its 64-bit two's complement (ten bytes). */
+  private varint(value: number): void {
+    this.ensure(10);
+    if (value >= 0 && value <= 0xffffffff) {
+      let v = value >>> 0;
+      while (v > 0x7f) {
+        this.buf[this.pos++] = (v & 0x7f) | 0x80;
+        v >>>= 7;
+      }
+      this.buf[this.pos++] = v;
+      return;
+    }
+    let big = BigInt.asUintN(64, BigInt(value));
+    while (big > 0x7fn) {
+      this.buf[this.pos++] = Number(big & 0x7fn) | 0x80;
+      big >>= 7n;
+    }
+    this.buf[this.pos++] = Number(big);
   }
 }
