@@ -10,6 +10,7 @@ import {
   trace,
   type Context,
   type ContextManager,
+  type Span,
   type Tracer,
 } from '@opentelemetry/api';
 import type { Span as QueueSpan, Telemetry } from 'bullmq';
@@ -136,29 +137,147 @@ export function exportsDefaultOtlp(env: NodeJS.ProcessEnv = process.env): boolea
  * (the pg query's, the pool connect's, ioredis's sendCommand) met both kinds of call and cost more
  * per call than with either kind alone (V8 optimises code late that meets mixed cases): in a CPU
  * profile of POSTs, they and the spans they make took seven tenths of the CPU they take with every
- * request traced. Now each wrapper sees traced calls only. Imports pg and ioredis, so the
- * instrumentations patch them first (`startTracing` runs before anything else imports them).
+ * request traced. Now each wrapper sees traced calls only, and a traced pg query gets a span of our
+ * own (`tracePgQuery`). Imports pg and ioredis, so the instrumentations patch them first
+ * (`startTracing` runs before anything else imports them).
  */
 async function skipInstrumentationOutsideTraces(): Promise<void> {
   const [{ default: pg }, { Redis }] = await Promise.all([import('pg'), import('ioredis')]);
   const pool: unknown = Object.getPrototypeOf(pg.Pool.prototype);
-  for (const [target, method] of [
-    [pg.Client.prototype, 'query'],
-    [pool, 'connect'],
-    [Redis.prototype, 'sendCommand'],
-  ] as const) {
+  const wrappers: Array<[target: unknown, method: string, wrap: Wrap]> = [
+    [pg.Client.prototype, 'query', tracePgQuery(trace.getTracer('payment-links-pg'))],
+    // With ignoreConnectSpans, the instrumented connect only counts the pool's connections into
+    // metrics, through listeners it adds to the pool's every checkout and release: wasted unless
+    // metrics are exported.
+    [pool, 'connect', process.env.OTEL_METRICS_EXPORTER ? instrumentedInsideTraces : (original) => original],
+    [Redis.prototype, 'sendCommand', instrumentedInsideTraces],
+  ];
+  for (const [target, method, wrap] of wrappers) {
     const instrumented: unknown = target && Reflect.get(target, method);
     const original: unknown =
       typeof instrumented === 'function' ? Reflect.get(instrumented, '__original') : undefined;
     if (typeof instrumented !== 'function' || typeof original !== 'function' || !target)
       throw new Error(`tracing: ${method} of pg or ioredis is not instrumented`);
-    const outsideTracesUninstrumented = function (this: unknown, ...args: unknown[]): unknown {
-      return carried.getStore()?.trace === undefined
-        ? Reflect.apply(original, this, args)
-        : Reflect.apply(instrumented, this, args);
-    };
-    Reflect.set(target, method, outsideTracesUninstrumented);
+    Reflect.set(target, method, wrap(original as AnyMethod, instrumented as AnyMethod));
   }
+}
+
+export type AnyMethod = (this: unknown, ...args: unknown[]) => unknown;
+/** A method to install in place of an instrumented one, from the original and the instrumented. */
+export type Wrap = (original: AnyMethod, instrumented: AnyMethod) => AnyMethod;
+
+const instrumentedInsideTraces: Wrap = (original, instrumented) =>
+  function outsideTracesUninstrumented(this: unknown, ...args: unknown[]): unknown {
+    return carried.getStore()?.trace === undefined
+      ? Reflect.apply(original, this, args)
+      : Reflect.apply(instrumented, this, args);
+  };
+
+/** What of a pg `Client`'s connection a query's span describes. */
+function connectionOf(client: unknown): { database?: unknown; host?: unknown; port?: unknown } {
+  const params: unknown =
+    client && typeof client === 'object' ? Reflect.get(client, 'connectionParameters') : undefined;
+  return params && typeof params === 'object' ? params : {};
+}
+
+/**
+ * A traced pg query as one client span of our own, in place of the pg instrumentation's, which cost
+ * a traced POST more than all its other spans together (`docs/benchmarks.md`, "Tracing cost"): it
+ * copies each query's config, times every query into a metric, and runs a dozen helpers per call.
+ * The span keeps what the instrumentation's said of a query: its name (`pg.query:INSERT dbname`),
+ * `db.system.name`, `db.namespace`, `server.address`, `server.port`, `db.query.text` and `pg.plan`
+ * for a named statement; a failed query has an error status, its SQLSTATE in `error.type`, and an
+ * exception event (`endQuerySpan`).
+ *
+ * Covers the calls the service makes: query text or a config object with text, then values, then
+ * a callback or none (a promise). Anything else (a submittable such as a cursor, a config holding
+ * its own callback) goes to the instrumentation as before. Outside any trace, pg's own method.
+ */
+export function tracePgQuery(tracer: Tracer): Wrap {
+  return (original, instrumented) =>
+    function query(this: unknown, ...args: unknown[]): unknown {
+      const parent = carried.getStore()?.trace;
+      if (parent === undefined) return Reflect.apply(original, this, args);
+      const text = queryTextOf(args[0]);
+      if (text === undefined) return Reflect.apply(instrumented, this, args);
+      const { database, host, port } = connectionOf(this);
+      const namespace = typeof database === 'string' ? database : undefined;
+      const first = args[0];
+      const name: unknown = first && typeof first === 'object' ? Reflect.get(first, 'name') : undefined;
+      const span = tracer.startSpan(
+        `pg.query:${typeof name === 'string' && name ? name : operationOf(text)}${namespace ? ` ${namespace}` : ''}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            'db.system.name': 'postgresql',
+            'db.namespace': namespace,
+            'server.address': typeof host === 'string' ? host : undefined,
+            'server.port':
+              typeof port === 'number' ? port : typeof port === 'string' ? Number(port) : undefined,
+            'db.query.text': text,
+            ...(typeof name === 'string' && name ? { 'pg.plan': name } : {}),
+          },
+        },
+        parent,
+      );
+      const last = args.length - 1;
+      const callback = args[last];
+      if (typeof callback === 'function') {
+        args[last] = context.bind(parent, function (this: unknown, err: unknown, ...rest: unknown[]) {
+          endQuerySpan(span, err);
+          return Reflect.apply(callback, this, [err, ...rest]);
+        });
+      }
+      let result: unknown;
+      try {
+        result = Reflect.apply(original, this, args);
+      } catch (err) {
+        endQuerySpan(span, err);
+        throw err;
+      }
+      if (result instanceof Promise)
+        result.then(
+          () => endQuerySpan(span, undefined),
+          (err: unknown) => endQuerySpan(span, err),
+        );
+      return result;
+    };
+}
+
+/** The text of a query pg runs from these arguments' first, when it is one `tracePgQuery` covers. */
+function queryTextOf(first: unknown): string | undefined {
+  if (typeof first === 'string') return first;
+  if (!first || typeof first !== 'object') return undefined;
+  const text: unknown = Reflect.get(first, 'text');
+  if (typeof text !== 'string') return undefined;
+  const submit: unknown = Reflect.get(first, 'submit');
+  const callback: unknown = Reflect.get(first, 'callback');
+  return typeof submit === 'function' || typeof callback === 'function' ? undefined : text;
+}
+
+/** `INSERT` of `insert into …`, as the instrumentation names a query's operation. */
+function operationOf(text: string): string {
+  const trimmed = text.trimStart();
+  const space = trimmed.search(/\s/);
+  const word = (space === -1 ? trimmed : trimmed.slice(0, space)).toUpperCase();
+  return word.endsWith(';') ? word.slice(0, -1) : word;
+}
+
+/**
+ * Ends a query's span, recording its failure if any. The error is described by its type and SQLSTATE
+ * only: PostgreSQL's messages can quote the values that failed (`invalid input syntax for type
+ * uuid: "…"`), which may be buyer data.
+ */
+function endQuerySpan(span: Span, err: unknown): void {
+  if (err !== undefined && err !== null) {
+    const code: unknown = typeof err === 'object' ? Reflect.get(err, 'code') : undefined;
+    const type = err instanceof Error ? err.name : 'PostgreSQLError';
+    const message = `PostgreSQL error of type '${type}' occurred (code: ${typeof code === 'string' ? code : 'UNKNOWN'})`;
+    if (typeof code === 'string') span.setAttribute('error.type', code);
+    span.recordException(message);
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+  }
+  span.end();
 }
 
 /**

@@ -115,6 +115,10 @@ describe('tracing: one trace from the API request to the webhook POST', function
     expect(otlp.exports.protobuf).to.be.greaterThan(0);
     const statements = spans.map((s) => String(s.attributes['db.query.text'] ?? ''));
     expect(statements.some((text) => /^insert into "events" \(.+\) values/s.test(text))).to.equal(true);
+    // A query's span is a child of the request's, named after its operation.
+    const insert = spans.find((s) => statements[spans.indexOf(s)]?.startsWith('insert into "events"'));
+    expect(insert?.name).to.match(/^pg\.query:INSERT \S+$/);
+    expect(spans.map((s) => s.spanId)).to.include(insert?.parentSpanId);
     // A job's add is its producer span: the Redis command BullMQ sends for it gets none of its own.
     const producers = new Set(spans.filter((s) => s.kind === SPAN_KIND.producer).map((s) => s.spanId));
     const underAdds = spans.filter((s) => producers.has(s.parentSpanId) && s.kind !== SPAN_KIND.consumer);
