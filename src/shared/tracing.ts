@@ -198,14 +198,15 @@ export function tracePgQuery(tracer: Tracer): Wrap {
     function query(this: unknown, ...args: unknown[]): unknown {
       const parent = carried.getStore()?.trace;
       if (parent === undefined) return Reflect.apply(original, this, args);
-      const text = queryTextOf(args[0]);
+      const [first] = args;
+      const text = queryTextOf(first);
       if (text === undefined) return Reflect.apply(instrumented, this, args);
       const { database, host, port } = connectionOf(this);
       const namespace = typeof database === 'string' ? database : undefined;
-      const first = args[0];
       const name: unknown = first && typeof first === 'object' ? Reflect.get(first, 'name') : undefined;
+      const plan = typeof name === 'string' && name ? name : undefined;
       const span = tracer.startSpan(
-        `pg.query:${typeof name === 'string' && name ? name : operationOf(text)}${namespace ? ` ${namespace}` : ''}`,
+        `pg.query:${plan ?? operationOf(text)}${namespace ? ` ${namespace}` : ''}`,
         {
           kind: SpanKind.CLIENT,
           attributes: {
@@ -215,7 +216,7 @@ export function tracePgQuery(tracer: Tracer): Wrap {
             'server.port':
               typeof port === 'number' ? port : typeof port === 'string' ? Number(port) : undefined,
             'db.query.text': text,
-            ...(typeof name === 'string' && name ? { 'pg.plan': name } : {}),
+            ...(plan ? { 'pg.plan': plan } : {}),
           },
         },
         parent,
