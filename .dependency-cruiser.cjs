@@ -18,9 +18,11 @@ const LAYERS = [
   ['companies', 'src/companies/'],
   ['auth', 'src/auth/'],
   ['payment-links', 'src/payment-links/'],
-  ['orders', 'src/orders/'],
-  // Payment gateway adapters (the dev gateway, a PSP's): they implement the port orders/gateway.ts.
+  // Payment gateways: the port (gateways/port.ts), its adapters (the dev gateway, Mercado Pago), the
+  // companies' PSP accounts and the choice of a company's gateway. The orders charge, read and refund
+  // through them.
   ['gateways', 'src/gateways/'],
+  ['orders', 'src/orders/'],
   ['sweeps', 'src/sweeps/'],
   ['simulate', 'src/simulate/'],
   ['checkout', 'src/checkout/'],

@@ -14,6 +14,8 @@ export const QUEUE = {
   deliveryRecovery: 'delivery-recovery',
   retention: 'retention',
   deliveryLanes: 'delivery-lanes',
+  gatewayNotices: 'gateway-notices',
+  gatewayReconciliation: 'gateway-reconciliation',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -75,6 +77,18 @@ export interface JobPayloads {
   retention: Record<string, never>;
   /** Run one integration's delivery lane; a job of a replaced `generation` does nothing. */
   deliveryLanes: { integrationId: number; generation: number };
+  /**
+   * A verified PSP notification: read `resourceId` back from the PSP and apply what it says.
+   * `accountId` is the PSP account the notification names (never a token).
+   */
+  gatewayNotices: {
+    provider: 'mercadopago';
+    topic: 'payment' | 'chargebacks';
+    resourceId: string;
+    accountId: string | null;
+  };
+  /** Read one charge's payment from its PSP (a lost notification must not leave it pending). */
+  gatewayReconciliation: { orderCode: string };
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -90,6 +104,8 @@ export interface JobResults {
   deliveryRecovery: { recovered: number };
   retention: { events: number; deliveries: number; attempts: number };
   deliveryLanes: { outcome: string; sent: number };
+  gatewayNotices: { applied: string };
+  gatewayReconciliation: { outcome: string };
 }
 
 const DAY = 24 * 3600;
@@ -140,6 +156,10 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
     attempts: 20,
     backoff: { type: 'exponential', delay: 1000 },
   },
+  // A PSP down when its notification is read: the job retries over about an hour, and the charge's
+  // reconciliation reads it again later anyway.
+  gatewayNotices: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
+  gatewayReconciliation: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 /** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
@@ -154,6 +174,10 @@ export const jobIds = {
   orderAbandonment: (orderCode: string): string => `abandon-${orderCode}`,
   deliveryRecovery: (recoveryId: number): string => `recover-${recoveryId}`,
   deliveryLanes: (integrationId: number, generation: number): string => `lane-${integrationId}-${generation}`,
+  /** One job per notification MP sent (its x-request-id), so MP's own retries of it run once. */
+  gatewayNotices: (provider: string, topic: string, resourceId: string, requestId: string): string =>
+    `notice-${provider}-${topic}-${resourceId}-${requestId}`,
+  gatewayReconciliation: (orderCode: string, read: number): string => `reconcile-${orderCode}-${read}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

@@ -69,6 +69,10 @@ export async function startWorkers(
     // One recovery walks its pages in order; a second one runs beside it.
     deliveryRecovery: 2,
     retention: 1,
+    // Each waits on the PSP (up to MERCADOPAGO_TIMEOUT_MS): a few at once, so one slow PSP
+    // answer does not hold the others.
+    gatewayNotices: 8,
+    gatewayReconciliation: 4,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);

@@ -4,6 +4,7 @@ import type { JobOf, JobResults, QueueKey } from '../queues/index.js';
 import { publishAfterCommit } from '../src/events/publish.js';
 import { abandonDueOrder } from '../src/orders/abandonment.js';
 import { runRenewal } from '../src/orders/renewals.js';
+import { reconcileCharge, settleNotice } from '../src/orders/settlement.js';
 import { expireDueLink } from '../src/payment-links/expiry.js';
 import type { AppContext } from '../src/shared/context.js';
 import type { LaneRunOptions } from '../src/webhooks/lane-runner.js';
@@ -52,6 +53,18 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
     integrationId: Joi.number().integer().min(1).required(),
     generation: Joi.number().integer().min(1).required(),
   }),
+  gatewayNotices: Joi.object({
+    provider: Joi.string().valid('mercadopago').required(),
+    topic: Joi.string().valid('payment', 'chargebacks').required(),
+    resourceId: Joi.string()
+      .pattern(/^[A-Za-z0-9_-]{1,64}$/)
+      .required(),
+    accountId: Joi.string()
+      .pattern(/^\d{1,20}$/)
+      .allow(null)
+      .required(),
+  }),
+  gatewayReconciliation: Joi.object({ orderCode: Joi.string().guid().required() }),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -99,6 +112,10 @@ export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in
     retention: async () => ({
       ...(await pruneExpired(ctx.db, ctx.config.retentionDays)),
       dashboardSessions: await purgeExpiredSessions(ctx.db),
+    }),
+    gatewayNotices: async (job) => ({ applied: await settleNotice(ctx, payload('gatewayNotices', job)) }),
+    gatewayReconciliation: async (job) => ({
+      outcome: await reconcileCharge(ctx, payload('gatewayReconciliation', job).orderCode),
     }),
     orderAbandonment: async (job, token) => {
       const { orderCode } = payload('orderAbandonment', job);

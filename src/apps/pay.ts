@@ -1,8 +1,8 @@
 import express, { type Express } from 'express';
 import { pageErrorHandler } from '../checkout/html.js';
 import { checkoutRouter } from '../checkout/routes.js';
-import { gatewayFor } from '../gateways/index.js';
-import { gatewayCallbackRouter } from '../orders/gateway-routes.js';
+import { defaultGateway } from '../gateways/index.js';
+import { gatewayCallbackRouter, mercadoPagoNotificationsRouter } from '../orders/gateway-routes.js';
 import { shortLinkRouter } from '../checkout/short-link.js';
 import type { AppContext } from '../shared/context.js';
 import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
@@ -13,9 +13,11 @@ export function payApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
   // The gateway callback is signed over its raw body, so it is routed before any body parser.
-  const { readCallback } = gatewayFor(ctx.config);
+  const { readCallback } = defaultGateway(ctx.config);
   if (readCallback) app.use(gatewayCallbackRouter(ctx, readCallback));
   else ctx.logger.warn('GATEWAY_WEBHOOK_SECRET is not set: the gateway payment callback is disabled');
+  const mp = ctx.config.mercadoPago;
+  if (mp) app.use(mercadoPagoNotificationsRouter(ctx, mp.webhookSecret));
   app.use(express.urlencoded({ extended: false, limit: ctx.config.limits.bodyBytes }));
   app.use(queryGuard, bodyGuard({ nul: true }));
   app.use(shortLinkRouter(ctx));

@@ -32,7 +32,8 @@ export type ErrorKey =
   | 'order_not_found'
   | 'method_not_offered'
   | 'installments_not_offered'
-  | 'method_unavailable';
+  | 'method_unavailable'
+  | 'gateway_unavailable';
 
 export type SentenceKey = NoticeKey | ErrorKey;
 
@@ -50,6 +51,19 @@ export const FIELD_PROBLEMS = [
   'payment_method_invalid',
   'installments_invalid',
   'unexpected_field',
+  'document_required',
+  'document_refused',
+  'zip_code_required',
+  'zip_code_invalid',
+  'street_name_required',
+  'street_number_required',
+  'neighborhood_required',
+  'city_required',
+  'address_field_invalid',
+  'state_invalid',
+  'address_refused',
+  'card_incomplete',
+  'card_refused',
 ] as const;
 export type FieldProblem = (typeof FIELD_PROBLEMS)[number];
 
@@ -234,6 +248,8 @@ const ptBR: Messages = {
     method_not_offered: 'Esta forma de pagamento não está disponível para este link. Volte e escolha outra.',
     installments_not_offered: 'Este número de parcelas não está disponível. Volte e escolha outro.',
     method_unavailable: 'Esta forma de pagamento não está disponível para este valor. Volte e escolha outra.',
+    gateway_unavailable:
+      'Não conseguimos iniciar o pagamento agora: nada foi cobrado. Tente de novo em alguns instantes.',
   },
   problems: {
     name_required: 'Informe seu nome.',
@@ -248,6 +264,21 @@ const ptBR: Messages = {
     payment_method_invalid: 'Escolha cartão de crédito, Pix ou boleto.',
     installments_invalid: 'Escolha o número de parcelas da lista.',
     unexpected_field: 'O formulário chegou com dados inesperados. Recarregue a página e tente de novo.',
+    document_required: 'Para pagar com boleto, informe seu CPF ou CNPJ.',
+    document_refused: 'O processador de pagamentos não aceitou este CPF ou CNPJ. Confira os números.',
+    zip_code_required: 'Para pagar com boleto, informe o CEP.',
+    zip_code_invalid: 'Informe o CEP com 8 dígitos, como 01310-100.',
+    street_name_required: 'Informe a rua.',
+    street_number_required: 'Informe o número (ou S/N).',
+    neighborhood_required: 'Informe o bairro.',
+    city_required: 'Informe a cidade.',
+    address_field_invalid: 'Este campo tem um caractere que não é aceito ou é longo demais.',
+    state_invalid: 'Escolha o estado (UF) da lista.',
+    address_refused:
+      'O processador de pagamentos não aceitou este endereço. Confira o CEP e os demais campos.',
+    card_incomplete:
+      'Preencha os dados do cartão. Se eles não aparecem, ative o JavaScript ou escolha Pix ou boleto.',
+    card_refused: 'O processador de pagamentos não aceitou os dados deste cartão. Confira e tente de novo.',
   },
   statusTitles: {
     400: 'Não foi possível continuar',
@@ -467,6 +498,8 @@ const en: Messages = {
     method_not_offered: 'This payment method is not available for this link. Go back and choose another.',
     installments_not_offered: 'This number of instalments is not available. Go back and choose another.',
     method_unavailable: 'This payment method is not available for this amount. Go back and choose another.',
+    gateway_unavailable:
+      'We could not start the payment right now: nothing was charged. Please try again in a moment.',
   },
   problems: {
     name_required: 'Enter your name.',
@@ -481,6 +514,20 @@ const en: Messages = {
     payment_method_invalid: 'Choose credit card, Pix or boleto.',
     installments_invalid: 'Choose a number of instalments from the list.',
     unexpected_field: 'The form arrived with unexpected data. Reload the page and try again.',
+    document_required: 'To pay by boleto, enter your CPF or CNPJ.',
+    document_refused: 'The payment processor did not accept this CPF or CNPJ. Check the digits.',
+    zip_code_required: 'To pay by boleto, enter the CEP (postal code).',
+    zip_code_invalid: 'Enter the CEP with 8 digits, such as 01310-100.',
+    street_name_required: 'Enter the street.',
+    street_number_required: 'Enter the number (or S/N).',
+    neighborhood_required: 'Enter the neighbourhood.',
+    city_required: 'Enter the city.',
+    address_field_invalid: 'This field has a character that is not accepted, or is too long.',
+    state_invalid: 'Choose the state (UF) from the list.',
+    address_refused: 'The payment processor did not accept this address. Check the CEP and the other fields.',
+    card_incomplete:
+      'Fill in the card details. If they do not show, turn on JavaScript or choose Pix or boleto.',
+    card_refused: 'The payment processor did not accept this card’s details. Check them and try again.',
   },
   statusTitles: {
     400: 'We could not go on',

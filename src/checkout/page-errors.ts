@@ -2,6 +2,7 @@ import type Joi from 'joi';
 import {
   ConflictError,
   NotFoundError,
+  ServiceUnavailableError,
   ValidationError,
   type AppError,
   type FieldErrors,
@@ -29,6 +30,27 @@ export const conflict = (key: SentenceKey): ConflictError => worded(new Conflict
 export const invalidField = (field: string, key: SentenceKey): ValidationError =>
   worded(ValidationError.field(field, english(key)), key);
 
+/**
+ * The gateway did not answer the pay step: nothing is paid, and the same form posted again asks for
+ * the same charge (the route shows a page that posts it again). 503, so nothing caches it.
+ */
+export class GatewayUnavailablePageError extends ServiceUnavailableError {
+  constructor(readonly orderCode: string) {
+    super(english('gateway_unavailable'), 5);
+  }
+}
+
+export const gatewayUnavailable = (orderCode: string): GatewayUnavailablePageError =>
+  worded(new GatewayUnavailablePageError(orderCode), 'gateway_unavailable');
+
+/** The PSP refused the charge because of what the buyer entered: the form again, that field marked. */
+export function refusedByGateway(field: 'document' | 'address' | 'card'): PayFormError {
+  const problem: FieldProblem =
+    field === 'document' ? 'document_refused' : field === 'address' ? 'address_refused' : 'card_refused';
+  const name = field === 'address' ? 'zip_code' : field;
+  return PayFormError.of({ [name]: problem });
+}
+
 /** What is wrong with one field, in the buyer's terms, from Joi's detail about it. */
 function problemOf(detail: Joi.ValidationErrorItem): FieldProblem {
   const missing = detail.type === 'any.required' || detail.type === 'string.empty';
@@ -41,6 +63,7 @@ function problemOf(detail: Joi.ValidationErrorItem): FieldProblem {
     case 'phone':
       return 'phone_invalid';
     case 'document': {
+      if (missing) return 'document_required';
       // The shape was right but the check digits were not: say which document failed.
       if (detail.type !== 'custom') return 'document_shape';
       const digits = String(detail.context?.value ?? '').replace(/\D/g, '').length;
@@ -50,6 +73,22 @@ function problemOf(detail: Joi.ValidationErrorItem): FieldProblem {
       return 'payment_method_invalid';
     case 'installments':
       return 'installments_invalid';
+    case 'zip_code':
+      return missing ? 'zip_code_required' : 'zip_code_invalid';
+    case 'street_name':
+      return missing ? 'street_name_required' : 'address_field_invalid';
+    case 'street_number':
+      return missing ? 'street_number_required' : 'address_field_invalid';
+    case 'neighborhood':
+      return missing ? 'neighborhood_required' : 'address_field_invalid';
+    case 'city':
+      return missing ? 'city_required' : 'address_field_invalid';
+    case 'state':
+      return 'state_invalid';
+    case 'card_token':
+    case 'card_payment_method_id':
+    case 'card_issuer_id':
+      return 'card_incomplete';
     default:
       return 'unexpected_field';
   }
@@ -65,9 +104,14 @@ export type FormProblems = Partial<Record<string, FieldProblem>>;
 export class PayFormError extends ValidationError {
   readonly problems: FormProblems;
 
-  constructor(error: Joi.ValidationError) {
-    const fields: FieldErrors = fieldErrors(error, { root: 'form' });
+  constructor(error: Joi.ValidationError | { fields: FieldErrors; problems: FormProblems }) {
+    const fromJoi = !('problems' in error);
+    const fields: FieldErrors = fromJoi ? fieldErrors(error, { root: 'form' }) : error.fields;
     super('Please check the highlighted fields.', fields);
+    if (!fromJoi) {
+      this.problems = error.problems;
+      return;
+    }
     const problems: FormProblems = {};
     const byField = fieldErrors(error, { root: 'form', describe: problemOf });
     for (const [field, found] of Object.entries(byField)) {
@@ -75,5 +119,13 @@ export class PayFormError extends ValidationError {
       if (first) problems[field] = first;
     }
     this.problems = problems;
+  }
+
+  /** Problems found after the form's own checks (a PSP's refusal of what was entered). */
+  static of(problems: FormProblems): PayFormError {
+    const fields: FieldErrors = {};
+    for (const [field, problem] of Object.entries(problems))
+      if (problem !== undefined) fields[field] = [CATALOGUE.en.problems[problem]];
+    return new PayFormError({ fields, problems });
   }
 }

@@ -1,13 +1,27 @@
 import { findCoupon, findItemByCode, findItemById, type CatalogItem } from '../catalog/repository.js';
 import { findCompany } from '../companies/repository.js';
-import { publishAfterCommit } from '../events/publish.js';
-import { gatewayFor } from '../gateways/index.js';
+import { gatewayOfCompany } from '../gateways/index.js';
+import {
+  ChargeRefusedError,
+  GatewayUnavailableError,
+  type Charge,
+  type CheckoutNeeds,
+  type PayerAddress,
+  type PaymentGateway,
+} from '../gateways/port.js';
 import { scheduleAbandonment } from '../orders/abandonment.js';
-import { ChargeRefusedError } from '../orders/gateway.js';
-import { confirmPayment, createPendingOrder } from '../orders/service.js';
+import { deleteStartingCharge, hasStartingCharge } from '../orders/charge-repository.js';
+import {
+  firstReconciliation,
+  recordCharge,
+  reserveCharge,
+  scheduleReconciliation,
+} from '../orders/charges.js';
+import { setReconcile } from '../orders/charge-repository.js';
+import { confirmPayment, failPayment } from '../orders/service.js';
 import { findOrderByCode, type OrderRow } from '../orders/repository.js';
 import { CHECKOUT_OPTIONS } from '../payment-links/schemas.js';
-import { customerFields } from '../payment-links/customer.js';
+import { customerFields, text } from '../payment-links/customer.js';
 import { isPayable, isSimulatable, unpayableReason } from '../payment-links/payable.js';
 import {
   findLinkById,
@@ -25,7 +39,14 @@ import { PAYMENT_METHODS, type PaymentMethod } from '../shared/enums/payment-met
 import { LINK_ID_PATTERN, newUuid, UUID_PATTERN } from '../shared/ids.js';
 import { v } from '../shared/validation/typed.js';
 import type { NoticeKey } from './messages.js';
-import { conflict, invalidField, notFound, PayFormError } from './page-errors.js';
+import {
+  conflict,
+  gatewayUnavailable,
+  invalidField,
+  notFound,
+  PayFormError,
+  refusedByGateway,
+} from './page-errors.js';
 import { priceWithCoupon, type Price } from './pricing.js';
 
 const PENDING_HOLD_MINUTES = 15;
@@ -49,6 +70,8 @@ export interface CheckoutView {
   /** The methods the checkout offers (the link's, or all), and the most card instalments. */
   methods: PaymentMethod[];
   maxInstallments: number;
+  /** What the company's gateway needs the form to ask (a boleto payer's address, a card tokenized in the browser). */
+  gateway: CheckoutNeeds;
 }
 
 /** What a checkout without a link offers: the defaults of a link's options. */
@@ -145,6 +168,7 @@ export async function loadCheckout(
     const item =
       (await findItemByCode(ctx.db, 'offer', code)) ?? (await findItemByCode(ctx.db, 'plan', code));
     if (!item || !item.onSale) throw notFound('offer_not_found');
+    const gateway = await gatewayOfCompany(ctx, item.companyId);
     return {
       item,
       link: null,
@@ -153,6 +177,7 @@ export async function loadCheckout(
       prefill: EMPTY_CUSTOMER,
       methods: LINKLESS_OPTIONS.methods,
       maxInstallments: LINKLESS_OPTIONS.maxInstallments,
+      gateway: gateway.checkout,
     };
   }
   const view = await loadLink(ctx, plink, true, now);
@@ -160,6 +185,7 @@ export async function loadCheckout(
     throw invalidField('plink', 'link_of_other_item');
   }
   const { link } = view;
+  const gateway = await gatewayOfCompany(ctx, link.companyId);
   return {
     item: view.item,
     link,
@@ -173,21 +199,115 @@ export async function loadCheckout(
     },
     methods: link.paymentMethods,
     maxInstallments: link.maxInstallments,
+    gateway: gateway.checkout,
   };
 }
 
 const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
 
+/** Brazil's federal units, as a boleto payer's address names its state. */
+export const FEDERAL_UNITS = [
+  'AC',
+  'AL',
+  'AP',
+  'AM',
+  'BA',
+  'CE',
+  'DF',
+  'ES',
+  'GO',
+  'MA',
+  'MT',
+  'MS',
+  'MG',
+  'PA',
+  'PB',
+  'PR',
+  'PE',
+  'PI',
+  'RJ',
+  'RN',
+  'RS',
+  'RO',
+  'RR',
+  'SC',
+  'SP',
+  'SE',
+  'TO',
+] as const;
+
+/** The address fields a PSP needs for a boleto, in the form's names (docs/mercadopago.md). */
+export const ADDRESS_FIELDS = [
+  'zip_code',
+  'street_name',
+  'street_number',
+  'neighborhood',
+  'city',
+  'state',
+] as const;
+
+const addressField = {
+  zip_code: () =>
+    v
+      .string()
+      .trim()
+      .pattern(/^\d{5}-?\d{3}$/),
+  street_name: () => text().trim().min(1).max(200),
+  street_number: () => text().trim().min(1).max(20),
+  neighborhood: () => text().trim().min(1).max(100),
+  city: () => text().trim().min(1).max(100),
+  state: () => v.enum(FEDERAL_UNITS),
+};
+
+/** Required when the buyer chose one of `methods`, optional (and unused) otherwise. */
+const requiredFor = <T, S extends import('joi').Schema>(
+  methods: readonly PaymentMethod[],
+  schema: import('../shared/validation/typed.js').Typed<T, S>,
+) => v.when('payment_method', methods, v.required(schema), schema);
+
+/** The card as the PSP's browser script tokenized it: a token and the brand, never the number. */
+const cardToken = () =>
+  v
+    .string()
+    .max(256)
+    .pattern(/^[A-Za-z0-9_-]+$/);
+const cardBrand = () =>
+  v
+    .string()
+    .max(40)
+    .pattern(/^[a-z0-9_]+$/);
+
 /** The pay form: who pays and how. Name and email are required; phone and document are optional. */
-const payForm = v.object({
+const payFields = {
   plink: v.string().max(64),
+  /** The page's own id of this payment attempt: posting it again never charges twice. */
+  attempt: v.string().max(64),
   name: v.required(customerFields.name()),
   email: v.required(customerFields.email()),
   phone: customerFields.phone(),
   document: customerFields.document(),
   payment_method: v.defaulted(v.enum(PAYMENT_METHODS), 'credit_card'),
   installments: v.integer().min(1).max(CHECKOUT_OPTIONS.maxInstallments.max),
+};
+const localPayForm = v.object(payFields);
+
+/**
+ * With a PSP that needs them: a boleto asks for the payer's CPF/CNPJ and address, a card for the
+ * token its script made in the browser.
+ */
+const pspPayForm = v.object({
+  ...payFields,
+  document: requiredFor(['boleto'], customerFields.document()),
+  zip_code: requiredFor(['boleto'], addressField.zip_code()),
+  street_name: requiredFor(['boleto'], addressField.street_name()),
+  street_number: requiredFor(['boleto'], addressField.street_number()),
+  neighborhood: requiredFor(['boleto'], addressField.neighborhood()),
+  city: requiredFor(['boleto'], addressField.city()),
+  state: requiredFor(['boleto'], addressField.state()),
+  card_token: requiredFor(['credit_card'], cardToken()),
+  card_payment_method_id: requiredFor(['credit_card'], cardBrand()),
+  card_issuer_id: v.string().max(20).pattern(/^\d+$/),
 });
 
 export type PayFormValues = Record<string, string>;
@@ -195,31 +315,64 @@ export type PayFormValues = Record<string, string>;
 export interface Payment {
   order: OrderRow;
   view: CheckoutView;
-  /** True when the dev gateway completed the payment during the request. */
+  /** True when the payment was completed during the request (a card approved at once). */
   paid: boolean;
 }
 
 interface PayForm {
+  attempt: string | undefined;
   customer: OrderCustomer;
   paymentMethod: PaymentMethod;
   installments: number | undefined;
+  address: PayerAddress | null;
+  card: { token: string; paymentMethodId: string; issuerId: string | null } | null;
 }
 
-function parsePayForm(values: PayFormValues): PayForm {
+const nonBlank = (value: string | undefined): string | undefined =>
+  value === undefined || value === '' ? undefined : value;
+
+function parsePayForm(values: PayFormValues, needs: CheckoutNeeds): PayForm {
   const cleaned = Object.fromEntries(
     Object.entries(values).map(([k, value]) => [k, blankToUndefined(value)]),
   );
-  const { value, error } = payForm.validate(cleaned, { abortEarly: false });
+  const psp = needs.boletoPayer || needs.cardTokenizer !== null;
+  const { value, error } = (psp ? pspPayForm : localPayForm).validate(cleaned, { abortEarly: false });
   if (error) throw new PayFormError(error);
+  const fields = value as Record<string, string | number | undefined>;
+  const str = (name: string): string | undefined => {
+    const found = fields[name];
+    return typeof found === 'string' ? nonBlank(found) : undefined;
+  };
+  const method = value.payment_method;
+  const zipCode = str('zip_code');
+  const address: PayerAddress | null =
+    needs.boletoPayer && method === 'boleto' && zipCode !== undefined
+      ? {
+          zipCode: zipCode.replace(/\D/g, ''),
+          streetName: str('street_name') ?? '',
+          streetNumber: str('street_number') ?? '',
+          neighborhood: str('neighborhood') ?? '',
+          city: str('city') ?? '',
+          state: str('state') ?? '',
+        }
+      : null;
+  const token = str('card_token');
+  const brand = str('card_payment_method_id');
   return {
+    attempt: UUID_PATTERN.test(value.attempt ?? '') ? value.attempt : undefined,
     customer: {
       name: value.name,
       email: value.email,
       phone: value.phone ?? null,
       document: value.document ?? null,
     },
-    paymentMethod: value.payment_method,
+    paymentMethod: method,
     installments: value.installments,
+    address,
+    card:
+      needs.cardTokenizer && method === 'credit_card' && token !== undefined && brand !== undefined
+        ? { token, paymentMethodId: brand, issuerId: str('card_issuer_id') ?? null }
+        : null,
   };
 }
 
@@ -239,12 +392,16 @@ function chosenPayment(
 }
 
 /**
- * The pay step: checks the link can still be paid (under its row lock, so a cancel or another
- * payment of a single-use link cannot slip in between) and the buyer's method is one it offers, has
- * the gateway make the charge, then creates the pending order for the price minus the coupon, with
- * the charge's instructions and its `order.created` event (and `lead.created` for a new buyer), in
- * one transaction. A charge the gateway approved at once (the dev gateway's card) is then confirmed
- * through the same function as the signed gateway callback.
+ * The pay step (docs/mercadopago.md, "The pay step"): checks the link can still be paid (under its
+ * row lock, so a cancel or another payment of a single-use link cannot slip in between) and the
+ * buyer's method is one it offers, and reserves the charge, its order code fixed by the page's
+ * attempt; then asks the company's gateway for the charge, outside any transaction; then records
+ * the pending order with the charge's instructions and its events. A card approved at once is then
+ * confirmed, one declined fails its order (the link stays payable).
+ *
+ * A gateway that refuses the charge leaves nothing behind (a 400 page); one that cannot be reached
+ * leaves the reservation, so posting the same attempt again asks for the same charge, never a
+ * second one (a 503 page saying to try again).
  */
 export async function payAtCheckout(
   ctx: AppContext,
@@ -255,76 +412,124 @@ export async function payAtCheckout(
   const plink = values.plink === undefined || values.plink === '' ? undefined : values.plink;
   const view = await loadCheckout(ctx, code, plink, now);
   if (view.notice) throw conflict(view.notice);
-  const form = parsePayForm(values);
+  const form = parsePayForm(values, view.gateway);
   const { method, installments } = chosenPayment(view, form);
   const { item, link } = view;
-  const gateway = gatewayFor(ctx.config);
+  const gateway = await gatewayOfCompany(ctx, item.companyId);
 
-  const created = await ctx.db.transaction(async (tx) => {
+  const wanted = form.attempt ?? newUuid();
+  const reservation = await ctx.db.transaction(async (tx) => {
     if (link) {
       const state = await lockLink(tx, link.id);
       if (!state || !isPayable(state, state.now)) throw conflict('link_not_payable');
       // One payment at a time on a single-use link (a double submit must not charge twice); an
       // abandoned attempt stops blocking the link after PENDING_HOLD_MINUTES.
-      if (state.singleUse && (await hasPaymentInFlight(tx, link.id, PENDING_HOLD_MINUTES))) {
+      if (
+        state.singleUse &&
+        ((await hasPaymentInFlight(tx, link.id, PENDING_HOLD_MINUTES, wanted)) ||
+          (await hasStartingCharge(tx, link.id, PENDING_HOLD_MINUTES, wanted)))
+      ) {
         throw conflict('payment_in_progress');
       }
     }
-    const orderCode = newUuid();
-    const createdAt = new Date();
-    const company = await findCompany(tx, item.companyId);
-    const charge = await gateway
-      .createCharge({
-        orderCode,
-        companyId: item.companyId,
-        merchantName: company?.name ?? item.productName,
-        amount: view.price.amount,
-        method,
-        installments,
-        createdAt,
-        pixExpiresInSeconds: link?.pixExpiresInSeconds ?? LINKLESS_OPTIONS.pixExpiresInSeconds,
-        boletoDueDays: link?.boletoDueDays ?? LINKLESS_OPTIONS.boletoDueDays,
-        boletoPageUrl: `${ctx.config.urls.checkout}/orders/${orderCode}/boleto`,
-      })
-      .catch((err: unknown) => {
-        if (err instanceof ChargeRefusedError) throw invalidField('payment_method', 'method_unavailable');
-        throw err;
-      });
-    const order = await createPendingOrder(
+    return reserveCharge(
       tx,
+      gateway,
       {
-        code: orderCode,
+        orderCode: wanted,
+        fallbackOrderCode: newUuid(),
         companyId: item.companyId,
-        livemode: true,
         paymentLinkId: link?.id ?? null,
-        productId: item.productId,
-        offerId: item.kind === 'offer' ? item.id : null,
-        planId: item.kind === 'plan' ? item.id : null,
-        amount: view.price.amount,
-        paymentMethod: method,
-        installments,
-        customer: form.customer,
-        createdAt,
-        charge,
+        request: {
+          productId: item.productId,
+          offerId: item.kind === 'offer' ? item.id : null,
+          planId: item.kind === 'plan' ? item.id : null,
+          amount: view.price.amount,
+          paymentMethod: method,
+          installments,
+          customer: form.customer,
+          payerAddress: form.address,
+        },
       },
-      link,
+      new Date(),
     );
-    return { ...order, charge };
   });
-  publishAfterCommit(ctx, created.eventIds);
+  // The same form posted again after it went through: its order as it is now.
+  if (reservation.order) return { order: reservation.order, view, paid: reservation.order.status === 'paid' };
 
-  // A card the gateway approved while the buyer waited is paid now; everything else waits for the
-  // gateway's callback, or for the abandonment check at the order's deadline.
-  if (created.charge.status !== 'paid') {
-    scheduleAbandonment(ctx, created.order);
-    return { order: created.order, view, paid: false };
+  const charge = await chargeThrough(ctx, gateway, view, form, reservation, { method, installments });
+  const recorded = await recordCharge(ctx, reservation.orderCode, charge);
+  const order = recorded.order;
+  if (!recorded.created) return { order, view, paid: order.status === 'paid' };
+  switch (charge.status) {
+    case 'pending':
+      // Everything else waits for the gateway, or for the abandonment check at the order's deadline.
+      scheduleAbandonment(ctx, order);
+      return { order, view, paid: false };
+    case 'declined':
+      return { order: (await failPayment(ctx, { code: order.code })).order, view, paid: false };
+    case 'paid': {
+      const confirmed = await confirmPayment(ctx, {
+        orderCode: order.code,
+        paymentMethod: method,
+        paidAt: new Date(),
+      });
+      return { order: confirmed.order, view, paid: true };
+    }
   }
-  const confirmed = await confirmPayment(ctx, {
-    orderCode: created.order.code,
-    paymentMethod: method,
-    paidAt: new Date(),
-  });
-  return { order: confirmed.order, view, paid: true };
+}
+
+/**
+ * Asks the gateway for the reserved charge. A refusal deletes the reservation (nothing was made);
+ * no answer keeps it for the retry, and has it reconciled in case the PSP made the payment anyway.
+ */
+async function chargeThrough(
+  ctx: AppContext,
+  gateway: PaymentGateway,
+  view: CheckoutView,
+  form: PayForm,
+  reservation: { orderCode: string; createdAt: Date },
+  chosen: { method: PaymentMethod; installments: number | null },
+): Promise<Charge> {
+  const { item, link } = view;
+  const company = await findCompany(ctx.db, item.companyId);
+  try {
+    return await gateway.createCharge({
+      orderCode: reservation.orderCode,
+      companyId: item.companyId,
+      merchantName: company?.name ?? item.productName,
+      description: item.productName,
+      amount: view.price.amount,
+      method: chosen.method,
+      installments: chosen.installments,
+      createdAt: reservation.createdAt,
+      pixExpiresInSeconds: link?.pixExpiresInSeconds ?? LINKLESS_OPTIONS.pixExpiresInSeconds,
+      boletoDueDays: link?.boletoDueDays ?? LINKLESS_OPTIONS.boletoDueDays,
+      boletoPageUrl: `${ctx.config.urls.checkout}/orders/${reservation.orderCode}/boleto`,
+      payer: { ...form.customer, address: form.address },
+      card: form.card,
+    });
+  } catch (err) {
+    if (err instanceof ChargeRefusedError) {
+      await deleteStartingCharge(ctx.db, reservation.orderCode);
+      throw err.field === undefined
+        ? invalidField('payment_method', 'method_unavailable')
+        : refusedByGateway(err.field);
+    }
+    if (err instanceof GatewayUnavailableError) {
+      ctx.logger.warn(
+        { orderCode: reservation.orderCode, provider: gateway.provider, reason: err.message },
+        'the gateway did not answer the pay step; the buyer may try again',
+      );
+      const at = firstReconciliation(ctx, gateway.provider, new Date());
+      if (at) {
+        await setReconcile(ctx.db, reservation.orderCode, at);
+        scheduleReconciliation(ctx, reservation.orderCode, at, 1);
+      }
+      throw gatewayUnavailable(reservation.orderCode);
+    }
+    throw err;
+  }
 }
 
 /** An order as the buyer's pages show it: what was bought, from whom, and through which link. */

@@ -10,9 +10,10 @@ import {
   ChargeRefusedError,
   type Charge,
   type ChargeRequest,
+  type CheckoutNeeds,
   type GatewayCallback,
   type PaymentGateway,
-} from '../orders/gateway.js';
+} from './port.js';
 import { addDays, brazilDate } from '../shared/brazil-time.js';
 import { BOLETO_MAX_CENTS, boletoNumbers } from './boleto.js';
 import { staticPixBrCode } from './pix.js';
@@ -41,6 +42,7 @@ function pixCharge(request: ChargeRequest): Charge {
   if (cents(request.amount) <= 0) throw new ChargeRefusedError('a Pix charge needs an amount above zero');
   return {
     status: 'pending',
+    reference: null,
     pix: {
       copyPaste: staticPixBrCode({
         key: devPixKey(request.companyId),
@@ -61,18 +63,28 @@ function boletoCharge(request: ChargeRequest): Charge {
     throw new ChargeRefusedError(`a boleto cannot carry ${request.amount}`);
   const dueDate = addDays(brazilDate(request.createdAt), request.boletoDueDays);
   const numbers = boletoNumbers(DEV_BOLETO_BANK, amount, dueDate, boletoFreeField(request.orderCode));
-  return { status: 'pending', pix: null, boleto: { ...numbers, dueDate, url: request.boletoPageUrl } };
+  return {
+    status: 'pending',
+    reference: null,
+    pix: null,
+    boleto: { ...numbers, dueDate, url: request.boletoPageUrl },
+  };
 }
+
+/** A gateway that charges nothing itself: the checkout posts no card data and asks for no address. */
+export const LOCAL_CHECKOUT: CheckoutNeeds = { boletoPayer: false, cardTokenizer: null };
 
 /** The dev gateway; `callbackSecret` signs its callbacks (none: it takes no callbacks). */
 export function devGateway(callbackSecret: string | undefined): PaymentGateway {
   return {
-    name: 'dev',
+    provider: 'dev',
+    accountId: null,
+    checkout: LOCAL_CHECKOUT,
     // Async, so a refusal is a rejected promise like any gateway's.
     async createCharge(request) {
       switch (request.method) {
         case 'credit_card':
-          return { status: 'paid', pix: null, boleto: null };
+          return { status: 'paid', reference: null, pix: null, boleto: null };
         case 'pix':
           return pixCharge(request);
         case 'boleto':

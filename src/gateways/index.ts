@@ -1,11 +1,25 @@
 /**
- * Which gateway takes the payments. The one place an adapter for a real PSP is chosen (docs/architecture.md,
- * "Writing a gateway adapter").
+ * Which gateway charges, reads and refunds: the one place an adapter is chosen (docs/architecture.md,
+ * "Writing a gateway adapter"). A new charge goes through the company's own connected gateway (its
+ * active `gateway` integration, authorized, with a live account), else through the deployment's
+ * default: the dev gateway outside production, the signed callback otherwise. An existing charge
+ * always goes back to the account it was made in, whatever became of the integration since.
  */
-import type { PaymentGateway } from '../orders/gateway.js';
+import { accountOfIntegration, findAccount } from '../integrations/gateway-accounts.js';
+import { providerOf } from '../integrations/gateway-connection.js';
+import { findActiveGateway } from '../integrations/repository.js';
 import type { Config } from '../shared/config.js';
-import { devGateway } from './dev.js';
+import type { AppContext } from '../shared/context.js';
+import type { GatewayProvider } from '../shared/db/schema.js';
+import { devGateway, LOCAL_CHECKOUT } from './dev.js';
+import { mercadoPagoGateway } from './mercadopago/gateway.js';
+import { AccountDisconnectedError } from './mercadopago/tokens.js';
+import type { PaymentGateway } from './port.js';
 import { readSignedCallback } from './signed-callback.js';
+
+export type { PaymentGateway } from './port.js';
+
+type Deps = Pick<AppContext, 'db' | 'config' | 'logger'>;
 
 /**
  * Without the dev gateway, payments are made elsewhere and reported through the signed callback: the
@@ -13,8 +27,10 @@ import { readSignedCallback } from './signed-callback.js';
  */
 function callbackOnlyGateway(callbackSecret: string | undefined): PaymentGateway {
   return {
-    name: 'callback-only',
-    createCharge: () => Promise.resolve({ status: 'pending', pix: null, boleto: null }),
+    provider: 'callback',
+    accountId: null,
+    checkout: LOCAL_CHECKOUT,
+    createCharge: () => Promise.resolve({ status: 'pending', reference: null, pix: null, boleto: null }),
     ...(callbackSecret === undefined
       ? {}
       : { readCallback: (callback) => readSignedCallback(callbackSecret, callback) }),
@@ -23,8 +39,8 @@ function callbackOnlyGateway(callbackSecret: string | undefined): PaymentGateway
 
 const chosen = new WeakMap<Config, PaymentGateway>();
 
-/** The gateway of this configuration (one per process). */
-export function gatewayFor(config: Config): PaymentGateway {
+/** The deployment's default gateway (one per process): the dev gateway, or the signed callback alone. */
+export function defaultGateway(config: Config): PaymentGateway {
   let gateway = chosen.get(config);
   if (!gateway) {
     gateway = config.devGateway
@@ -34,3 +50,42 @@ export function gatewayFor(config: Config): PaymentGateway {
   }
   return gateway;
 }
+
+/** The adapter of one stored PSP account. */
+async function accountGateway(deps: Deps, accountId: number): Promise<PaymentGateway> {
+  const account = await findAccount(deps.db, deps.config.credentialsKey, accountId);
+  if (!account) throw new AccountDisconnectedError(`no gateway account ${accountId}`);
+  return mercadoPagoGateway(deps, account);
+}
+
+/**
+ * The gateway a new charge of the company goes through, read at the moment of the charge: a
+ * gateway integration deactivated, deleted or waiting for its authorization charges nothing more.
+ */
+export async function gatewayOfCompany(deps: Deps, companyId: number): Promise<PaymentGateway> {
+  const integration = await findActiveGateway(deps.db, companyId);
+  if (
+    integration &&
+    !integration.oauthPending &&
+    providerOf(integration.config) === 'mercadopago' &&
+    deps.config.mercadoPago
+  ) {
+    const accountId = await accountOfIntegration(deps.db, integration.id);
+    if (accountId !== undefined) return accountGateway(deps, accountId);
+  }
+  return defaultGateway(deps.config);
+}
+
+/** The gateway an existing charge was made through (its notifications, reconciliation, refund). */
+export function gatewayOfCharge(
+  deps: Deps,
+  charge: { provider: GatewayProvider; accountId: number | null },
+): Promise<PaymentGateway> {
+  if (charge.provider === 'mercadopago' && charge.accountId !== null)
+    return accountGateway(deps, charge.accountId);
+  return Promise.resolve(defaultGateway(deps.config));
+}
+
+/** The gateway of one PSP account row (a notification names the account, not the charge). */
+export const gatewayOfAccount = (deps: Deps, accountId: number): Promise<PaymentGateway> =>
+  accountGateway(deps, accountId);

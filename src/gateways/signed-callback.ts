@@ -3,12 +3,12 @@
  * signed with `X-Gateway-Signature` (see orders/gateway-signature.ts). The dev gateway speaks it, and
  * so can a bridge in front of any PSP (docs/api.md, "Gateway callback").
  */
-import { GATEWAY_REPORT_STATUSES, type GatewayCallback, type GatewayReport } from '../orders/gateway.js';
+import { GATEWAY_REPORT_STATUSES, type GatewayCallback, type GatewayReport } from './port.js';
 import {
   checkGatewaySignature,
   GATEWAY_SIGNATURE_HEADER,
   GATEWAY_SIGNATURE_TOLERANCE_SECONDS,
-} from '../orders/gateway-signature.js';
+} from './gateway-signature.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { AuthenticationError, ValidationError } from '../shared/errors.js';
 import { fieldErrors } from '../shared/validation/fields.js';

@@ -14,8 +14,14 @@ type EditableField =
   | 'sendToAllProducts'
   | 'oauthPending'
   | 'oauthState'
+  | 'oauthStateExpiresAt'
+  | 'oauthCodeVerifier'
   | 'rateLimitPerSecond';
-export type NewIntegration = Pick<IntegrationRow, 'companyId' | EditableField>;
+export type NewIntegration = Pick<
+  IntegrationRow,
+  'companyId' | Exclude<EditableField, 'oauthStateExpiresAt' | 'oauthCodeVerifier'>
+> &
+  Partial<Pick<IntegrationRow, 'oauthStateExpiresAt' | 'oauthCodeVerifier'>>;
 export type IntegrationChanges = Partial<
   Pick<IntegrationRow, EditableField | 'previousSecret' | 'previousSecretExpiresAt'>
 >;
@@ -214,6 +220,37 @@ export async function findPendingGateway(
       ),
     )
     .orderBy(asc(integrations.id))
+    .limit(1);
+  return row;
+}
+
+/** One integration by id, whatever its company (a gateway account names only the id). */
+export async function findIntegrationById(db: Executor, id: number): Promise<IntegrationRow | undefined> {
+  const [row] = await db.select().from(integrations).where(eq(integrations.id, id));
+  return row;
+}
+
+/** One integration by id, locked (its OAuth state is renewed under this lock). */
+export async function lockIntegration(db: Executor, id: number): Promise<IntegrationRow | undefined> {
+  const [row] = await db.select().from(integrations).where(eq(integrations.id, id)).for('update');
+  return row;
+}
+
+/** The company's active gateway integration, if it has one (at most one: a unique index). */
+export async function findActiveGateway(
+  db: Executor,
+  companyId: number,
+): Promise<IntegrationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(integrations)
+    .where(
+      and(
+        eq(integrations.companyId, companyId),
+        eq(integrations.type, 'gateway'),
+        eq(integrations.isActive, true),
+      ),
+    )
     .limit(1);
   return row;
 }

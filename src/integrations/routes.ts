@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { AppContext } from '../shared/context.js';
-import { NotFoundError } from '../shared/errors.js';
+import { AppError, NotFoundError } from '../shared/errors.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
 import { panelPrincipal } from '../shared/http/principal.js';
 import { arrayOf, errors, json, noContent, ref, responseRef } from '../shared/openapi/builders.js';
@@ -229,6 +229,40 @@ export function integrationsRoutes(ctx: AppContext): Route[] {
   ];
 }
 
+const OAUTH_PROBLEM = {
+  400: [
+    'Este link de autorização é inválido, já foi usado ou expirou.',
+    'This authorization link is invalid, was already used or has expired.',
+  ],
+  502: [
+    'O provedor de pagamentos não respondeu. Nada foi conectado.',
+    'The payment provider did not answer. Nothing was connected.',
+  ],
+} as const;
+
+/**
+ * The OAuth callback's refusal as a page, for the seller's browser: the same status as the JSON
+ * answer would have, in both languages (the callback has no session to know the seller's), and the
+ * way back to the dashboard, whose Connect button starts a new authorization.
+ */
+function sendOauthProblemPage(res: Response, err: AppError): undefined {
+  const [pt, en] = err.status >= 500 ? OAUTH_PROBLEM[502] : OAUTH_PROBLEM[400];
+  res
+    .status(err.status)
+    .set({
+      'Content-Security-Policy': "default-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+      'Cache-Control': 'no-store',
+    })
+    .type('html')
+    .send(
+      `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Autorização / Authorization</title></head>` +
+        `<body><main><h1>Autorização não concluída</h1><p>${pt}</p>` +
+        `<p lang="en">${en}</p>` +
+        `<p><a href="/dashboard/integrations">Voltar ao painel / Back to the dashboard</a></p></main></body></html>`,
+    );
+  return undefined;
+}
+
 /**
  * The gateway OAuth round trip, served without a panel token: the browser arriving from the gateway
  * carries none, so the single-use `state` identifies the integration instead.
@@ -267,10 +301,28 @@ export function integrationsOauthRoutes(ctx: AppContext): Route[] {
         tags,
         public: true,
         request: { query: oauthCallbackQuery },
-        responses: { '200': json(ref('Alert'), 'Authorization recorded; nothing pending') },
+        responses: {
+          '200': json(ref('Alert'), 'Authorization recorded; the alert as it is now'),
+          '303': noContent('A browser is sent to the dashboard, which says the gateway is connected'),
+          ...errors('502'),
+        },
       }),
       async ({ query }, res) => {
-        res.json(await service.completeOauth(ctx.db, query.state, query.code));
+        // The seller's browser, back from the provider's consent page, gets pages, not JSON.
+        const browser = res.req.accepts(['json', 'html']) === 'html';
+        const done = await service.completeOauth(ctx, query.state, query.code).catch((err: unknown) => {
+          if (browser && err instanceof AppError) return sendOauthProblemPage(res, err);
+          throw err;
+        });
+        if (done === undefined) return;
+        if (browser) {
+          res
+            .status(303)
+            .location(`${ctx.config.urls.payments}/dashboard/integrations?connected=${done.integrationId}`)
+            .end();
+          return;
+        }
+        res.json(done.alert);
       },
     ),
   ];

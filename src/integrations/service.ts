@@ -5,7 +5,6 @@ import { LISTED_EVENT_KINDS } from '../events/kinds.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db, Executor } from '../shared/db/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
-import { randomBase62 } from '../shared/ids.js';
 import { isUniqueViolation, withoutParameters } from '../shared/db/errors.js';
 import { fieldErrors } from '../shared/validation/fields.js';
 import * as repo from './repository.js';
@@ -13,6 +12,14 @@ import { refreshProductIds, withCompanyIntegrationsLock } from './repository.js'
 import { managedConfig, webhookConfig, type IntegrationInput, type RotateSecretInput } from './schemas.js';
 import { isWebhookKindType } from './types.js';
 import { assertSafeWebhookUrl } from './url-guard.js';
+import { detachAccounts } from './gateway-accounts.js';
+import {
+  authorizationAddress,
+  completeConnection,
+  gatewayConfig,
+  newOauthState,
+  reconnectNeeded,
+} from './gateway-connection.js';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
 
@@ -40,11 +47,12 @@ async function normalizeConfig(
   type: string,
   config: Record<string, unknown>,
   previousSecret: string | undefined,
+  stored?: Record<string, string>,
 ): Promise<Record<string, string>> {
   if (!isWebhookKindType(type)) {
     const { value, error } = managedConfig.validate(config, { abortEarly: false });
     if (error) throw configError(type, error);
-    return value;
+    return type === 'gateway' ? gatewayConfig(deps, value, stored) : value;
   }
   const { value, error } = webhookConfig.validate(config, { abortEarly: false });
   if (error) throw configError(type, error);
@@ -110,7 +118,7 @@ export async function createIntegration(
         sendToAllProducts: input.send_to_all_products ?? false,
         rateLimitPerSecond: input.rate_limit_per_second ?? null,
         oauthPending: gateway,
-        oauthState: gateway ? randomBase62(32) : null,
+        ...(gateway ? newOauthState(deps) : { oauthState: null }),
       })
       .catch((err: unknown) => {
         throw writeError(err);
@@ -142,15 +150,25 @@ export async function updateIntegration(
     const previousSecret = isWebhookKindType(current.type) ? current.config.secret : undefined;
     // Moving between the webhook family and the managed types carries no config across.
     const carried = isWebhookKindType(type) === isWebhookKindType(current.type) ? current.config : {};
+    const stored = typeChanged ? undefined : current.config;
     let config: Record<string, string> | undefined;
-    if (input.config !== undefined) config = await normalizeConfig(deps, type, input.config, previousSecret);
+    if (input.config !== undefined)
+      config = await normalizeConfig(deps, type, input.config, previousSecret, stored);
     else if (typeChanged) config = await normalizeConfig(deps, type, carried, previousSecret);
 
     const changes: repo.IntegrationChanges = {};
-    if (typeChanged) {
+    const gatewayChanged = type === 'gateway' && (typeChanged || reconnectNeeded(current.config, config));
+    if (typeChanged || gatewayChanged) {
       changes.type = type;
       changes.oauthPending = type === 'gateway';
-      changes.oauthState = type === 'gateway' ? randomBase62(32) : null;
+      Object.assign(
+        changes,
+        type === 'gateway'
+          ? newOauthState(deps)
+          : { oauthState: null, oauthStateExpiresAt: null, oauthCodeVerifier: null },
+      );
+      // Another provider (or no longer a gateway): the old account stops charging.
+      await detachAccounts(tx, id);
     }
     if (config !== undefined) changes.config = config;
     // A secret set by hand replaces the rotation too: the secret it overlapped with stops signing.
@@ -211,9 +229,6 @@ export async function deleteIntegration(db: Db, companyId: number, id: number): 
 export const panelEventTypes = (): Array<{ value: string; label: string }> =>
   LISTED_EVENT_KINDS.map(({ value, label }) => ({ value, label }));
 
-export const oauthAuthorizeUrl = (deps: Deps, state: string): string =>
-  `${deps.config.urls.panel}/integrations/oauth/authorize?state=${encodeURIComponent(state)}`;
-
 export const oauthCallbackUrl = (deps: Deps, state: string, code: string): string =>
   `${deps.config.urls.panel}/integrations/oauth/callback?state=${encodeURIComponent(state)}&code=${encodeURIComponent(code)}`;
 
@@ -223,28 +238,23 @@ export async function pendingAlert(
   options: { withOauthUrl: boolean },
 ): Promise<Alert> {
   const gateway = await repo.findPendingGateway(deps.db, companyId);
-  if (!gateway?.oauthState) return { pending: false };
+  if (!gateway) return { pending: false };
   if (!options.withOauthUrl) return { pending: true, type: 'gateway' };
-  return { pending: true, type: 'gateway', oauth_url: oauthAuthorizeUrl(deps, gateway.oauthState) };
+  return { pending: true, type: 'gateway', oauth_url: await authorizationAddress(deps, gateway) };
 }
 
 /**
- * The gateway's OAuth redirect: the single-use `state` names the integration (the request carries no
- * panel token). The authorization code would be exchanged with a real gateway here; this service
- * records the connection time and clears the alert.
+ * The gateway's OAuth redirect (see gateway-connection.ts): the code exchanged, the tokens stored
+ * sealed, the alert cleared. Answers the company's alert as it is afterwards, and which integration
+ * was connected.
  */
-export async function completeOauth(db: Db, state: string, code: string): Promise<Alert> {
-  return db.transaction(async (tx) => {
-    const row = await repo.findByOauthStateForUpdate(tx, state);
-    if (!row || code.length === 0)
-      throw ValidationError.field('state', 'unknown or already used OAuth state');
-    await repo.updateIntegration(tx, row.companyId, row.id, {
-      oauthPending: false,
-      oauthState: null,
-      config: { ...row.config, oauth_connected_at: new Date().toISOString() },
-    });
-    return { pending: false } as const;
-  });
+export async function completeOauth(
+  deps: Deps,
+  state: string,
+  code: string,
+): Promise<{ alert: Alert; integrationId: number }> {
+  const { integrationId, companyId } = await completeConnection(deps, state, code);
+  return { alert: await pendingAlert(deps, companyId, { withOauthUrl: false }), integrationId };
 }
 
 export async function listProductLinks(

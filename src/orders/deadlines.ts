@@ -4,7 +4,7 @@
  * ORDER_ABANDON_AFTER_SECONDS after the checkout.
  */
 import { addDays, startOfBrazilDay } from '../shared/brazil-time.js';
-import type { Charge } from './gateway.js';
+import type { Charge } from '../gateways/port.js';
 import type { OrderRow } from './repository.js';
 
 /** Days a boleto paid on its due date may take to be reported paid. */

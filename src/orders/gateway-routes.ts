@@ -1,9 +1,14 @@
+import { createHash } from 'node:crypto';
 import express, { Router } from 'express';
+import { jobIds } from '../../queues/index.js';
+import { MP_NOTIFICATIONS_PATH } from '../gateways/mercadopago/gateway.js';
+import { readMpNotification } from '../gateways/mercadopago/notifications.js';
+import { ServiceUnavailableError } from '../shared/errors.js';
 import { toOrderWire } from '../payment-links/mappers.js';
 import type { AppContext } from '../shared/context.js';
 import { errorHandler } from '../shared/http/errors.js';
 import { allowOnly } from '../shared/http/operation.js';
-import type { GatewayReport, PaymentGateway } from './gateway.js';
+import type { GatewayReport, PaymentGateway } from '../gateways/port.js';
 import { chargeBack, confirmPayment, failPayment, refundOrder, type OrderChange } from './service.js';
 
 export const GATEWAY_CALLBACK_PATH = '/gateway/callback';
@@ -54,5 +59,48 @@ export function gatewayCallbackRouter(
   allowOnly(router, GATEWAY_CALLBACK_PATH, ['post']);
   // The gateway is an API client: its errors are JSON envelopes, not buyer pages.
   router.use(GATEWAY_CALLBACK_PATH, errorHandler(ctx.logger));
+  return router;
+}
+
+/**
+ * `POST {checkout_url}/gateway/mercadopago/notifications`: Mercado Pago's webhooks. The signature is
+ * checked over the query's `data.id` before anything else (401 otherwise, nothing read or changed);
+ * a good one is answered 200 at once, and its job reads the payment from MP with the right
+ * company's token and applies it (src/orders/settlement.ts). With Redis down the answer is a 503,
+ * which MP retries. Mounted only when the deployment has an MP application.
+ */
+export function mercadoPagoNotificationsRouter(ctx: AppContext, webhookSecret: string): Router {
+  const router = Router();
+  router.post(
+    MP_NOTIFICATIONS_PATH,
+    express.raw({ type: () => true, limit: ctx.config.limits.bodyBytes }),
+    async (req, res) => {
+      const notice = readMpNotification(webhookSecret, {
+        query: req.query,
+        rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        header: (name) => req.get(name),
+      });
+      if (notice) {
+        // MP resends a notification with the same x-request-id: one job per notification.
+        const requestId = createHash('sha256')
+          .update(req.get('x-request-id') ?? '')
+          .digest('hex')
+          .slice(0, 16);
+        await ctx.producers
+          .add(
+            'gatewayNotices',
+            jobIds.gatewayNotices(notice.provider, notice.topic, notice.resourceId, requestId),
+            notice,
+          )
+          .catch((err: unknown) => {
+            ctx.logger.warn({ err, resourceId: notice.resourceId }, 'could not queue an MP notification');
+            throw new ServiceUnavailableError('The notification could not be queued; send it again');
+          });
+      }
+      res.json({ received: true });
+    },
+  );
+  allowOnly(router, MP_NOTIFICATIONS_PATH, ['post']);
+  router.use(MP_NOTIFICATIONS_PATH, errorHandler(ctx.logger));
   return router;
 }

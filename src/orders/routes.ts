@@ -59,10 +59,13 @@ export function ordersRoutes(ctx: AppContext): Route[] {
         summary:
           'Refund a paid order (emits order.refunded); an order already refunded is returned unchanged',
         description:
-          'The link it was paid through keeps its status. Any status other than `paid` or `refunded` is a 409.',
+          'The link it was paid through keeps its status. Any status other than `paid` or `refunded` is a 409. ' +
+          'An order paid through Mercado Pago is refunded there first (one full refund, an idempotency key ' +
+          'fixed per order); a refusal by Mercado Pago is a 409 with its reason, no answer a 502, and the order ' +
+          'is unchanged either way.',
         tags,
         request: { params: paidOrderParams },
-        responses: { '200': json(ref('PanelOrder'), 'The refunded order'), ...errors('404', '409') },
+        responses: { '200': json(ref('PanelOrder'), 'The refunded order'), ...errors('404', '409', '502') },
       }),
       async ({ params }, res) => {
         res.json(toPanelOrderWire(await service.refundFromPanel(ctx, company(res), params.code)));

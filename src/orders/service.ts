@@ -9,7 +9,7 @@ import { markLinkPaid } from '../payment-links/transitions.js';
 import { findLinkById, type LinkRow } from '../payment-links/repository.js';
 import { recordOrderEventOf, recordSubscriptionEvent } from './order-events.js';
 import { abandonAtOf } from './deadlines.js';
-import type { Charge } from './gateway.js';
+import type { Charge } from '../gateways/port.js';
 import { scheduleRenewal, startSubscription } from './renewals.js';
 import {
   findSubscription,

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ne, sql, type SQL } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
@@ -349,6 +349,7 @@ export async function hasPaymentInFlight(
   tx: Executor,
   linkId: string,
   holdMinutes: number,
+  exceptOrderCode?: string,
 ): Promise<boolean> {
   const [row] = await tx
     .select({ id: orders.id })
@@ -358,6 +359,7 @@ export async function hasPaymentInFlight(
         eq(orders.paymentLinkId, linkId),
         eq(orders.status, 'pending'),
         sql`${orders.createdAt} > clock_timestamp() - make_interval(mins => ${holdMinutes})`,
+        ...(exceptOrderCode === undefined ? [] : [ne(orders.code, exceptOrderCode)]),
       ),
     )
     .limit(1);

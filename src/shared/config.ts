@@ -82,7 +82,37 @@ export interface Config {
   gatewayWebhookSecret: string | undefined;
   /** A pending order still unpaid this long after the pay step is abandoned (`order.abandoned`). */
   orderAbandonAfterSeconds: number;
+  /** The deployment's Mercado Pago application; undefined when MERCADOPAGO_CLIENT_ID is unset. */
+  mercadoPago: MercadoPagoConfig | undefined;
+  /**
+   * AES-256-GCM key that seals stored credentials (gateway tokens). Outside production it defaults to
+   * a documented development key; in production it is required once a gateway that stores tokens is
+   * configured, and undefined otherwise.
+   */
+  credentialsKey: Buffer | undefined;
 }
+
+export interface MercadoPagoConfig {
+  clientId: string;
+  clientSecret: string;
+  /** The application's notification signing secret (`x-signature`). */
+  webhookSecret: string;
+  apiUrl: string;
+  authUrl: string;
+  sdkUrl: string;
+  /** A pending order with no conclusive notification is read from MP this long after it was charged. */
+  reconcileAfterSeconds: number;
+  /** Each call to MP gives up after this long (the buyer is told to try again). */
+  timeoutMs: number;
+}
+
+/**
+ * The non-production default of CREDENTIALS_ENCRYPTION_KEY (documented, refused in production): tokens
+ * sealed with it on a laptop are as safe as the laptop.
+ */
+export const DEV_CREDENTIALS_ENCRYPTION_KEY = Buffer.alloc(32, 'dev-credentials-key-not-for-prod').toString(
+  'base64',
+);
 
 /** The non-production default of GATEWAY_WEBHOOK_SECRET (documented, never used in production). */
 export const DEV_GATEWAY_WEBHOOK_SECRET = 'dev-gateway-secret-not-for-production';
@@ -170,8 +200,36 @@ const schema = Joi.object({
     .min(1)
     .max(30 * 86_400)
     .default(1800),
+  MERCADOPAGO_CLIENT_ID: Joi.string().max(200),
+  MERCADOPAGO_CLIENT_SECRET: Joi.string().max(500),
+  MERCADOPAGO_WEBHOOK_SECRET: Joi.string().min(16).max(500),
+  MERCADOPAGO_API_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://api.mercadopago.com'),
+  MERCADOPAGO_AUTH_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://auth.mercadopago.com.br'),
+  MERCADOPAGO_SDK_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://sdk.mercadopago.com/js/v2'),
+  MERCADOPAGO_RECONCILE_AFTER_SECONDS: Joi.number()
+    .integer()
+    .min(1)
+    .max(30 * 86_400)
+    .default(900),
+  MERCADOPAGO_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
+  CREDENTIALS_ENCRYPTION_KEY: Joi.string()
+    .base64()
+    .custom((value: string, helpers) =>
+      Buffer.from(value, 'base64').length === 32
+        ? value
+        : helpers.message({ custom: 'must be 32 random bytes in base64 (openssl rand -base64 32)' }),
+    )
+    .messages({ 'string.base64': 'must be 32 random bytes in base64 (openssl rand -base64 32)' }),
 })
   .and('ADMIN_USER', 'ADMIN_PASSWORD')
+  // One MP application is three values: an id without its secrets could connect nobody.
+  .and('MERCADOPAGO_CLIENT_ID', 'MERCADOPAGO_CLIENT_SECRET', 'MERCADOPAGO_WEBHOOK_SECRET')
   // One Redis or a cluster, never both: a silent choice would split queues over two stores.
   .oxor('REDIS_URL', 'REDIS_CLUSTER_NODES')
   // A worker told to serve metrics without a token would serve nothing: refuse, naming both.
@@ -179,6 +237,7 @@ const schema = Joi.object({
   .messages({
     'object.with': 'is required when {#main} is set',
     'object.oxor': 'set one of {#peersWithLabels}, not both',
+    'object.and': 'set {#presentWithLabels} together with {#missingWithLabels}',
   })
   .unknown(true);
 
@@ -235,6 +294,45 @@ interface RawEnv {
   DEV_GATEWAY?: boolean;
   GATEWAY_WEBHOOK_SECRET?: string;
   ORDER_ABANDON_AFTER_SECONDS: number;
+  MERCADOPAGO_CLIENT_ID?: string;
+  MERCADOPAGO_CLIENT_SECRET?: string;
+  MERCADOPAGO_WEBHOOK_SECRET?: string;
+  MERCADOPAGO_API_URL: string;
+  MERCADOPAGO_AUTH_URL: string;
+  MERCADOPAGO_SDK_URL: string;
+  MERCADOPAGO_RECONCILE_AFTER_SECONDS: number;
+  MERCADOPAGO_TIMEOUT_MS: number;
+  CREDENTIALS_ENCRYPTION_KEY?: string;
+}
+
+function mercadoPagoOf(raw: RawEnv): MercadoPagoConfig | undefined {
+  const { MERCADOPAGO_CLIENT_ID: clientId, MERCADOPAGO_CLIENT_SECRET: clientSecret } = raw;
+  const webhookSecret = raw.MERCADOPAGO_WEBHOOK_SECRET;
+  // The schema's `and` makes the three present together or not at all.
+  if (clientId === undefined || clientSecret === undefined || webhookSecret === undefined) return undefined;
+  return {
+    clientId,
+    clientSecret,
+    webhookSecret,
+    apiUrl: trimSlash(raw.MERCADOPAGO_API_URL),
+    authUrl: trimSlash(raw.MERCADOPAGO_AUTH_URL),
+    sdkUrl: raw.MERCADOPAGO_SDK_URL,
+    reconcileAfterSeconds: raw.MERCADOPAGO_RECONCILE_AFTER_SECONDS,
+    timeoutMs: raw.MERCADOPAGO_TIMEOUT_MS,
+  };
+}
+
+/** The key that seals stored credentials; production with MP and no key is refused by name. */
+function credentialsKeyOf(raw: RawEnv, production: boolean, mercadoPago: boolean): Buffer | undefined {
+  if (raw.CREDENTIALS_ENCRYPTION_KEY !== undefined)
+    return Buffer.from(raw.CREDENTIALS_ENCRYPTION_KEY, 'base64');
+  if (!production) return Buffer.from(DEV_CREDENTIALS_ENCRYPTION_KEY, 'base64');
+  if (mercadoPago) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CREDENTIALS_ENCRYPTION_KEY: is required in production when MERCADOPAGO_CLIENT_ID is set (openssl rand -base64 32)',
+    );
+  }
+  return undefined;
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -255,6 +353,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw = value as RawEnv;
   const base = trimSlash(raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT}`);
   const production = raw.NODE_ENV === 'production';
+  const mercadoPago = mercadoPagoOf(raw);
+  if (production && raw.CREDENTIALS_ENCRYPTION_KEY === DEV_CREDENTIALS_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      'Invalid configuration:\n  CREDENTIALS_ENCRYPTION_KEY: the documented development key cannot be used in production',
+    );
+  }
   return {
     env: raw.NODE_ENV,
     host: raw.HOST,
@@ -317,6 +421,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devGateway: raw.DEV_GATEWAY ?? !production,
     gatewayWebhookSecret: raw.GATEWAY_WEBHOOK_SECRET ?? (production ? undefined : DEV_GATEWAY_WEBHOOK_SECRET),
     orderAbandonAfterSeconds: raw.ORDER_ABANDON_AFTER_SECONDS,
+    mercadoPago,
+    credentialsKey: credentialsKeyOf(raw, production, mercadoPago !== undefined),
   };
 }
 

@@ -79,6 +79,9 @@ export class ServiceUnavailableError extends errorOf(503, 'api_error') {
   }
 }
 
+/** A third party the request needed (a PSP) could not be reached or failed: nothing was changed. */
+export class BadGatewayError extends errorOf(502, 'api_error') {}
+
 /** A client error with the status a library chose (413, 415, 400 …), mapped into the family. */
 export class HttpStatusError extends AppError {
   constructor(

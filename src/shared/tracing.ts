@@ -389,6 +389,8 @@ const QUEUE_TRACING: Record<QueueName, 'whole' | 'relay-only' | 'none'> = {
   [QUEUE.orderAbandonment]: 'whole',
   [QUEUE.deliveryRecovery]: 'whole',
   [QUEUE.retention]: 'whole',
+  [QUEUE.gatewayNotices]: 'whole',
+  [QUEUE.gatewayReconciliation]: 'whole',
 };
 
 function queueTelemetryOf(

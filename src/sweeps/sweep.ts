@@ -1,6 +1,7 @@
 import { publishAfterCommit } from '../events/publish.js';
 import { abandonOverdueOrders } from '../orders/abandonment.js';
 import { sweepRenewals } from '../orders/renewals.js';
+import { sweepReconciliations } from '../orders/settlement.js';
 import { expireDueLink } from '../payment-links/expiry.js';
 import { overdueLinks } from '../payment-links/repository.js';
 import type { AppContext } from '../shared/context.js';
@@ -93,7 +94,10 @@ export function outboxSweeper(ctx: AppContext, intervalMs: number, options: Swee
   });
 }
 
-/** Renews subscriptions whose renewal job was lost, every RENEWAL_SWEEP_MS. */
+/**
+ * Every RENEWAL_SWEEP_MS: renews subscriptions whose renewal job was lost, and reads from their PSP
+ * the charges whose reconciliation job was lost.
+ */
 export function renewalSweeper(ctx: AppContext, intervalMs: number): Periodic {
   return new Periodic(intervalMs, async () => {
     try {
@@ -101,6 +105,12 @@ export function renewalSweeper(ctx: AppContext, intervalMs: number): Periodic {
       if (renewed > 0) ctx.logger.info({ renewed }, 'renewal sweep renewed overdue subscriptions');
     } catch (err) {
       ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next interval');
+    }
+    try {
+      const read = await sweepReconciliations(ctx);
+      if (read > 0) ctx.logger.info({ read }, 'renewal sweep read overdue charges from their gateway');
+    } catch (err) {
+      ctx.logger.warn({ err }, 'reconciliation sweep failed; retrying at the next interval');
     }
   });
 }

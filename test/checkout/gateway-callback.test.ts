@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import type { SeedResult } from '../../src/cli/seed.js';
-import { signGatewayBody } from '../../src/orders/gateway-signature.js';
+import { signGatewayBody } from '../../src/gateways/gateway-signature.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, eventually, Receiver, startEngine, type Engine } from '../events/helpers.js';
 import {

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { ConfigError, DEV_GATEWAY_WEBHOOK_SECRET, loadConfig } from '../../src/shared/config.js';
 import { startTestApp } from '../helpers/app.js';
-import { checkGatewaySignature, signGatewayBody } from '../../src/orders/gateway-signature.js';
+import { checkGatewaySignature, signGatewayBody } from '../../src/gateways/gateway-signature.js';
 import { payPath, signedCallback } from './helpers.js';
 
 describe('Gateway callback configuration and signature', () => {

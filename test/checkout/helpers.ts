@@ -4,7 +4,7 @@ import { validarBoleto } from '@mrmgomes/boleto-utils';
 import { hasError, isStaticPix, parsePix, type PixStaticObject } from 'pix-utils';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { mountPath } from '../../src/shared/config.js';
-import { signGatewayBody } from '../../src/orders/gateway-signature.js';
+import { signGatewayBody } from '../../src/gateways/gateway-signature.js';
 import type { TestApp } from '../helpers/app.js';
 import type { HttpResponse } from '../helpers/http.js';
 

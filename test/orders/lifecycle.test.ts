@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { jobIds } from '../../queues/index.js';
 import type { SeedResult } from '../../src/cli/seed.js';
-import { signGatewayBody } from '../../src/orders/gateway-signature.js';
+import { signGatewayBody } from '../../src/gateways/gateway-signature.js';
 import { abandonDueOrder } from '../../src/orders/abandonment.js';
 import { rememberLead } from '../../src/orders/repository.js';
 import { sweepOnce } from '../../src/sweeps/sweep.js';

@@ -13,7 +13,7 @@ import {
 } from '../../src/gateways/boleto.js';
 import { boletoFreeField, devGateway, devPixKey, pixTxid } from '../../src/gateways/dev.js';
 import { crc16, emvText, staticPixBrCode } from '../../src/gateways/pix.js';
-import { ChargeRefusedError, type ChargeRequest } from '../../src/orders/gateway.js';
+import { ChargeRefusedError, type ChargeRequest } from '../../src/gateways/port.js';
 import { abandonAtOf } from '../../src/orders/deadlines.js';
 import { installmentPlan } from '../../src/checkout/pricing.js';
 import { successRedirectUrl } from '../../src/checkout/service.js';
@@ -169,6 +169,7 @@ describe('the dev gateway’s charges', () => {
     orderCode: '0f8e6a52-3b7c-4d1e-9a2b-5c6d7e8f9a0b',
     companyId: 7,
     merchantName: 'Loja da Ana',
+    description: 'Curso de pão',
     amount: '197.50',
     method: 'pix',
     installments: null,
@@ -177,12 +178,15 @@ describe('the dev gateway’s charges', () => {
     pixExpiresInSeconds: 900,
     boletoDueDays: 3,
     boletoPageUrl: 'https://pay.example.com/orders/0f8e6a52-3b7c-4d1e-9a2b-5c6d7e8f9a0b/boleto',
+    payer: { name: 'Ana', email: 'ana@example.com', phone: null, document: null, address: null },
+    card: null,
   };
   const gateway = devGateway(undefined);
 
   it('approves a card at once, with no instructions', async () => {
     expect(await gateway.createCharge({ ...request, method: 'credit_card', installments: 3 })).to.deep.equal({
       status: 'paid',
+      reference: null,
       pix: null,
       boleto: null,
     });

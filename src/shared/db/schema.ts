@@ -257,6 +257,10 @@ export const integrations = pgTable('integrations', {
   disabledReason: text('disabled_reason').notNull().default(''),
   oauthPending: boolean('oauth_pending').notNull().default(false),
   oauthState: text('oauth_state'),
+  /** When the pending OAuth state stops being accepted (0801). */
+  oauthStateExpiresAt: ts('oauth_state_expires_at'),
+  /** The PKCE verifier of the pending state, sealed (0801). */
+  oauthCodeVerifier: text('oauth_code_verifier'),
   previousSecret: text('previous_secret'),
   previousSecretExpiresAt: ts('previous_secret_expires_at'),
   rateLimitPerSecond: integer('rate_limit_per_second'),
@@ -355,4 +359,44 @@ export const dashboardSessions = pgTable('dashboard_sessions', {
   createdAt: ts('created_at').notNull().defaultNow(),
   expiresAt: ts('expires_at').notNull(),
   revokedAt: ts('revoked_at'),
+});
+
+/** A company's connection to its PSP account; tokens sealed with CREDENTIALS_ENCRYPTION_KEY (0801). */
+export const gatewayAccounts = pgTable('gateway_accounts', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  provider: text('provider', { enum: ['mercadopago'] }).notNull(),
+  accountId: text('account_id').notNull(),
+  integrationId: integer('integration_id'),
+  publicKey: text('public_key').notNull(),
+  accessToken: text('access_token').notNull(),
+  refreshToken: text('refresh_token').notNull(),
+  tokenExpiresAt: ts('token_expires_at').notNull(),
+  tokenLifetimeSeconds: integer('token_lifetime_seconds').notNull(),
+  liveMode: boolean('live_mode').notNull().default(true),
+  connectedAt: ts('connected_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+  refreshedAt: ts('refreshed_at'),
+  revokedAt: ts('revoked_at'),
+});
+
+export const GATEWAY_PROVIDERS = ['dev', 'callback', 'mercadopago'] as const;
+export type GatewayProvider = (typeof GATEWAY_PROVIDERS)[number];
+export const CHARGE_STATES = ['starting', 'charged', 'dropped'] as const;
+
+/** One charge asked of a gateway, written before the call; its order_code is the idempotency key (0801). */
+export const gatewayCharges = pgTable('gateway_charges', {
+  orderCode: uuid('order_code').primaryKey(),
+  companyId: id64('company_id').notNull(),
+  provider: text('provider', { enum: GATEWAY_PROVIDERS }).notNull(),
+  accountId: id64('account_id'),
+  paymentLinkId: text('payment_link_id'),
+  subscriptionId: id64('subscription_id'),
+  state: text('state', { enum: CHARGE_STATES }).notNull().default('starting'),
+  reference: text('reference'),
+  request: jsonb('request').$type<Record<string, unknown>>().notNull(),
+  ...clockStamps(),
+  reconcileAt: ts('reconcile_at'),
+  reconcileCount: integer('reconcile_count').notNull().default(0),
 });

@@ -50,6 +50,9 @@ export const errorResponses: Record<string, JsonSchema> = {
   ),
   RateLimited: errorResponse('Request limit reached; `retry_after_seconds` tells how long to wait'),
   ServerError: errorResponse('Unexpected error; the message names the request id'),
+  BadGateway: errorResponse(
+    'The payment gateway (PSP) could not be reached or failed; nothing was changed, retry later',
+  ),
   ServiceUnavailable: {
     ...errorResponse('A data store is unreachable for a moment; retry after `Retry-After` seconds'),
     headers: {
@@ -63,6 +66,7 @@ const ERROR_RESPONSE_OF = {
   '404': 'NotFound',
   '409': 'Conflict',
   '429': 'RateLimited',
+  '502': 'BadGateway',
 } as const;
 
 /** The documented error responses an operation gives beyond those its shape implies (400, 401, …). */

@@ -1,0 +1,195 @@
+/**
+ * The companies' connections to their PSP accounts (gateway_accounts): what a gateway integration's
+ * OAuth round trip stored. Tokens are kept sealed (src/shared/credentials.ts); this module seals on
+ * the way in and opens on the way out, so no caller ever holds a sealed value or writes a plain one.
+ */
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { credentialSealer } from '../shared/credentials.js';
+import { schema, type Executor } from '../shared/db/index.js';
+import { insertedRow } from '../shared/db/inserted.js';
+
+const { gatewayAccounts } = schema;
+
+type AccountRow = typeof gatewayAccounts.$inferSelect;
+
+/** An account as the gateways use it, tokens opened. */
+export interface GatewayAccount {
+  id: number;
+  companyId: number;
+  provider: AccountRow['provider'];
+  /** The account at the PSP (Mercado Pago's user_id). */
+  accountId: string;
+  integrationId: number | null;
+  publicKey: string;
+  accessToken: string;
+  refreshToken: string;
+  tokenExpiresAt: Date;
+  tokenLifetimeSeconds: number;
+  connectedAt: Date;
+  revokedAt: Date | null;
+}
+
+/** What an OAuth exchange or refresh gave. */
+export interface TokenGrant {
+  accessToken: string;
+  refreshToken: string;
+  expiresInSeconds: number;
+  accountId: string;
+  publicKey: string;
+  liveMode: boolean;
+}
+
+const purpose = (id: number, column: 'access_token' | 'refresh_token'): string =>
+  `gateway_account:${id}:${column}`;
+
+function opened(key: Buffer | undefined, row: AccountRow): GatewayAccount {
+  const sealer = credentialSealer(key);
+  return {
+    id: row.id,
+    companyId: row.companyId,
+    provider: row.provider,
+    accountId: row.accountId,
+    integrationId: row.integrationId,
+    publicKey: row.publicKey,
+    accessToken: sealer.open(row.accessToken, purpose(row.id, 'access_token')),
+    refreshToken: sealer.open(row.refreshToken, purpose(row.id, 'refresh_token')),
+    tokenExpiresAt: row.tokenExpiresAt,
+    tokenLifetimeSeconds: row.tokenLifetimeSeconds,
+    connectedAt: row.connectedAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
+const sealedTokens = (key: Buffer | undefined, id: number, grant: TokenGrant, now: Date) => {
+  const sealer = credentialSealer(key);
+  return {
+    accessToken: sealer.seal(grant.accessToken, purpose(id, 'access_token')),
+    refreshToken: sealer.seal(grant.refreshToken, purpose(id, 'refresh_token')),
+    tokenExpiresAt: new Date(now.getTime() + grant.expiresInSeconds * 1000),
+    tokenLifetimeSeconds: Math.max(1, grant.expiresInSeconds),
+  };
+};
+
+/**
+ * Stores the grant of a completed connection in the caller's transaction: the company's row for that
+ * PSP account (new, or the same account connected again) takes the tokens and becomes the
+ * integration's account; an account the integration used before is let go (its orders still settle).
+ */
+export async function connectAccount(
+  tx: Executor,
+  key: Buffer | undefined,
+  values: { companyId: number; provider: AccountRow['provider']; integrationId: number; grant: TokenGrant },
+  now = new Date(),
+): Promise<GatewayAccount> {
+  const { companyId, provider, integrationId, grant } = values;
+  await tx
+    .update(gatewayAccounts)
+    .set({ integrationId: null })
+    .where(
+      and(eq(gatewayAccounts.integrationId, integrationId), ne(gatewayAccounts.accountId, grant.accountId)),
+    );
+  // The id is needed to seal (it is part of the purpose), so the row is claimed first, then filled.
+  const placeholder = { accessToken: '', refreshToken: '', tokenExpiresAt: now, tokenLifetimeSeconds: 1 };
+  const row = insertedRow(
+    await tx
+      .insert(gatewayAccounts)
+      .values({
+        companyId,
+        provider,
+        accountId: grant.accountId,
+        publicKey: grant.publicKey,
+        ...placeholder,
+      })
+      .onConflictDoUpdate({
+        target: [gatewayAccounts.companyId, gatewayAccounts.provider, gatewayAccounts.accountId],
+        set: { publicKey: grant.publicKey },
+      })
+      .returning(),
+    'gateway_accounts',
+  );
+  const [updated] = await tx
+    .update(gatewayAccounts)
+    .set({
+      ...sealedTokens(key, row.id, grant, now),
+      integrationId,
+      liveMode: grant.liveMode,
+      connectedAt: now,
+      refreshedAt: null,
+      revokedAt: null,
+    })
+    .where(eq(gatewayAccounts.id, row.id))
+    .returning();
+  return opened(key, updated ?? row);
+}
+
+export async function findAccount(
+  db: Executor,
+  key: Buffer | undefined,
+  id: number,
+): Promise<GatewayAccount | undefined> {
+  const [row] = await db.select().from(gatewayAccounts).where(eq(gatewayAccounts.id, id));
+  return row && opened(key, row);
+}
+
+/** The account row locked for a token refresh: one refresh at a time, the others use its result. */
+export async function lockAccount(
+  tx: Executor,
+  key: Buffer | undefined,
+  id: number,
+): Promise<GatewayAccount | undefined> {
+  const [row] = await tx.select().from(gatewayAccounts).where(eq(gatewayAccounts.id, id)).for('update');
+  return row && opened(key, row);
+}
+
+/** The account an integration charges through (none while it waits for its authorization). */
+export async function accountOfIntegration(db: Executor, integrationId: number): Promise<number | undefined> {
+  const [row] = await db
+    .select({ id: gatewayAccounts.id })
+    .from(gatewayAccounts)
+    .where(and(eq(gatewayAccounts.integrationId, integrationId), isNull(gatewayAccounts.revokedAt)));
+  return row?.id;
+}
+
+/** Every company's row for one PSP account (a notification names only the account). */
+export async function accountsAt(
+  db: Executor,
+  provider: AccountRow['provider'],
+  accountId: string,
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: gatewayAccounts.id })
+    .from(gatewayAccounts)
+    .where(and(eq(gatewayAccounts.provider, provider), eq(gatewayAccounts.accountId, accountId)))
+    .orderBy(gatewayAccounts.id);
+  return rows.map((r) => r.id);
+}
+
+/** A refresh's new tokens (the PSP rotates the refresh token), in the caller's transaction. */
+export async function storeRefreshedTokens(
+  tx: Executor,
+  key: Buffer | undefined,
+  id: number,
+  grant: TokenGrant,
+  now = new Date(),
+): Promise<void> {
+  await tx
+    .update(gatewayAccounts)
+    .set({ ...sealedTokens(key, id, grant, now), refreshedAt: now })
+    .where(eq(gatewayAccounts.id, id));
+}
+
+/** The PSP refused a refresh: the tokens are dead until the company connects again. */
+export async function markAccountRevoked(tx: Executor, id: number): Promise<void> {
+  await tx
+    .update(gatewayAccounts)
+    .set({ revokedAt: sql`clock_timestamp()` })
+    .where(eq(gatewayAccounts.id, id));
+}
+
+/** Lets an integration's account go (the provider changed): its orders still settle through it. */
+export async function detachAccounts(tx: Executor, integrationId: number): Promise<void> {
+  await tx
+    .update(gatewayAccounts)
+    .set({ integrationId: null })
+    .where(eq(gatewayAccounts.integrationId, integrationId));
+}

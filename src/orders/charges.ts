@@ -1,0 +1,186 @@
+/**
+ * A charge asked of a gateway, in three steps, so that a PSP that answers slowly, or not at all,
+ * never holds a lock and never makes a second payment (docs/mercadopago.md, "The pay step"):
+ * 1. `reserveCharge`, in the caller's transaction (the pay step's, under the link's lock): the
+ *    charge row with what the order will be, its order code the idempotency key;
+ * 2. the gateway is called, outside any transaction;
+ * 3. `recordCharge`: the pending order with the gateway's instructions and its `order.created`, in
+ *    one transaction, once (a second answer for the same code finds the order made).
+ */
+import { jobIds } from '../../queues/index.js';
+import type { Charge, PayerAddress, PaymentGateway } from '../gateways/port.js';
+import { findLinkById } from '../payment-links/repository.js';
+import type { AppContext } from '../shared/context.js';
+import type { Executor } from '../shared/db/index.js';
+import type { OrderCustomer } from '../shared/db/schema.js';
+import type { PaymentMethod } from '../shared/enums/payment-methods.js';
+import { publishAfterCommit } from '../events/publish.js';
+import { lockCharge, markCharged, reserveChargeRow, type ChargeRow } from './charge-repository.js';
+import { findOrderByCode, type OrderRow } from './repository.js';
+import { createPendingOrder } from './service.js';
+
+/** What a checkout charge becomes once the gateway answered: the pending order's columns. */
+export interface CheckoutChargeRequest {
+  kind: 'checkout';
+  productId: number;
+  offerId: number | null;
+  planId: number | null;
+  /** Reais with two decimals. */
+  amount: string;
+  paymentMethod: PaymentMethod;
+  installments: number | null;
+  customer: OrderCustomer;
+  /** The boleto payer's address, where the gateway asked for it (a renewal boleto uses it again). */
+  payerAddress: PayerAddress | null;
+  /** ISO 8601: when the pay step started; the order's created_at. */
+  createdAt: string;
+}
+
+/** The stored request of a charge (jsonb), as written by `reserveCharge`. */
+export const checkoutRequestOf = (row: Pick<ChargeRow, 'request'>): CheckoutChargeRequest | undefined => {
+  const request = row.request as Partial<CheckoutChargeRequest>;
+  return request.kind === 'checkout' ? (request as CheckoutChargeRequest) : undefined;
+};
+
+export interface Reservation {
+  orderCode: string;
+  createdAt: Date;
+  /** The order already made for this code (a form posted twice), if any. */
+  order: OrderRow | undefined;
+}
+
+/**
+ * Step 1, in the caller's transaction. An order already made for `orderCode` (the same form posted
+ * again after it went through) is answered as it is; a charge still starting for it with the same
+ * method and amount is reused (a retry after the gateway did not answer: the same idempotency
+ * key). Anything else for that code is not this request's, and a new code is used.
+ */
+export async function reserveCharge(
+  tx: Executor,
+  gateway: Pick<PaymentGateway, 'provider' | 'accountId'>,
+  values: {
+    orderCode: string;
+    fallbackOrderCode: string;
+    companyId: number;
+    paymentLinkId: string | null;
+    request: Omit<CheckoutChargeRequest, 'kind' | 'createdAt'>;
+  },
+  now: Date,
+): Promise<Reservation> {
+  const existing = await findOrderByCode(tx, values.orderCode);
+  if (existing) {
+    const same = existing.companyId === values.companyId && existing.paymentLinkId === values.paymentLinkId;
+    // A failed order's form may be posted again from the browser's history: that is a new attempt.
+    if (same && existing.status !== 'failed')
+      return { orderCode: existing.code, createdAt: existing.createdAt, order: existing };
+    return reserveCharge(tx, gateway, { ...values, orderCode: values.fallbackOrderCode }, now);
+  }
+  const request: CheckoutChargeRequest = {
+    kind: 'checkout',
+    ...values.request,
+    createdAt: now.toISOString(),
+  };
+  const { row, created } = await reserveChargeRow(tx, {
+    orderCode: values.orderCode,
+    companyId: values.companyId,
+    provider: gateway.provider,
+    accountId: gateway.accountId,
+    paymentLinkId: values.paymentLinkId,
+    subscriptionId: null,
+    request: { ...request },
+  });
+  if (created) return { orderCode: row.orderCode, createdAt: now, order: undefined };
+  const stored = checkoutRequestOf(row);
+  const reusable =
+    row.state === 'starting' &&
+    stored !== undefined &&
+    row.companyId === values.companyId &&
+    row.paymentLinkId === values.paymentLinkId &&
+    row.provider === gateway.provider &&
+    row.accountId === gateway.accountId &&
+    stored.paymentMethod === request.paymentMethod &&
+    stored.amount === request.amount;
+  if (reusable) return { orderCode: row.orderCode, createdAt: new Date(stored.createdAt), order: undefined };
+  if (values.orderCode === values.fallbackOrderCode) throw new Error(`charge ${values.orderCode} is taken`);
+  return reserveCharge(tx, gateway, { ...values, orderCode: values.fallbackOrderCode }, now);
+}
+
+/** When a pending charge of a gateway that reads payments back is first reconciled. */
+export function firstReconciliation(
+  ctx: Pick<AppContext, 'config'>,
+  provider: ChargeRow['provider'],
+  from: Date,
+): Date | null {
+  const mp = ctx.config.mercadoPago;
+  if (provider !== 'mercadopago' || !mp) return null;
+  return new Date(from.getTime() + mp.reconcileAfterSeconds * 1000);
+}
+
+/** Schedules the reconciliation read of a charge. Never throws: the sweep reads overdue ones. */
+export function scheduleReconciliation(
+  ctx: Pick<AppContext, 'producers' | 'logger'>,
+  orderCode: string,
+  at: Date,
+  read: number,
+): void {
+  ctx.producers
+    .add(
+      'gatewayReconciliation',
+      jobIds.gatewayReconciliation(orderCode, read),
+      { orderCode },
+      { delay: Math.max(0, at.getTime() - Date.now()) },
+    )
+    .catch((err: unknown) => {
+      ctx.logger.warn({ err, orderCode }, 'could not schedule a reconciliation; the sweep will run it');
+    });
+}
+
+/**
+ * Step 3: the gateway answered `charge` for the reserved code. In one transaction, under the charge's
+ * lock: the pending order with the charge's instructions and its events (`lead.created`,
+ * `order.created`), and the charge marked made with the PSP's payment id. An order already made for
+ * the code (a racing retry) is returned with `created` false. Its reconciliation is scheduled.
+ */
+export async function recordCharge(
+  ctx: AppContext,
+  orderCode: string,
+  charge: Charge,
+): Promise<{ order: OrderRow; created: boolean }> {
+  const done = await ctx.db.transaction(async (tx) => {
+    const row = await lockCharge(tx, orderCode);
+    if (!row) throw new Error(`no charge ${orderCode} to record`);
+    const existing = await findOrderByCode(tx, orderCode);
+    if (existing) return { order: existing, eventIds: [], reconcileAt: null };
+    const request = checkoutRequestOf(row);
+    if (!request) throw new Error(`charge ${orderCode} is not a checkout charge`);
+    const link =
+      row.paymentLinkId === null ? null : ((await findLinkById(tx, row.paymentLinkId))?.link ?? null);
+    const { order, eventIds } = await createPendingOrder(
+      tx,
+      {
+        code: orderCode,
+        companyId: row.companyId,
+        livemode: true,
+        paymentLinkId: row.paymentLinkId,
+        productId: request.productId,
+        offerId: request.offerId,
+        planId: request.planId,
+        amount: request.amount,
+        paymentMethod: request.paymentMethod,
+        installments: request.installments,
+        customer: request.customer,
+        createdAt: new Date(request.createdAt),
+        charge,
+      },
+      link,
+    );
+    // Whatever the answer: an approved card whose confirmation never committed (a crash between the
+    // two) is found paid by this read.
+    const reconcileAt = firstReconciliation(ctx, row.provider, new Date());
+    await markCharged(tx, orderCode, { reference: charge.reference, reconcileAt });
+    return { order, eventIds, reconcileAt };
+  });
+  publishAfterCommit(ctx, done.eventIds);
+  if (done.reconcileAt) scheduleReconciliation(ctx, orderCode, done.reconcileAt, 1);
+  return { order: done.order, created: done.eventIds.length > 0 };
+}
