@@ -119,13 +119,13 @@ export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in
     }),
     orderAbandonment: async (job, token) => {
       const { orderCode } = payload('orderAbandonment', job);
-      const check = await abandonDueOrder(ctx.db, ctx.config.orderAbandonAfterSeconds, orderCode);
+      const check = await abandonDueOrder(ctx, orderCode);
       if (check && 'dueAt' in check) {
         // Fired before the deadline by this host's clock: wait for it rather than leave it to the sweep.
         await job.moveToDelayed(check.dueAt.getTime(), token);
         throw new DelayedError();
       }
-      if (check) publishAfterCommit(ctx, [check.eventId]);
+      if (check) publishAfterCommit(ctx, check.eventIds);
       return { abandoned: check !== undefined };
     },
   };

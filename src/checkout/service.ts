@@ -9,7 +9,6 @@ import {
   type PayerAddress,
   type PaymentGateway,
 } from '../gateways/port.js';
-import { scheduleAbandonment } from '../orders/abandonment.js';
 import { deleteStartingCharge, hasStartingCharge } from '../orders/charge-repository.js';
 import {
   firstReconciliation,
@@ -463,8 +462,7 @@ export async function payAtCheckout(
   if (!recorded.created) return { order, view, paid: order.status === 'paid' };
   switch (charge.status) {
     case 'pending':
-      // Everything else waits for the gateway, or for the abandonment check at the order's deadline.
-      scheduleAbandonment(ctx, order);
+      // It waits for the gateway, or for the abandonment check at its deadline (recordCharge scheduled it).
       return { order, view, paid: false };
     case 'declined':
       return { order: (await failPayment(ctx, { code: order.code })).order, view, paid: false };

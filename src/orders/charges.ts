@@ -5,19 +5,26 @@
  *    charge row with what the order will be, its order code the idempotency key;
  * 2. the gateway is called, outside any transaction;
  * 3. `recordCharge`: the pending order with the gateway's instructions and its `order.created`, in
- *    one transaction, once (a second answer for the same code finds the order made).
+ *    one transaction, once (a second answer for the same code finds the order made); then its
+ *    abandonment at its deadline and its reconciliation with the PSP are scheduled.
  */
+import { createHash } from 'node:crypto';
 import { jobIds } from '../../queues/index.js';
+import type { EventKind } from '../events/kinds.js';
+import { recordEvent } from '../events/outbox.js';
+import { publishAfterCommit } from '../events/publish.js';
 import type { Charge, PayerAddress, PaymentGateway } from '../gateways/port.js';
-import { findLinkById } from '../payment-links/repository.js';
+import { findLinkById, type LinkRow } from '../payment-links/repository.js';
 import type { AppContext } from '../shared/context.js';
 import type { Executor } from '../shared/db/index.js';
 import type { OrderCustomer } from '../shared/db/schema.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
-import { publishAfterCommit } from '../events/publish.js';
 import { lockCharge, markCharged, reserveChargeRow, type ChargeRow } from './charge-repository.js';
-import { findOrderByCode, type OrderRow } from './repository.js';
-import { createPendingOrder } from './service.js';
+import { abandonAtOf, scheduleAbandonment } from './deadlines.js';
+import { recordOrderEventOf } from './order-events.js';
+import { leadEventData, orderEventData } from './payload.js';
+import { findOrderByCode, insertOrder, rememberLead, type NewOrderRow, type OrderRow } from './repository.js';
+import { findSubscription } from './subscription-repository.js';
 
 /** What a checkout charge becomes once the gateway answered: the pending order's columns. */
 export interface CheckoutChargeRequest {
@@ -36,11 +43,108 @@ export interface CheckoutChargeRequest {
   createdAt: string;
 }
 
+/** What a subscription's renewal charged through a PSP becomes: the pending renewal order. */
+export interface RenewalChargeRequest {
+  kind: 'renewal';
+  subscriptionId: number;
+  /** The period the renewal pays for, and which of its charges this is (0: the renewal, k: retry k). */
+  period: number;
+  attempt: number;
+  productId: number;
+  planId: number;
+  amount: string;
+  paymentMethod: PaymentMethod;
+  customer: OrderCustomer | null;
+  payerAddress: PayerAddress | null;
+  createdAt: string;
+}
+
+type StoredRequest = CheckoutChargeRequest | RenewalChargeRequest;
+
 /** The stored request of a charge (jsonb), as written by `reserveCharge`. */
 export const checkoutRequestOf = (row: Pick<ChargeRow, 'request'>): CheckoutChargeRequest | undefined => {
-  const request = row.request as Partial<CheckoutChargeRequest>;
+  const request = row.request as Partial<StoredRequest>;
   return request.kind === 'checkout' ? (request as CheckoutChargeRequest) : undefined;
 };
+
+/** The stored request of a renewal charge. */
+export const renewalRequestOf = (row: Pick<ChargeRow, 'request'>): RenewalChargeRequest | undefined => {
+  const request = row.request as Partial<StoredRequest>;
+  return request.kind === 'renewal' ? (request as RenewalChargeRequest) : undefined;
+};
+
+/** The amount a charge asks for, whichever kind it is. */
+export const requestedAmount = (row: Pick<ChargeRow, 'request'>): string | undefined =>
+  (checkoutRequestOf(row) ?? renewalRequestOf(row))?.amount;
+
+/**
+ * The order code of one charge of a renewal: the same for every run of its job, its retries from
+ * BullMQ and the sweep, so the PSP's idempotency key is too (a name-based UUID, RFC 4122 version 5
+ * layout over SHA-256).
+ */
+export function renewalOrderCode(subscriptionId: number, period: number, attempt: number): string {
+  const hex = createHash('sha256').update(`renewal:${subscriptionId}:${period}:${attempt}`).digest('hex');
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The columns of a charge's instructions (all null for a method, or a gateway, that gives none). */
+const instructionColumns = ({ pix, boleto }: Charge) => ({
+  pixCopyPaste: pix?.copyPaste ?? null,
+  pixExpiresAt: pix?.expiresAt ?? null,
+  boletoDigitableLine: boleto?.digitableLine ?? null,
+  boletoBarcode: boleto?.barcode ?? null,
+  boletoDueDate: boleto?.dueDate ?? null,
+  boletoUrl: boleto?.url ?? null,
+});
+
+/**
+ * The pay step's writes, in the caller's transaction: the pending order with the gateway's charge
+ * (its instructions, and the deadline they set) and its `order.created`, preceded by `lead.created`
+ * when the company has not seen this buyer's e-mail in this mode before. Returns the order and the
+ * event ids to publish after commit.
+ */
+export async function createPendingOrder(
+  tx: Executor,
+  values: Pick<NewOrderRow, 'code' | 'companyId' | 'livemode' | 'paymentLinkId' | 'productId' | 'amount'> & {
+    offerId: number | null;
+    planId: number | null;
+    paymentMethod: PaymentMethod;
+    installments: number | null;
+    customer: OrderCustomer;
+    createdAt: Date;
+    charge: Charge;
+  },
+  link: LinkRow | null,
+): Promise<{ order: OrderRow; eventIds: string[] }> {
+  const { charge, ...columns } = values;
+  const order = await insertOrder(tx, {
+    ...columns,
+    ...instructionColumns(charge),
+    abandonAt: abandonAtOf(charge),
+    status: 'pending',
+    paidAt: null,
+    subscriptionId: null,
+  });
+  const { productId, data } = await orderEventData(tx, order, link, null);
+  const record = async (type: EventKind, eventData: Record<string, unknown>): Promise<string> =>
+    (
+      await recordEvent(tx, {
+        companyId: order.companyId,
+        type,
+        livemode: order.livemode,
+        test: false,
+        productId,
+        data: eventData,
+      })
+    ).id;
+  const eventIds: string[] = [];
+  const { email } = values.customer;
+  if (email !== null && (await rememberLead(tx, { ...values, email })))
+    eventIds.push(await record('lead.created', leadEventData(data, values.customer)));
+  eventIds.push(await record('order.created', data));
+  return { order, eventIds };
+}
 
 export interface Reservation {
   orderCode: string;
@@ -151,36 +255,85 @@ export async function recordCharge(
     if (!row) throw new Error(`no charge ${orderCode} to record`);
     const existing = await findOrderByCode(tx, orderCode);
     if (existing) return { order: existing, eventIds: [], reconcileAt: null };
-    const request = checkoutRequestOf(row);
-    if (!request) throw new Error(`charge ${orderCode} is not a checkout charge`);
-    const link =
-      row.paymentLinkId === null ? null : ((await findLinkById(tx, row.paymentLinkId))?.link ?? null);
-    const { order, eventIds } = await createPendingOrder(
-      tx,
-      {
-        code: orderCode,
-        companyId: row.companyId,
-        livemode: true,
-        paymentLinkId: row.paymentLinkId,
-        productId: request.productId,
-        offerId: request.offerId,
-        planId: request.planId,
-        amount: request.amount,
-        paymentMethod: request.paymentMethod,
-        installments: request.installments,
-        customer: request.customer,
-        createdAt: new Date(request.createdAt),
-        charge,
-      },
-      link,
-    );
+    const renewal = renewalRequestOf(row);
+    const made = renewal
+      ? await createPendingRenewalOrder(tx, orderCode, row.companyId, renewal, charge)
+      : await createCheckoutOrder(tx, row, charge);
     // Whatever the answer: an approved card whose confirmation never committed (a crash between the
     // two) is found paid by this read.
     const reconcileAt = firstReconciliation(ctx, row.provider, new Date());
     await markCharged(tx, orderCode, { reference: charge.reference, reconcileAt });
-    return { order, eventIds, reconcileAt };
+    return { ...made, reconcileAt };
   });
   publishAfterCommit(ctx, done.eventIds);
   if (done.reconcileAt) scheduleReconciliation(ctx, orderCode, done.reconcileAt, 1);
-  return { order: done.order, created: done.eventIds.length > 0 };
+  const created = done.eventIds.length > 0;
+  // A pending order is given up at its deadline (a Pix's expiry, a boleto's clearing) if still unpaid.
+  if (created && charge.status === 'pending') scheduleAbandonment(ctx, done.order);
+  return { order: done.order, created };
+}
+
+/** The pending order of a checkout charge, with its `lead.created` and `order.created`. */
+async function createCheckoutOrder(
+  tx: Executor,
+  row: ChargeRow,
+  charge: Charge,
+): Promise<{ order: OrderRow; eventIds: string[] }> {
+  const request = checkoutRequestOf(row);
+  if (!request) throw new Error(`charge ${row.orderCode} is neither a checkout nor a renewal charge`);
+  const link =
+    row.paymentLinkId === null ? null : ((await findLinkById(tx, row.paymentLinkId))?.link ?? null);
+  return createPendingOrder(
+    tx,
+    {
+      code: row.orderCode,
+      companyId: row.companyId,
+      livemode: true,
+      paymentLinkId: row.paymentLinkId,
+      productId: request.productId,
+      offerId: request.offerId,
+      planId: request.planId,
+      amount: request.amount,
+      paymentMethod: request.paymentMethod,
+      installments: request.installments,
+      customer: request.customer,
+      createdAt: new Date(request.createdAt),
+      charge,
+    },
+    link,
+  );
+}
+
+/**
+ * The pending order of a renewal charged through a PSP, with its instructions, and its
+ * `order.created`, which carries them to the company (it tells its buyer how to pay).
+ */
+async function createPendingRenewalOrder(
+  tx: Executor,
+  orderCode: string,
+  companyId: number,
+  request: RenewalChargeRequest,
+  charge: Charge,
+): Promise<{ order: OrderRow; eventIds: string[] }> {
+  const order = await insertOrder(tx, {
+    code: orderCode,
+    companyId,
+    livemode: true,
+    paymentLinkId: null,
+    subscriptionId: request.subscriptionId,
+    productId: request.productId,
+    offerId: null,
+    planId: request.planId,
+    status: 'pending',
+    amount: request.amount,
+    paymentMethod: request.paymentMethod,
+    paidAt: null,
+    customer: request.customer,
+    createdAt: new Date(request.createdAt),
+    ...instructionColumns(charge),
+    abandonAt: abandonAtOf(charge),
+  });
+  const subscription = (await findSubscription(tx, request.subscriptionId)) ?? null;
+  const event = await recordOrderEventOf(tx, 'order.created', order, null, subscription);
+  return { order, eventIds: [event.id] };
 }

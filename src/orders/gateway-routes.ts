@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import express, { Router } from 'express';
 import { jobIds } from '../../queues/index.js';
 import { MP_NOTIFICATIONS_PATH } from '../gateways/mercadopago/gateway.js';
-import { readMpNotification } from '../gateways/mercadopago/notifications.js';
+import { readMpNotification, type GatewayNotice } from '../gateways/mercadopago/notifications.js';
 import { ServiceUnavailableError } from '../shared/errors.js';
 import { toOrderWire } from '../payment-links/mappers.js';
 import type { AppContext } from '../shared/context.js';
@@ -62,6 +62,15 @@ export function gatewayCallbackRouter(
   return router;
 }
 
+/** MP resends a notification with the same x-request-id: one job per notification it sent. */
+export const noticeJobId = (notice: GatewayNotice, requestId: string): string =>
+  jobIds.gatewayNotices(
+    notice.provider,
+    notice.topic,
+    notice.resourceId,
+    createHash('sha256').update(requestId).digest('hex').slice(0, 16),
+  );
+
 /**
  * `POST {checkout_url}/gateway/mercadopago/notifications`: Mercado Pago's webhooks. The signature is
  * checked over the query's `data.id` before anything else (401 otherwise, nothing read or changed);
@@ -81,17 +90,8 @@ export function mercadoPagoNotificationsRouter(ctx: AppContext, webhookSecret: s
         header: (name) => req.get(name),
       });
       if (notice) {
-        // MP resends a notification with the same x-request-id: one job per notification.
-        const requestId = createHash('sha256')
-          .update(req.get('x-request-id') ?? '')
-          .digest('hex')
-          .slice(0, 16);
         await ctx.producers
-          .add(
-            'gatewayNotices',
-            jobIds.gatewayNotices(notice.provider, notice.topic, notice.resourceId, requestId),
-            notice,
-          )
+          .add('gatewayNotices', noticeJobId(notice, req.get('x-request-id') ?? ''), notice)
           .catch((err: unknown) => {
             ctx.logger.warn({ err, resourceId: notice.resourceId }, 'could not queue an MP notification');
             throw new ServiceUnavailableError('The notification could not be queued; send it again');

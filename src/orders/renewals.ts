@@ -18,7 +18,21 @@ import type { CancelReason, ChargeOutcome } from '../shared/enums/subscription-s
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { newUuid } from '../shared/ids.js';
 import { recordOrderEventOf, recordSubscriptionEvent, type Emitted } from './order-events.js';
-import { firstOrderOfSubscription, insertOrder } from './repository.js';
+import { firstOrderOfSubscription, insertOrder, type OrderRow } from './repository.js';
+import { findCompany } from '../companies/repository.js';
+import { gatewayOfCharge, gatewayOfCompany } from '../gateways/index.js';
+import { AccountDisconnectedError } from '../gateways/mercadopago/tokens.js';
+import { ChargeRefusedError, type Charge, type PaymentGateway } from '../gateways/port.js';
+import type { PaymentMethod } from '../shared/enums/payment-methods.js';
+import { deleteStartingCharge, findCharge, reserveChargeRow } from './charge-repository.js';
+import {
+  checkoutRequestOf,
+  recordCharge,
+  renewalOrderCode,
+  renewalRequestOf,
+  type CheckoutChargeRequest,
+  type RenewalChargeRequest,
+} from './charges.js';
 import {
   enterPeriod,
   findSubscription,
@@ -40,6 +54,10 @@ export type { ChargeOutcome, DueCharge };
  * the test entry points (simulate `renewal_failed`, renew now with `outcome: failed`).
  */
 const SCHEDULED_CHARGE_OUTCOME: ChargeOutcome = 'paid';
+
+/** A renewal's Pix stays payable a day, its boleto is due in three (the buyer hears of it through the company). */
+const RENEWAL_PIX_EXPIRES_IN_SECONDS = 86_400;
+const RENEWAL_BOLETO_DUE_DAYS = 3;
 
 async function planOf(tx: Executor, planId: number): Promise<CatalogItem & { billingCycle: BillingCycle }> {
   const plan = await findItemById(tx, 'plan', planId);
@@ -183,6 +201,123 @@ export interface ChargeResult {
   events: Emitted[];
 }
 
+interface ChargeDone extends ChargeResult {
+  /** The charge to schedule next, if any. */
+  next: { charge: DueCharge; at: Date } | undefined;
+}
+
+/**
+ * A charge of the renewal due failed (its order already failed or abandoned, in the caller's
+ * transaction): past_due with the next retry due after its delay on RENEWAL_RETRY_SCHEDULE
+ * (`subscription.past_due` on the first failure), or, when the last retry failed, canceled
+ * (`payment_failed`, `subscription.canceled`). The order's event (`orderEvent`, null when its step
+ * recorded it) comes first, with the subscription as this change leaves it.
+ */
+async function failRenewal(
+  tx: Executor,
+  retries: number[],
+  current: SubscriptionRow,
+  charge: DueCharge,
+  order: OrderRow,
+  orderEvent: 'order.failed' | 'order.abandoned' = 'order.failed',
+): Promise<ChargeDone> {
+  const delay = retries[charge.attempt];
+  if (delay === undefined) {
+    const canceled = await markCanceled(tx, current.id, 'payment_failed');
+    const events = [
+      await recordOrderEventOf(tx, orderEvent, order, null, canceled),
+      await recordSubscriptionEvent(tx, 'subscription.canceled', canceled),
+    ];
+    return { subscription: canceled, events, next: undefined };
+  }
+  const retryAt = new Date(Date.now() + delay * 1000);
+  const pastDue = await markPastDue(tx, current.id, charge.attempt + 1, retryAt);
+  const events = [await recordOrderEventOf(tx, orderEvent, order, null, pastDue)];
+  if (current.status === 'active')
+    events.push(await recordSubscriptionEvent(tx, 'subscription.past_due', pastDue));
+  return {
+    subscription: pastDue,
+    events,
+    next: { charge: { ...charge, attempt: charge.attempt + 1 }, at: retryAt },
+  };
+}
+
+/** The charge a pending renewal order (one charged through a PSP) was made for, from its stored request. */
+async function chargeOfRenewalOrder(tx: Executor, order: OrderRow): Promise<DueCharge | undefined> {
+  if (order.subscriptionId === null) return undefined;
+  const row = await findCharge(tx, order.code);
+  const request = row ? renewalRequestOf(row) : undefined;
+  return (
+    request && { subscriptionId: request.subscriptionId, period: request.period, attempt: request.attempt }
+  );
+}
+
+/**
+ * A pending renewal order was paid (its PSP said so), in the caller's transaction that marked it
+ * paid: the subscription enters the period it paid for (`order.paid`, `subscription.renewed`) if it
+ * was still waiting for that charge; otherwise (canceled meanwhile, or renewed by another charge)
+ * only `order.paid` is recorded. Answers the events and the renewal to schedule.
+ */
+export async function renewalOrderPaid(tx: Executor, order: OrderRow): Promise<ChargeDone> {
+  const charge = await chargeOfRenewalOrder(tx, order);
+  const current =
+    order.subscriptionId === null ? undefined : await lockSubscription(tx, order.subscriptionId);
+  if (!charge || !current || current.status === 'canceled' || current.currentPeriod !== charge.period - 1) {
+    const events = [await recordOrderEventOf(tx, 'order.paid', order, null, current ?? null)];
+    return { subscription: current ?? (await missingSubscription(order)), events, next: undefined };
+  }
+  const plan = await planOf(tx, current.planId);
+  const renewed = await enterPeriod(tx, current.id, plan.billingCycle, charge.period);
+  const events = [
+    await recordOrderEventOf(tx, 'order.paid', order, null, renewed),
+    await recordSubscriptionEvent(tx, 'subscription.renewed', renewed),
+  ];
+  const next = {
+    charge: { subscriptionId: current.id, period: charge.period + 1, attempt: 0 },
+    at: renewed.currentPeriodEnd,
+  };
+  return { subscription: renewed, events, next };
+}
+
+/**
+ * A pending renewal order failed or was abandoned (its Pix expired, its boleto went unpaid), in the
+ * caller's transaction that moved it: the renewal charge failed, as `failRenewal` says, if the
+ * subscription was still waiting for it; otherwise only the order's event is recorded.
+ */
+export async function renewalOrderFailed(
+  tx: Executor,
+  retries: number[],
+  order: OrderRow,
+  orderEvent: 'order.failed' | 'order.abandoned',
+): Promise<ChargeDone> {
+  const charge = await chargeOfRenewalOrder(tx, order);
+  const current =
+    order.subscriptionId === null ? undefined : await lockSubscription(tx, order.subscriptionId);
+  const waiting =
+    charge !== undefined &&
+    current !== undefined &&
+    current.currentPeriod === charge.period - 1 &&
+    (charge.attempt === 0
+      ? current.status === 'active'
+      : current.status === 'past_due' && current.failedCharges === charge.attempt);
+  if (!waiting || !charge || !current) {
+    const events = [await recordOrderEventOf(tx, orderEvent, order, null, current ?? null)];
+    return { subscription: current ?? (await missingSubscription(order)), events, next: undefined };
+  }
+  return failRenewal(tx, retries, current, charge, order, orderEvent);
+}
+
+const missingSubscription = (order: OrderRow): Promise<never> =>
+  Promise.reject(new Error(`subscription ${order.subscriptionId} of order ${order.code} is missing`));
+
+/** Schedules what a renewal order's outcome asks for next (the next renewal, or a retry). */
+export function scheduleNext(
+  ctx: Pick<AppContext, 'producers' | 'logger'>,
+  done: Pick<ChargeDone, 'next'>,
+): void {
+  if (done.next) scheduleCharge(ctx, done.next.charge, done.next.at);
+}
+
 /**
  * One charge in one transaction, under the subscription's row lock, if it is still the one due:
  * - a subscription set to cancel at the period end is canceled there (`requested`) instead;
@@ -198,6 +333,7 @@ async function commitCharge(
   charge: DueCharge,
   asOf: Date,
   outcome: ChargeOutcome,
+  orderCode: string = newUuid(),
 ): Promise<ChargeResult | undefined> {
   const retries = ctx.config.renewalRetryScheduleSeconds;
   const done = await ctx.db.transaction(async (tx) => {
@@ -213,7 +349,7 @@ async function commitCharge(
       current.paymentLinkId === null ? null : ((await findLinkById(tx, current.paymentLinkId))?.link ?? null);
     const now = new Date();
     const order = await insertOrder(tx, {
-      code: newUuid(),
+      code: orderCode,
       companyId: current.companyId,
       livemode: current.livemode,
       paymentLinkId: null,
@@ -239,26 +375,134 @@ async function commitCharge(
       };
       return { subscription: renewed, events, next };
     }
-    const delay = retries[charge.attempt];
-    if (delay === undefined) {
-      const canceled = await markCanceled(tx, current.id, 'payment_failed');
-      const events = [
-        await recordOrderEventOf(tx, 'order.failed', order, null, canceled),
-        await recordSubscriptionEvent(tx, 'subscription.canceled', canceled),
-      ];
-      return { subscription: canceled, events, next: undefined };
-    }
-    const retryAt = new Date(now.getTime() + delay * 1000);
-    const pastDue = await markPastDue(tx, current.id, charge.attempt + 1, retryAt);
-    const events = [await recordOrderEventOf(tx, 'order.failed', order, null, pastDue)];
-    if (current.status === 'active')
-      events.push(await recordSubscriptionEvent(tx, 'subscription.past_due', pastDue));
-    const next = { charge: { ...charge, attempt: charge.attempt + 1 }, at: retryAt };
-    return { subscription: pastDue, events, next };
+    const failed = await failRenewal(tx, retries, current, charge, order);
+    return failed;
   });
   if (!done) return undefined;
   if (done.next) scheduleCharge(ctx, done.next.charge, done.next.at);
   return { subscription: done.subscription, events: done.events };
+}
+
+/**
+ * The gateway a subscription bought through a PSP renews through, with what it needs: the company's
+ * own PSP gateway now (the account may have been reconnected), else the account the first purchase
+ * was made in. Undefined for a subscription bought any other way (test mode, the dev gateway, the
+ * signed callback), whose renewals are charged as before.
+ */
+async function renewalGateway(
+  ctx: AppContext,
+  subscription: SubscriptionRow,
+): Promise<
+  { gateway: PaymentGateway; first: OrderRow; firstRequest: CheckoutChargeRequest | undefined } | undefined
+> {
+  if (!subscription.livemode) return undefined;
+  const first = await firstOrderOfSubscription(ctx.db, subscription.id);
+  if (!first) return undefined;
+  const firstCharge = await findCharge(ctx.db, first.code);
+  if (firstCharge?.provider !== 'mercadopago') return undefined;
+  const now = await gatewayOfCompany(ctx, subscription.companyId);
+  const gateway = now.provider === 'mercadopago' ? now : await gatewayOfCharge(ctx, firstCharge);
+  return { gateway, first, firstRequest: checkoutRequestOf(firstCharge) };
+}
+
+/**
+ * A renewal charged through the subscription's PSP (docs/mercadopago.md, "Renewals"): a Pix (or a
+ * boleto, when the subscription was bought with one) whose instructions reach the company in
+ * `order.created`; the order is paid when the PSP says so, and its failure or expiry is a failed
+ * charge (past_due, retries). MP charges a saved card only with the buyer's security code, so a
+ * card subscription renews by Pix. The charge's order code is fixed per (subscription, period,
+ * attempt), so however many times its job, BullMQ's retries and the sweep run it, the PSP makes one
+ * payment. `'local'` when the subscription does not renew through a PSP.
+ */
+async function chargeThroughGateway(
+  ctx: AppContext,
+  charge: DueCharge,
+  asOf: Date,
+): Promise<ChargeResult | undefined | 'local'> {
+  const subscription = await findSubscription(ctx.db, charge.subscriptionId);
+  if (!subscription || !isDue(subscription, charge, asOf) || subscription.cancelAtPeriodEnd) return 'local';
+  const via = await renewalGateway(ctx, subscription);
+  if (!via) return 'local';
+  const { gateway, first, firstRequest } = via;
+  const orderCode = renewalOrderCode(subscription.id, charge.period, charge.attempt);
+  const plan = await planOf(ctx.db, subscription.planId);
+  const customer = first.customer;
+  const payerAddress = firstRequest?.payerAddress ?? null;
+  const byBoleto = first.paymentMethod === 'boleto' && payerAddress !== null && customer?.document != null;
+  const method: PaymentMethod = byBoleto ? 'boleto' : 'pix';
+  const reserved = await ctx.db.transaction(async (tx) => {
+    const current = await lockSubscription(tx, subscription.id);
+    if (!current || !isDue(current, charge, asOf) || current.cancelAtPeriodEnd) return undefined;
+    const request: RenewalChargeRequest = {
+      kind: 'renewal',
+      subscriptionId: current.id,
+      period: charge.period,
+      attempt: charge.attempt,
+      productId: plan.productId,
+      planId: plan.id,
+      amount: plan.price,
+      paymentMethod: method,
+      customer,
+      payerAddress: byBoleto ? payerAddress : null,
+      createdAt: new Date().toISOString(),
+    };
+    return (
+      await reserveChargeRow(tx, {
+        orderCode,
+        companyId: current.companyId,
+        provider: gateway.provider,
+        accountId: gateway.accountId,
+        paymentLinkId: null,
+        subscriptionId: current.id,
+        request: { ...request },
+      })
+    ).row;
+  });
+  // Not due any more (run by another worker), or its charge already made: nothing to do here.
+  if (!reserved || reserved.state !== 'starting') return undefined;
+  const request = renewalRequestOf(reserved);
+  if (!request) return undefined;
+  const company = await findCompany(ctx.db, subscription.companyId);
+  let made: Charge;
+  try {
+    made = await gateway.createCharge({
+      orderCode,
+      companyId: subscription.companyId,
+      merchantName: company?.name ?? plan.productName,
+      description: plan.productName,
+      amount: request.amount,
+      method: request.paymentMethod,
+      installments: null,
+      createdAt: new Date(request.createdAt),
+      pixExpiresInSeconds: RENEWAL_PIX_EXPIRES_IN_SECONDS,
+      boletoDueDays: RENEWAL_BOLETO_DUE_DAYS,
+      boletoPageUrl: `${ctx.config.urls.checkout}/orders/${orderCode}/boleto`,
+      payer: {
+        ...(request.customer ?? { name: null, email: null, phone: null, document: null }),
+        address: request.payerAddress,
+      },
+      card: null,
+    });
+  } catch (err) {
+    // A PSP that will never make this charge (it refuses it, or the account is disconnected) is a
+    // failed charge; one that did not answer is asked again by the job's retry or the sweep.
+    if (!(err instanceof ChargeRefusedError) && !(err instanceof AccountDisconnectedError)) throw err;
+    ctx.logger.warn(
+      { orderCode, subscriptionId: subscription.id, reason: err.message },
+      'a renewal charge was refused',
+    );
+    await deleteStartingCharge(ctx.db, orderCode);
+    const failed = await commitCharge(ctx, charge, asOf, 'failed', orderCode);
+    if (failed)
+      publishAfterCommit(
+        ctx,
+        failed.events.map((e) => e.id),
+      );
+    return failed;
+  }
+  await recordCharge(ctx, orderCode, made);
+  const after = await findSubscription(ctx.db, subscription.id);
+  return after && { subscription: after, events: [] };
 }
 
 /**
@@ -270,6 +514,8 @@ export async function runRenewal(
   charge: DueCharge,
   asOf: Date = new Date(),
 ): Promise<ChargeResult | undefined> {
+  const remote = await chargeThroughGateway(ctx, charge, asOf);
+  if (remote !== 'local') return remote;
   const result = await commitCharge(ctx, charge, asOf, SCHEDULED_CHARGE_OUTCOME);
   if (result)
     publishAfterCommit(

@@ -1,32 +1,30 @@
 import type { AppContext } from '../shared/context.js';
 import type { Executor } from '../shared/db/index.js';
-import type { OrderCustomer } from '../shared/db/schema.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import type { EventKind } from '../events/kinds.js';
-import { recordEvent } from '../events/outbox.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { markLinkPaid } from '../payment-links/transitions.js';
 import { findLinkById, type LinkRow } from '../payment-links/repository.js';
 import { recordOrderEventOf, recordSubscriptionEvent } from './order-events.js';
-import { abandonAtOf } from './deadlines.js';
-import type { Charge } from '../gateways/port.js';
-import { scheduleRenewal, startSubscription } from './renewals.js';
+import {
+  renewalOrderFailed,
+  renewalOrderPaid,
+  scheduleNext,
+  scheduleRenewal,
+  startSubscription,
+} from './renewals.js';
 import {
   findSubscription,
   lockSubscription,
   markCanceled,
   type SubscriptionRow,
 } from './subscription-repository.js';
-import { leadEventData, orderEventData } from './payload.js';
 import {
-  insertOrder,
   lockOrderByCode,
   markOrderChargedBack,
   markOrderFailed,
   markOrderPaid,
   markOrderRefunded,
-  rememberLead,
-  type NewOrderRow,
   type OrderRow,
 } from './repository.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
@@ -55,64 +53,6 @@ export async function recordOrderEvent(
   const subscription =
     known.subscription !== undefined ? known.subscription : await subscriptionOf(tx, order);
   return (await recordOrderEventOf(tx, type, order, link, subscription)).id;
-}
-
-/** The columns of a charge's instructions (all null for a method, or a gateway, that gives none). */
-const instructionColumns = ({ pix, boleto }: Charge) => ({
-  pixCopyPaste: pix?.copyPaste ?? null,
-  pixExpiresAt: pix?.expiresAt ?? null,
-  boletoDigitableLine: boleto?.digitableLine ?? null,
-  boletoBarcode: boleto?.barcode ?? null,
-  boletoDueDate: boleto?.dueDate ?? null,
-  boletoUrl: boleto?.url ?? null,
-});
-
-/**
- * The pay step's writes, in the caller's transaction: the pending order with the gateway's charge
- * (its instructions, and the deadline they set) and its `order.created`, preceded by `lead.created`
- * when the company has not seen this buyer's e-mail in this mode before. Returns the order and the
- * event ids to publish after commit.
- */
-export async function createPendingOrder(
-  tx: Executor,
-  values: Pick<NewOrderRow, 'code' | 'companyId' | 'livemode' | 'paymentLinkId' | 'productId' | 'amount'> & {
-    offerId: number | null;
-    planId: number | null;
-    paymentMethod: PaymentMethod;
-    installments: number | null;
-    customer: OrderCustomer;
-    createdAt: Date;
-    charge: Charge;
-  },
-  link: LinkRow | null,
-): Promise<{ order: OrderRow; eventIds: string[] }> {
-  const { charge, ...columns } = values;
-  const order = await insertOrder(tx, {
-    ...columns,
-    ...instructionColumns(charge),
-    abandonAt: abandonAtOf(charge),
-    status: 'pending',
-    paidAt: null,
-    subscriptionId: null,
-  });
-  const { productId, data } = await orderEventData(tx, order, link, null);
-  const record = async (type: EventKind, eventData: Record<string, unknown>): Promise<string> =>
-    (
-      await recordEvent(tx, {
-        companyId: order.companyId,
-        type,
-        livemode: order.livemode,
-        test: false,
-        productId,
-        data: eventData,
-      })
-    ).id;
-  const eventIds: string[] = [];
-  const { email } = values.customer;
-  if (email !== null && (await rememberLead(tx, { ...values, email })))
-    eventIds.push(await record('lead.created', leadEventData(data, values.customer)));
-  eventIds.push(await record('order.created', data));
-  return { order, eventIds };
 }
 
 /** Which order a change is about; the panel scopes it to the caller's company (another's is not found). */
@@ -193,6 +133,19 @@ export function confirmPayment(ctx: AppContext, confirmation: Confirmation): Pro
       to: 'paid',
       from: ['pending', 'abandoned'],
       apply: async (tx, payable) => {
+        // A renewal charged through a PSP: its subscription enters the period it paid for.
+        if (payable.subscriptionId !== null) {
+          const order = moved(
+            await markOrderPaid(tx, payable.id, {
+              paymentMethod: confirmation.paymentMethod,
+              paidAt: confirmation.paidAt,
+              subscriptionId: payable.subscriptionId,
+            }),
+            'paid',
+          );
+          const done = await renewalOrderPaid(tx, order);
+          return { order, eventIds: done.events.map((e) => e.id), after: () => scheduleNext(ctx, done) };
+        }
         // The first period starts at confirmation, not at the reported paid_at: a stale or skewed gateway
         // time must not put the subscription periods behind (a burst of catch-up renewals) or ahead.
         const subscription: SubscriptionRow | null =
@@ -230,13 +183,25 @@ export function confirmPayment(ctx: AppContext, confirmation: Confirmation): Pro
   );
 }
 
-/** The gateway reported a failed payment: pending → failed with `order.failed`; the link stays payable. */
+/**
+ * The gateway reported a failed payment: pending → failed with `order.failed`; the link stays payable.
+ * A renewal order's failure is its subscription's failed charge (past_due, a retry, or the end).
+ */
 export function failPayment(ctx: AppContext, target: OrderTarget): Promise<OrderChange> {
   return step(ctx, target, {
     to: 'failed',
     from: ['pending'],
     apply: async (tx, pending) => {
       const order = moved(await markOrderFailed(tx, pending.id), 'failed');
+      if (order.subscriptionId !== null) {
+        const done = await renewalOrderFailed(
+          tx,
+          ctx.config.renewalRetryScheduleSeconds,
+          order,
+          'order.failed',
+        );
+        return { order, eventIds: done.events.map((e) => e.id), after: () => scheduleNext(ctx, done) };
+      }
       return { order, eventIds: [await recordOrderEvent(tx, 'order.failed', order)] };
     },
   });

@@ -20,7 +20,7 @@ import {
   setReference,
   type ChargeRow,
 } from './charge-repository.js';
-import { checkoutRequestOf, recordCharge, scheduleReconciliation } from './charges.js';
+import { recordCharge, requestedAmount, scheduleReconciliation } from './charges.js';
 import { abandonDeadline } from './deadlines.js';
 import { findOrderByCode, type OrderRow } from './repository.js';
 import { chargeBack, confirmPayment, failPayment, refundOrder } from './service.js';
@@ -29,7 +29,7 @@ import { chargeBack, confirmPayment, failPayment, refundOrder } from './service.
 export type Settled = 'ignored' | 'unchanged' | 'paid' | 'failed' | 'refunded' | 'charged_back' | 'dropped';
 
 const amountMatches = (charge: ChargeRow, order: OrderRow | undefined, psp: PspPayment): boolean => {
-  const expected = order?.amount ?? checkoutRequestOf(charge)?.amount;
+  const expected = order?.amount ?? requestedAmount(charge);
   return expected !== undefined && Number(expected).toFixed(2) === psp.amount;
 };
 

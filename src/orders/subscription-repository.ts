@@ -159,15 +159,17 @@ export interface DueCharge {
 /**
  * Charges overdue by more than `graceMs` (their job was lost or is late): active subscriptions past
  * their period end (a renewal, or the cancellation of one that ends there), and past_due ones past
- * their next retry.
+ * their next retry. A subscription whose renewal order is pending at its PSP (a Pix or boleto the
+ * buyer has yet to pay) waits for that order, and is not overdue.
  */
 export async function overdueCharges(db: Executor, graceMs: number, limit: number): Promise<DueCharge[]> {
   const rows = await db.execute<{ id: string | number; period: number; attempt: number }>(sql`
     SELECT s.id, s.current_period + 1 AS period,
            CASE WHEN s.status = 'past_due' THEN s.failed_charges ELSE 0 END AS attempt
       FROM subscriptions s
-     WHERE (s.status = 'active' AND s.current_period_end < clock_timestamp() - make_interval(secs => ${graceMs / 1000}))
-        OR (s.status = 'past_due' AND s.next_retry_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000}))
+     WHERE ((s.status = 'active' AND s.current_period_end < clock_timestamp() - make_interval(secs => ${graceMs / 1000}))
+        OR (s.status = 'past_due' AND s.next_retry_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000})))
+       AND NOT EXISTS (SELECT 1 FROM orders o WHERE o.subscription_id = s.id AND o.status = 'pending')
      ORDER BY coalesce(s.next_retry_at, s.current_period_end) LIMIT ${limit}`);
   return rows.rows.map((r) => ({
     subscriptionId: Number(r.id),

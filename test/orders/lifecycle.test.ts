@@ -291,10 +291,9 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
       const offer = activeOffer(tenant);
       const link = await createLink(engine.app, tenant.keys.live, { offer_code: offer.code });
       const { order } = await checkout(engine.app, tenant, offer.code, link.id, { payment_method: 'boleto' });
-      const after = engine.app.ctx.config.orderAbandonAfterSeconds;
 
       // Not yet due: nothing happens, and the check says when it will be (three days after the due date).
-      const early = await abandonDueOrder(engine.app.ctx.db, after, order.code);
+      const early = await abandonDueOrder(engine.app.ctx, order.code);
       expect(early).to.deep.equal({ dueAt: deadlineOf(order) });
       const queue = engine.workers.producers.queue('orderAbandonment');
       const job = await queue.getJob(jobIds.orderAbandonment(order.code));
@@ -319,7 +318,7 @@ describe('Order lifecycle: dev gateway, gateway callback statuses, abandonment, 
       expect(event.data.order).to.include({ status: 'abandoned', paid_at: null });
       expect((await orderOf(tenant, order.code)).status).to.equal('abandoned');
       // The job is idempotent: running it again changes nothing.
-      expect(await abandonDueOrder(engine.app.ctx.db, after, order.code)).to.equal(undefined);
+      expect(await abandonDueOrder(engine.app.ctx, order.code)).to.equal(undefined);
       expect(await eventCount('order.abandoned', order.code)).to.equal(1);
       // An abandoned order no longer holds the single-use link.
       expect(await linkStatus(tenant, link.id)).to.equal('active');
