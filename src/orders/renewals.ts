@@ -540,6 +540,11 @@ export async function runNextChargeNow(
   const canceled = () => new ConflictError(`Subscription ${subscriptionId} is canceled`);
   const current = await findSubscription(ctx.db, subscriptionId);
   if (!current) throw new NotFoundError(`No subscription ${subscriptionId}`);
+  // Its PSP decides how a charge ends, not this clock: it is charged there when due.
+  if (await renewalGateway(ctx, current))
+    throw new ConflictError(
+      `Subscription ${subscriptionId} renews through its payment gateway; its renewal is charged there when due`,
+    );
   const next = nextCharge(current);
   if (!next) throw canceled();
   const asOf = new Date(Math.max(Date.now(), next.dueAt.getTime()));

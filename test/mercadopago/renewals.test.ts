@@ -109,6 +109,12 @@ describe('Mercado Pago: subscriptions bought through MP renew through MP', funct
 
   it('renews a Pix subscription with a Pix through MP, paid when MP says so', async () => {
     const { tenant, seller, subscription } = await subscriber('pix');
+    // The dev gateway's clock does not renew it: MP decides how its charges end.
+    const now = await world.app.http.post(`${P}/subscriptions/${subscription.id}/renew`, {
+      auth: tenant.panel_token,
+      body: { outcome: 'paid' },
+    });
+    expect(now.status).to.equal(409);
     await makeDue(world, subscription.id);
     const created = await renewalOrder(world, subscription.id, 1);
     expect(created.data.order).to.include({ status: 'pending', payment_method: 'pix' });
