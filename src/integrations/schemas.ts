@@ -51,7 +51,10 @@ export const managedConfig = v.map(v.string().max(100), v.string().allow('').max
 
 const CONFIG_DESCRIPTION =
   `Webhook-kind types (${WEBHOOK_KIND_TYPES.map((t) => `\`${t}\``).join(', ')}): \`url\` and optional \`secret\` ` +
-  '(generated as `whsec_…` when absent). Other types: string values, possibly none.';
+  '(generated as `whsec_…` when absent). Other types: string values, possibly none. `gateway`: `provider` is ' +
+  '`mercadopago` (the default where the deployment has a Mercado Pago application) or `dev` (the default ' +
+  'otherwise; refused in production); once connected, the service adds `account_id`, `public_key` and ' +
+  '`connected_at` (sent in a request, these are ignored).';
 
 /** On creation the type is in the body, so the config's shape follows from it. */
 const configForType = () =>

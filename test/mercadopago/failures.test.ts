@@ -1,3 +1,4 @@
+import type { Queue } from 'bullmq';
 import { expect } from 'chai';
 import { eq } from 'drizzle-orm';
 import type { SeedResult } from '../../src/cli/seed.js';
@@ -161,6 +162,39 @@ describe('Mercado Pago: the pay step when MP fails, and tokens that expire', fun
     const job = await world.engine.workers.producers.queue('gatewayNotices').getJob(jobId);
     expect(job?.attemptsMade).to.be.greaterThan(1);
     expect(await orderStatus(world, tenant, code)).to.equal('paid');
+  });
+});
+
+describe('Mercado Pago: poisoned jobs of its queues', function () {
+  this.timeout(60_000);
+  const world = mercadoPagoWorld();
+
+  it('fails a poisoned notice or reconciliation job for good, without retrying it, and runs the next', async () => {
+    // Untyped, as a stray producer (an old release, a person in Bull Board) would add them.
+    const cases: Array<['gatewayNotices' | 'gatewayReconciliation', Record<string, unknown>]> = [
+      ['gatewayNotices', { provider: 'stripe', topic: 'payment', resourceId: '1', accountId: null }],
+      ['gatewayNotices', { provider: 'mercadopago', topic: 'payment', resourceId: '../x', accountId: null }],
+      ['gatewayNotices', { provider: 'mercadopago', topic: 'payment', resourceId: '1', accountId: 'APP_USR-token' }],
+      ['gatewayReconciliation', { orderCode: 'not-a-code' }],
+    ];
+    for (const [key, data] of cases) {
+      const queue: Queue = world.engine.workers.producers.queue(key);
+      const job = await queue.add(key, data, { jobId: `poisoned-${key}-${crypto.randomUUID()}` });
+      const end = await world.engine.workers.producers.waitForJob(key, job.id ?? '', 15_000);
+      expect(end).to.equal('failed');
+      const failed = await queue.getJob(job.id ?? '');
+      expect(failed?.failedReason).to.match(/invalid gateway(Notices|Reconciliation) payload/);
+      expect(failed?.attemptsMade).to.equal(1);
+    }
+    // A good one after them still runs (a payment nobody knows: ignored, and done).
+    const good = await world.engine.workers.producers.queue('gatewayNotices').add(
+      'gatewayNotices',
+      { provider: 'mercadopago', topic: 'payment', resourceId: '42', accountId: '7' },
+      { jobId: `good-${crypto.randomUUID()}` },
+    );
+    expect(await world.engine.workers.producers.waitForJob('gatewayNotices', good.id ?? '', 15_000)).to.equal(
+      'completed',
+    );
   });
 });
 
