@@ -49,6 +49,8 @@ CREATE TABLE gateway_charges (
   state             text NOT NULL DEFAULT 'starting' CHECK (state IN ('starting', 'charged', 'dropped')),
   -- The PSP's id of the payment, once known.
   reference         text,
+  -- Why the PSP declined a card, in the buyer page's terms (its order failed at the pay step).
+  decline_reason    text CHECK (decline_reason IN ('insufficient_funds', 'security_code', 'call_issuer', 'other')),
   -- The pending order's values (buyer, method, amount…), so a late answer can still create it.
   request           jsonb NOT NULL,
   created_at        timestamptz NOT NULL DEFAULT clock_timestamp(),

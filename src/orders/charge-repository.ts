@@ -66,7 +66,7 @@ export async function findChargeByReference(
 export async function markCharged(
   tx: Executor,
   orderCode: string,
-  values: { reference: string | null; reconcileAt: Date | null },
+  values: { reference: string | null; reconcileAt: Date | null; declineReason: ChargeRow['declineReason'] },
 ): Promise<void> {
   await tx
     .update(gatewayCharges)
@@ -74,6 +74,7 @@ export async function markCharged(
       state: 'charged',
       reference: values.reference,
       reconcileAt: values.reconcileAt,
+      declineReason: values.declineReason,
       updatedAt: sql`clock_timestamp()`,
     })
     .where(eq(gatewayCharges.orderCode, orderCode));

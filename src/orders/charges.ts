@@ -262,7 +262,11 @@ export async function recordCharge(
     // Whatever the answer: an approved card whose confirmation never committed (a crash between the
     // two) is found paid by this read.
     const reconcileAt = firstReconciliation(ctx, row.provider, new Date());
-    await markCharged(tx, orderCode, { reference: charge.reference, reconcileAt });
+    await markCharged(tx, orderCode, {
+      reference: charge.reference,
+      reconcileAt,
+      declineReason: charge.status === 'declined' ? (charge.declineReason ?? 'other') : null,
+    });
     return { ...made, reconcileAt };
   });
   publishAfterCommit(ctx, done.eventIds);

@@ -395,6 +395,7 @@ export const gatewayCharges = pgTable('gateway_charges', {
   subscriptionId: id64('subscription_id'),
   state: text('state', { enum: CHARGE_STATES }).notNull().default('starting'),
   reference: text('reference'),
+  declineReason: text('decline_reason', { enum: ['insufficient_funds', 'security_code', 'call_issuer', 'other'] }),
   request: jsonb('request').$type<Record<string, unknown>>().notNull(),
   ...clockStamps(),
   reconcileAt: ts('reconcile_at'),
