@@ -4,7 +4,7 @@ import { errorHandler } from '../shared/http/errors.js';
 import { allowOnly, caseSensitiveRouter } from '../shared/http/operation.js';
 import type { AppContext } from '../shared/context.js';
 import { OUTCOMES, type Outcome } from '../simulate/outcomes.js';
-import { sendPage } from './html.js';
+import { sendPage } from './layout.js';
 import { boletoBarcodeImage, qrCodeImage } from './instructions.js';
 import { pageLocale } from './locale.js';
 import { ORDER_SCRIPT } from './order-script.js';

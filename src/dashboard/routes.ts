@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { listProducts } from '../catalog/service.js';
 import type { ProductRow } from '../catalog/repository.js';
-import type { SafeHtml } from '../checkout/html.js';
+import type { SafeHtml } from '../ui/html.js';
 import { EVENT_KINDS, isEventKind } from '../events/kinds.js';
 import { createIntegrationBody, updateIntegrationBody } from '../integrations/schemas.js';
 import * as integrations from '../integrations/service.js';
@@ -54,7 +54,6 @@ import {
   canChange,
   confirmPage,
   COPY_SCRIPT,
-  money,
   deliveryPage,
   errorPageOf,
   newIntegrationPage,
@@ -719,7 +718,7 @@ export function dashboardRouter(ctx: AppContext): Router {
       page,
       confirmPage(page, chrome, {
         title: page.t.orders.refundLabel(code),
-        question: page.t.confirm.refundQuestion(code, money(page, order.amount)),
+        question: page.t.confirm.refundQuestion(code, page.money(order.amount)),
         action: `/orders/${code}/refund`,
         submit: page.t.confirm.refundSubmit,
         back: page.href('/orders'),

@@ -3,8 +3,7 @@
  * Links, GET filter forms and POST forms that carry the session's CSRF token; one small script only
  * adds copy buttons to values shown once (without it, the value is still there to select).
  */
-import { html, SafeHtml } from '../checkout/html.js';
-import { CATALOGUE } from '../checkout/messages.js';
+import { html, languageItems, SafeHtml } from '../ui/html.js';
 import type { ProductRow } from '../catalog/repository.js';
 import { EVENT_KINDS, LISTED_EVENT_KINDS } from '../events/kinds.js';
 import type { IntegrationProductView, IntegrationRow } from '../integrations/repository.js';
@@ -358,14 +357,7 @@ function nextPageLink(href: string | undefined, text: string): SafeHtml | string
 export function layout(page: DashboardLocale, title: string, body: SafeHtml, chrome?: Chrome): SafeHtml {
   const { t } = page;
   const languages = html`<ul aria-label="${t.languageSwitch}">
-    ${page.alternates.map(
-      (a) =>
-        html`<li>
-          <a href="${a.href}" hreflang="${CATALOGUE[a.lang].locale}" lang="${CATALOGUE[a.lang].locale}"
-            >${a.name}</a
-          >
-        </li>`,
-    )}
+    ${languageItems(page.alternates)}
   </ul>`;
   const nav = chrome
     ? html`<nav aria-label="${t.navigation}">
@@ -933,18 +925,6 @@ export interface OrderFilter {
   mode?: 'live' | 'test' | undefined;
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/** Amounts as the page's locale writes reais: `R$ 197,50` in pt-BR, `R$197.50` in English. */
-export function money(page: DashboardLocale, amount: string): string {
-  let format = moneyFormats.get(page.t.locale);
-  if (!format) {
-    format = new Intl.NumberFormat(page.t.locale, { style: 'currency', currency: 'BRL' });
-    moneyFormats.set(page.t.locale, format);
-  }
-  return format.format(Number(amount));
-}
-
 const orderBadge = (page: DashboardLocale, status: OrderStatus): SafeHtml => {
   const tone = {
     paid: 'good',
@@ -1002,7 +982,7 @@ export function ordersPage(
         </td>
         <td data-label="${to.buyer}">${order.customer?.name ?? ''}</td>
         <td data-label="${to.product}">${productName}</td>
-        <td data-label="${to.amount}">${money(page, order.amount)}</td>
+        <td data-label="${to.amount}">${page.money(order.amount)}</td>
         <td data-label="${to.status}">${orderBadge(page, order.status)}</td>
         <td data-label="${to.created}">${page.dateTime(order.createdAt)}</td>
         ${

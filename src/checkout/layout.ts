@@ -2,46 +2,10 @@ import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { AppError } from '../shared/errors.js';
 import { errorHandler } from '../shared/http/errors.js';
+import { html, languageItems, SafeHtml } from '../ui/html.js';
 import { pageLocale, type PageLocale } from './locale.js';
-import { CATALOGUE, type StatusKey } from './messages.js';
+import type { StatusKey } from './messages.js';
 import { sentenceOf } from './page-errors.js';
-
-/** Markup that is already safe to send: produced by `html`, never by string concatenation. */
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-
-function render(value: unknown): string {
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  if (value === null || value === undefined || value === false) return '';
-  return escapeHtml(String(value));
-}
-
-/**
- * Template tag for every buyer page: each interpolated value is escaped unless it is itself the
- * output of `html`, so data from links, catalog or forms can never become markup.
- */
-export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
-  let out = strings[0] ?? '';
-  values.forEach((value, i) => {
-    out += render(value) + (strings[i + 1] ?? '');
-  });
-  return new SafeHtml(out);
-}
 
 /*
  * One small stylesheet for every page. Colours meet WCAG 2.1 AA: text at least 4.5:1 on its
@@ -112,17 +76,7 @@ export function layout(
       : html`<header>
           <nav aria-label="${page.t.languageSwitch}">
             <ul>
-              ${page.alternates.map(
-                (a) =>
-                  html`<li>
-                    <a
-                      href="${a.href}"
-                      hreflang="${CATALOGUE[a.lang].locale}"
-                      lang="${CATALOGUE[a.lang].locale}"
-                      >${a.name}</a
-                    >
-                  </li>`,
-              )}
+              ${languageItems(page.alternates)}
             </ul>
           </nav>
         </header>`;
