@@ -372,6 +372,7 @@ function copyable(
       type="button"
       class="neutral copy"
       data-copy="${id}"
+      data-status="${id}-status"
       data-copied="${page.t.order.copy.done}"
       data-copy-failed="${page.t.order.copy.failed}"
       hidden
@@ -592,7 +593,7 @@ ${order.pixCopyPaste ?? ''}</textarea>`,
     >
       ${body}
     </div>`,
-    { script: page.bare('assets/order.js') },
+    { scripts: true },
   );
 }
 
@@ -651,6 +652,6 @@ export function boletoPage(page: PageLocale, view: OrderView, images: OrderImage
           : ''
       }
       <p class="no-print"><a href="${page.href(['orders', order.code])}">${t.boletoPage.back}</a></p>`,
-    { script: page.bare('assets/order.js') },
+    { scripts: true },
   );
 }

@@ -4,7 +4,6 @@
  * token and comes from this very origin. Read-only sessions see no changing forms and get 403 if
  * they post anyway.
  */
-import { createHash } from 'node:crypto';
 import express, { type Request, type Response, type Router } from 'express';
 import { listProducts } from '../catalog/service.js';
 import type { ProductRow } from '../catalog/repository.js';
@@ -53,7 +52,7 @@ import {
 import {
   canChange,
   confirmPage,
-  COPY_SCRIPT,
+  DASHBOARD_ASSETS,
   deliveryPage,
   errorPageOf,
   newIntegrationPage,
@@ -91,9 +90,9 @@ const ORDER_CODE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 /** The default overlap of a rotation from the dashboard: the old secret signs for one more day. */
 const ROTATION_OVERLAP_SECONDS = 86_400;
 
-/** The one script a page may run is the copy buttons' (by its hash: no other inline or loaded script). */
-const COPY_SCRIPT_HASH = createHash('sha256').update(COPY_SCRIPT).digest('base64');
-const CSP = `default-src 'none'; script-src 'sha256-${COPY_SCRIPT_HASH}'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+/** Pages run and style themselves with this service's own files only (the copy buttons' script). */
+const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 /**
  * Dashboard pages are never cached or framed and run only the copy script; their addresses are sent
@@ -325,6 +324,8 @@ function refuseCrossSite(req: Request): void {
 export function dashboardRouter(ctx: AppContext): Router {
   const router = express.Router({ caseSensitive: true, strict: false });
   const secure = ctx.config.env !== 'development';
+  // Before the session is read: a stylesheet or a script needs none.
+  router.use(DASHBOARD_ASSETS.router());
   // Parsed and checked here, so a bad body or query is answered with a page too.
   router.use(express.urlencoded({ extended: false, limit: ctx.config.limits.bodyBytes }));
   router.use(queryGuard, bodyGuard({ nul: true }));

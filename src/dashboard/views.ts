@@ -1,9 +1,10 @@
 /**
- * The dashboard's pages, server-rendered with the buyer pages' `html` tag (every value escaped).
- * Links, GET filter forms and POST forms that carry the session's CSRF token; one small script only
- * adds copy buttons to values shown once (without it, the value is still there to select).
+ * The dashboard's pages, server-rendered with the `html` tag (every value escaped). Links, GET filter
+ * forms and POST forms that carry the session's CSRF token; one small script only adds copy buttons
+ * to values shown once (without it, the value is still there to select).
  */
-import { html, languageItems, SafeHtml } from '../ui/html.js';
+import { Assets, UI_STATIC } from '../ui/assets.js';
+import { assetTags, html, languageItems, SafeHtml } from '../ui/html.js';
 import type { ProductRow } from '../catalog/repository.js';
 import { EVENT_KINDS, LISTED_EVENT_KINDS } from '../events/kinds.js';
 import type { IntegrationProductView, IntegrationRow } from '../integrations/repository.js';
@@ -19,56 +20,8 @@ import type { DashboardLocale } from './locale.js';
 import type { DoneKey, ProblemField } from './messages.js';
 import type { TestSendResult } from '../webhooks/test-send.js';
 
-/*
- * Colours meet WCAG 2.1 AA (text 4.5:1, borders and focus 3:1). Layout holds from 320 px: long
- * values wrap, tables are fixed-width, request and response bodies wrap instead of scrolling.
- */
-const STYLE = `
-*,*::before,*::after{box-sizing:border-box}
-body{font:1rem/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f5f6f8;color:#1d2330;margin:0}
-header{background:#1d2330;color:#fff;padding:.5rem 1rem}
-header nav{max-width:72rem;margin:0 auto;display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.25rem}
-header a{color:#fff}header .who{color:#e5e7eb;font-size:.9rem}
-header form{margin:0}header button{margin:0;padding:.4rem .9rem;min-height:44px;background:#fff;color:#1d2330}
-header ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:1rem}
-main{max-width:72rem;margin:1.5rem auto;background:#fff;border-radius:8px;padding:1.5rem 2rem;box-shadow:0 1px 3px #0003}
-a{color:#1a4fb5}header a:focus-visible,header button:focus-visible{outline-color:#fff}
-:focus-visible{outline:3px solid #1a4fb5;outline-offset:2px}
-h1{font-size:1.5rem;line-height:1.25;margin:0 0 .75rem}h2{font-size:1.2rem;margin:1.75rem 0 .5rem}h3{font-size:1.05rem;margin:1.25rem 0 .4rem}
-code,td,dd,pre{overflow-wrap:anywhere}
-pre{white-space:pre-wrap;background:#f3f4f6;border:1px solid #d1d5db;border-radius:4px;padding:.5rem;font-size:.85rem;margin:.25rem 0}
-dl{margin:.5rem 0}dl div{display:flex;gap:1rem;padding:.2rem 0}dt{color:#4b5563;min-width:11rem}dd{margin:0}
-.cards{list-style:none;margin:0;padding:0;display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(19rem,1fr))}
-.cards li{border:1px solid #d1d5db;border-radius:6px;padding:.75rem 1rem}.cards h2{margin:0 0 .25rem;font-size:1.1rem}
-.badge{display:inline-block;border-radius:4px;padding:0 .4rem;font-size:.85rem;font-weight:600;border:1px solid}
-.good{color:#166534;border-color:#166534;background:#e7f6ec}.warn{color:#7c2d12;border-color:#9a3412;background:#fff4d6}
-.bad{color:#9b1c1c;border-color:#9b1c1c;background:#fde8e8}.idle{color:#374151;border-color:#4b5563;background:#f3f4f6}
-.rate{display:flex;align-items:center;gap:.5rem;flex-wrap:wrap}
-.notice{background:#fff4d6;border:1px solid #a16207;padding:.75rem 1rem;border-radius:6px}
-.done{background:#e7f6ec;border:1px solid #166534;padding:.75rem 1rem;border-radius:6px}
-.secret{background:#e6f0ff;border:2px solid #1a4fb5;padding:.75rem 1rem;border-radius:6px}
-.hint{color:#4b5563;font-size:.9rem;margin:.1rem 0 .25rem}
-label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-input[type=text],input[type=url],input[type=password],input[type=datetime-local],select{width:100%;max-width:36rem;padding:.55rem;font:inherit;border:1px solid #6b7280;border-radius:4px;background:#fff;color:#1d2330}
-button{margin:.75rem 0 0;padding:.6rem 1.1rem;min-height:44px;border:0;border-radius:6px;cursor:pointer;font:inherit;font-weight:600;background:#1a4fb5;color:#fff}
-.actions{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(19rem,1fr))}
-.actions section{border:1px solid #d1d5db;border-radius:6px;padding:.75rem 1rem}.actions h3{margin-top:0}
-.filters{display:flex;flex-wrap:wrap;gap:0 1rem;align-items:flex-end}.filters div{flex:1 1 12rem}
-table{border-collapse:collapse;width:100%;table-layout:fixed;margin-top:.5rem}
-caption{text-align:left;font-weight:600;margin-bottom:.25rem}
-td,th{border-bottom:1px solid #d1d5db;padding:.4rem .3rem;text-align:left;vertical-align:top;font-size:.9rem}
-.attempt{border-top:2px solid #d1d5db;margin-top:1rem}\nbutton.small{margin:0;padding:.4rem .7rem}button.neutral{background:#4b5563}\n.row-actions{display:flex;flex-wrap:wrap;gap:.4rem}
-fieldset{border:1px solid #d1d5db;border-radius:6px;margin:.75rem 0;padding:.5rem 1rem;max-width:36rem}legend{font-weight:600;padding:0 .25rem}
-.check{display:flex;gap:.5rem;align-items:flex-start;margin:.3rem 0;font-weight:400}.check input{margin-top:.3rem;min-width:1rem;min-height:1rem}
-input[type=number]{display:block;width:100%;max-width:12rem;padding:.55rem;font:inherit;border:1px solid #6b7280;border-radius:4px}
-.problem{color:#9b1c1c;font-weight:600;margin:.25rem 0}.problems{background:#fde8e8;border:1px solid #9b1c1c;padding:.75rem 1rem;border-radius:6px}
-button.danger{background:#9b1c1c}a.back{display:inline-block;margin:.75rem 0 0 1rem}
-@media (max-width:40rem){main{margin:0;border-radius:0;box-shadow:none;padding:1rem}dl div{display:block}dt{min-width:0}
-td,th{font-size:.8rem;padding:.35rem .15rem}
-.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.stack tr{display:block;border-bottom:1px solid #d1d5db;padding:.5rem 0}.stack td{display:flex;flex-wrap:wrap;gap:.5rem;border:0;width:auto}
-.stack td::before{content:attr(data-label);font-weight:600;min-width:6rem;color:#4b5563}}
-`;
+/** The dashboard's files: the shared stylesheet and copy buttons, and its own stylesheet. */
+export const DASHBOARD_ASSETS = new Assets([UI_STATIC, new URL('./static/', import.meta.url)]);
 
 export interface Chrome {
   principal: PanelPrincipal;
@@ -102,15 +55,6 @@ function confirmStep(
   </form>`;
 }
 
-/**
- * Copies the value a `data-copy` button names; the button is hidden until this runs, so without
- * script the page shows only the selectable value. Its SHA-256 is allowed by the page's CSP.
- */
-export const COPY_SCRIPT = `document.querySelectorAll('button[data-copy]').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){var i=document.getElementById(b.getAttribute('data-copy'));var s=document.getElementById(b.getAttribute('data-status'));function said(t){s.textContent=t}function fallback(){i.select();try{said(document.execCommand('copy')?b.getAttribute('data-done'):b.getAttribute('data-failed'))}catch(e){said(b.getAttribute('data-failed'))}}if(navigator.clipboard){navigator.clipboard.writeText(i.value).then(function(){said(b.getAttribute('data-done'))},fallback)}else{fallback()}})})`;
-
-/** Built as one string: the CSP's hash covers the element's exact text, which no formatter may touch. */
-const COPY_ELEMENT = new SafeHtml(`<script>${COPY_SCRIPT}</script>`);
-
 /** A value shown once: selectable text in a read-only field, with a copy button when script runs. */
 function shownOnce(page: DashboardLocale, id: string, label: string, hint: string, value: string): SafeHtml {
   const { copy } = page.t;
@@ -123,8 +67,8 @@ function shownOnce(page: DashboardLocale, id: string, label: string, hint: strin
       class="small"
       data-copy="${id}"
       data-status="${id}-copied"
-      data-done="${copy.done}"
-      data-failed="${copy.failed}"
+      data-copied="${copy.done}"
+      data-copy-failed="${copy.failed}"
     >
       ${copy.button}
     </button>
@@ -377,14 +321,14 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <meta name="robots" content="noindex" />
         <title>${title} · ${t.product}</title>
-        <style>
-          ${new SafeHtml(STYLE)}
-        </style>
+        ${assetTags({
+          styles: ['base.css', 'dashboard.css'].map((name) => page.bare(`/${DASHBOARD_ASSETS.path(name)}`)),
+          scripts: [page.bare(`/${DASHBOARD_ASSETS.path('copy.js')}`)],
+        })}
       </head>
       <body>
         <header>${nav}</header>
         <main>${body}</main>
-        ${COPY_ELEMENT}
       </body>
     </html>`;
 }
