@@ -5,6 +5,9 @@
 const LAYERS = [
   ['queues', 'queues/'],
   ['shared', 'src/shared/'],
+  // What both browser surfaces share (the escaping html tag, languages, plurals, message shapes,
+  // static files): below every domain folder, so the buyer pages and the dashboard both reach it.
+  ['ui', 'src/ui/'],
   // Running the stores: embedded PostgreSQL (as root too), the private redis-server, the supervisor,
   // and the start-up every process shares.
   ['infra', 'src/infra/'],
@@ -26,7 +29,7 @@ const LAYERS = [
   ['sweeps', 'src/sweeps/'],
   ['simulate', 'src/simulate/'],
   ['checkout', 'src/checkout/'],
-  // The dashboard: the panel's services behind a browser session, with the buyer pages' HTML helpers.
+  // The dashboard: the panel's services behind a browser session.
   ['dashboard', 'src/dashboard/'],
   ['apps', 'src/apps/'],
   ['workers', 'workers/'],

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { pageErrorHandler } from '../checkout/html.js';
+import { pageErrorHandler } from '../checkout/layout.js';
 import { checkoutRouter } from '../checkout/routes.js';
 import { defaultGateway } from '../gateways/index.js';
 import { gatewayCallbackRouter, mercadoPagoNotificationsRouter } from '../orders/gateway-routes.js';

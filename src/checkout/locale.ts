@@ -1,47 +1,8 @@
 import type { Request } from 'express';
-import { CATALOGUE, DEFAULT_LANGUAGE, LANGUAGES, type Language, type Messages } from './messages.js';
-
-/** `pt`, `pt-BR`, `PT-pt` … name Portuguese; `en`, `en-GB` … English; anything else none of ours. */
-function languageOfTag(tag: string): Language | undefined {
-  const primary = tag.trim().toLowerCase().split('-')[0];
-  if (primary === 'pt') return 'pt-BR';
-  if (primary === 'en') return 'en';
-  return undefined;
-}
-
-/**
- * The first of our languages in an Accept-Language header, by its q-values (ties keep the header's
- * order); undefined when it names none of them.
- */
-export function fromAcceptLanguage(header: string | undefined): Language | undefined {
-  if (!header) return undefined;
-  const ranked = header
-    .split(',')
-    .map((part, index) => {
-      const [tag = '', ...params] = part.split(';');
-      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
-      return { tag, q: q === undefined ? 1 : Number(q), index };
-    })
-    .filter((entry) => Number.isFinite(entry.q) && entry.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  for (const { tag } of ranked) {
-    const language = languageOfTag(tag);
-    if (language) return language;
-  }
-  return undefined;
-}
-
-/** The query string exactly as sent: read without the query parser, so an undecodable one cannot throw here. */
-const rawQuery = (req: Request): string => {
-  const at = req.originalUrl.indexOf('?');
-  return at < 0 ? '' : req.originalUrl.slice(at + 1);
-};
-
-/** `?lang=` when the address sets exactly one language we speak. */
-export function fromQuery(query: string): Language | undefined {
-  const values = new URLSearchParams(query).getAll('lang');
-  return values.length === 1 ? languageOfTag(values[0] ?? '') : undefined;
-}
+import type { Alternate } from '../ui/html.js';
+import { BRASILIA, dateFormat, formatMoney } from '../ui/format.js';
+import { negotiate, type Language } from '../ui/language.js';
+import { CATALOGUE, type Messages } from './messages.js';
 
 /** How one buyer page speaks and where its links go. */
 export interface PageLocale {
@@ -58,7 +19,7 @@ export interface PageLocale {
   /** The same, from path segments (each encoded) and query values. */
   href(segments: string[], query?: Record<string, string>): string;
   /** This very address in each other language; empty when the page answers a form (a POST). */
-  alternates: Array<{ lang: Language; name: string; href: string }>;
+  alternates: Alternate[];
   /**
    * An address relative to this page that does not speak (a script, the status a page polls): no
    * `lang` carried.
@@ -71,38 +32,16 @@ export interface PageLocale {
   date(day: string): string;
 }
 
-const formatters = new Map<string, Intl.NumberFormat>();
-const dateFormatters = new Map<string, Intl.DateTimeFormat>();
-
-/** One cached Intl.DateTimeFormat per locale and kind. */
-function dateFormat(locale: string, kind: 'dateTime' | 'date'): Intl.DateTimeFormat {
-  const key = `${locale} ${kind}`;
-  let format = dateFormatters.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, {
-      day: 'numeric',
-      month: 'long',
-      year: 'numeric',
-      // Boleto due dates are calendar days: read at noon UTC, they are the same day in every zone.
-      ...(kind === 'dateTime'
-        ? { hour: '2-digit', minute: '2-digit', timeZone: 'America/Sao_Paulo' }
-        : { timeZone: 'UTC' }),
-    });
-    dateFormatters.set(key, format);
-  }
-  return format;
-}
-
-/** Amounts as Intl formats them for the page's locale: `R$ 197,50` in pt-BR, `R$197.50` in English. */
-function formatMoney(locale: string, amount: string, currency: string): string {
-  const key = `${locale} ${currency}`;
-  let format = formatters.get(key);
-  if (!format) {
-    format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    formatters.set(key, format);
-  }
-  return format.format(Number(amount));
-}
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: BRASILIA,
+};
+// Boleto due dates are calendar days: read at noon UTC, they are the same day in every zone.
+const DATE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' };
 
 const withQuery = (target: string, query: URLSearchParams): string => {
   const extra = query.toString();
@@ -111,27 +50,16 @@ const withQuery = (target: string, query: URLSearchParams): string => {
 };
 
 /**
- * The language (the address's `lang`, else Accept-Language, else pt-BR) and the addressing of the
- * buyer page answering `req`. `req.path` is relative to `{checkout_url}`: its depth gives the way
- * back to the root of the buyer pages.
+ * The language (see `negotiate`) and the addressing of the buyer page answering `req`. `req.path`
+ * is relative to `{checkout_url}`: its depth gives the way back to the root of the buyer pages.
  */
 export function pageLocale(req: Request): PageLocale {
-  const query = rawQuery(req);
-  const chosen = fromQuery(query);
-  const lang = chosen ?? fromAcceptLanguage(req.get('accept-language')) ?? DEFAULT_LANGUAGE;
+  const { lang, chosen, alternates } = negotiate(req, CATALOGUE);
   const t = CATALOGUE[lang];
   const depth = req.path.split('/').length - 2;
   const root = depth <= 0 ? './' : '../'.repeat(depth);
   const carried = (): URLSearchParams => new URLSearchParams(chosen ? { lang: chosen } : {});
   const local = (target: string): string => withQuery(root + target, carried());
-  const alternates =
-    req.method === 'GET'
-      ? LANGUAGES.filter((other) => other !== lang).map((other) => {
-          const params = new URLSearchParams(query);
-          params.set('lang', other);
-          return { lang: other, name: CATALOGUE[other].languageName, href: `?${params.toString()}` };
-        })
-      : [];
   return {
     lang,
     t,
@@ -142,7 +70,7 @@ export function pageLocale(req: Request): PageLocale {
     alternates,
     bare: (target) => root + target,
     money: (amount, currency) => formatMoney(t.locale, amount, currency),
-    dateTime: (instant) => dateFormat(t.locale, 'dateTime').format(instant),
-    date: (day) => dateFormat(t.locale, 'date').format(new Date(`${day}T12:00:00Z`)),
+    dateTime: (instant) => dateFormat(t.locale, 'buyer date-time', DATE_TIME).format(instant),
+    date: (day) => dateFormat(t.locale, 'buyer date', DATE).format(new Date(`${day}T12:00:00Z`)),
   };
 }

@@ -1,15 +1,8 @@
-/**
- * Every word the buyer pages show, in each language they speak. One typed catalogue: a language
- * that misses a message, or a message that misses a language, does not compile. Messages are
- * plain text (the `html` tag escapes them); those that take values are functions.
- */
+/** Every word the buyer pages show, in each language they speak (see `src/ui/messages.ts`). */
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 import type { LinkStatus } from '../shared/enums/link-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
-
-export const LANGUAGES = ['pt-BR', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'pt-BR';
+import type { Catalogue, CopyMessages, LanguageMessages } from '../ui/messages.js';
 
 /** Why a link's page shows a notice instead of its form or buttons. */
 export type NoticeKey =
@@ -70,13 +63,7 @@ export type FieldProblem = (typeof FIELD_PROBLEMS)[number];
 /** Error pages by HTTP status; any other status reads as `other`. */
 export type StatusKey = 400 | 404 | 405 | 408 | 409 | 413 | 415 | 429 | 500 | 503 | 'other';
 
-export interface Messages {
-  /** BCP 47 tag for `<html lang>`, `Content-Language` and Intl. */
-  locale: string;
-  /** The language's own name, for the switch that offers it. */
-  languageName: string;
-  languageSwitch: string;
-
+export interface Messages extends LanguageMessages {
   cycles: Record<BillingCycle, string>;
   paymentMethods: Record<PaymentMethod, string>;
   linkStatuses: Record<LinkStatus, string>;
@@ -146,7 +133,7 @@ export interface Messages {
   order: {
     brasiliaTime: string;
     autoUpdate: string;
-    copy: { pix: string; boleto: string; done: string; failed: string };
+    copy: CopyMessages & { pix: string; boleto: string };
     pixTitle: string;
     pixHeading: string;
     pixLead: (until: string) => string;
@@ -707,7 +694,7 @@ const en: Messages = {
   },
 };
 
-export const CATALOGUE: Record<Language, Messages> = { 'pt-BR': ptBR, en };
+export const CATALOGUE: Catalogue<Messages> = { 'pt-BR': ptBR, en };
 
 export const isFieldProblem = (value: string): value is FieldProblem =>
   (FIELD_PROBLEMS as readonly string[]).includes(value);

@@ -4,10 +4,9 @@ import { errorHandler } from '../shared/http/errors.js';
 import { allowOnly, caseSensitiveRouter } from '../shared/http/operation.js';
 import type { AppContext } from '../shared/context.js';
 import { OUTCOMES, type Outcome } from '../simulate/outcomes.js';
-import { sendPage } from './html.js';
+import { PAY_ASSETS, sendPage } from './layout.js';
 import { boletoBarcodeImage, qrCodeImage } from './instructions.js';
 import { pageLocale } from './locale.js';
-import { ORDER_SCRIPT } from './order-script.js';
 import { invalidField, notFound, PayFormError } from './page-errors.js';
 import {
   loadCheckout,
@@ -61,6 +60,7 @@ function redirect(res: Response, location: string): void {
  */
 export function checkoutRouter(ctx: AppContext): Router {
   const router = caseSensitiveRouter();
+  router.use(PAY_ASSETS.router());
 
   router.get('/teste/:linkId', async (req, res) => {
     const page = pageLocale(req);
@@ -129,17 +129,9 @@ export function checkoutRouter(ctx: AppContext): Router {
   });
   router.use('/orders/:code/status', errorHandler(ctx.logger));
 
-  router.get('/assets/order.js', (_req, res) => {
-    res
-      .type('text/javascript; charset=utf-8')
-      .set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
-      .send(ORDER_SCRIPT);
-  });
-
   allowOnly(router, '/orders/:code', ['get']);
   allowOnly(router, '/orders/:code/boleto', ['get']);
   allowOnly(router, '/orders/:code/status', ['get']);
-  allowOnly(router, '/assets/order.js', ['get']);
   allowOnly(router, '/teste/:linkId', ['get']);
   allowOnly(router, '/teste/:linkId/simulate', ['post']);
   allowOnly(router, '/:code', ['get']);

@@ -2,7 +2,8 @@ import type { CatalogItem } from '../catalog/repository.js';
 import { formatDigitableLine } from '../gateways/boleto.js';
 import type { Simulation } from '../simulate/service.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
-import { html, layout, type SafeHtml } from './html.js';
+import { html, type SafeHtml } from '../ui/html.js';
+import { layout } from './layout.js';
 import type { PageLocale } from './locale.js';
 import type { FormProblems } from './page-errors.js';
 import { CATALOG_CURRENCY, installmentPlan, type Price } from './pricing.js';
@@ -371,6 +372,7 @@ function copyable(
       type="button"
       class="neutral copy"
       data-copy="${id}"
+      data-status="${id}-status"
       data-copied="${page.t.order.copy.done}"
       data-copy-failed="${page.t.order.copy.failed}"
       hidden
@@ -591,7 +593,7 @@ ${order.pixCopyPaste ?? ''}</textarea>`,
     >
       ${body}
     </div>`,
-    { script: page.bare('assets/order.js') },
+    { scripts: true },
   );
 }
 
@@ -650,6 +652,6 @@ export function boletoPage(page: PageLocale, view: OrderView, images: OrderImage
           : ''
       }
       <p class="no-print"><a href="${page.href(['orders', order.code])}">${t.boletoPage.back}</a></p>`,
-    { script: page.bare('assets/order.js') },
+    { scripts: true },
   );
 }

@@ -1,6 +1,7 @@
 import type { Request } from 'express';
-import { fromAcceptLanguage, fromQuery } from '../checkout/locale.js';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '../checkout/messages.js';
+import type { Alternate } from '../ui/html.js';
+import { BRASILIA, dateFormat, formatMoney } from '../ui/format.js';
+import { negotiate, type Language } from '../ui/language.js';
 import { DASHBOARD_CATALOGUE, type DashboardMessages } from './messages.js';
 
 /** How one dashboard page speaks and where its links and forms go. */
@@ -11,38 +12,29 @@ export interface DashboardLocale {
   chosen: Language | undefined;
   /** A dashboard address (`/integrations/3`) under the dashboard's mount, with `lang` and `query`. */
   href(path: string, query?: Record<string, string | number | undefined>): string;
+  /** A file under the dashboard's mount that does not speak (a stylesheet, a script): no `lang`. */
+  bare(path: string): string;
   /** This page in each other language (GET pages only). */
-  alternates: Array<{ lang: Language; name: string; href: string }>;
+  alternates: Alternate[];
   /** A moment as Brasília's clock shows it. */
   dateTime(instant: Date): string;
+  /** Reais as the page's locale writes them: `R$ 197,50` in pt-BR, `R$197.50` in English. */
+  money(amount: string): string;
 }
 
-const rawQuery = (req: Request): string => {
-  const at = req.originalUrl.indexOf('?');
-  return at < 0 ? '' : req.originalUrl.slice(at + 1);
+const DATE_TIME: Intl.DateTimeFormatOptions = {
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+  timeZone: BRASILIA,
 };
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
 /**
- * The page's language as the buyer pages choose it (the address's `lang`, else Accept-Language,
- * else pt-BR) and its addressing under the dashboard's mount (`req.baseUrl`).
+ * The page's language as the buyer pages choose it (see `negotiate`) and its addressing under the
+ * dashboard's mount (`req.baseUrl`).
  */
 export function dashboardLocale(req: Request): DashboardLocale {
-  const query = rawQuery(req);
-  const chosen = fromQuery(query);
-  const lang = chosen ?? fromAcceptLanguage(req.get('accept-language')) ?? DEFAULT_LANGUAGE;
+  const { lang, chosen, alternates } = negotiate(req, DASHBOARD_CATALOGUE);
   const t = DASHBOARD_CATALOGUE[lang];
-  let format = formats.get(t.locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(t.locale, {
-      dateStyle: 'medium',
-      timeStyle: 'medium',
-      timeZone: 'America/Sao_Paulo',
-    });
-    formats.set(t.locale, format);
-  }
-  const dateFormat = format;
   const href = (path: string, values: Record<string, string | number | undefined> = {}): string => {
     const params = new URLSearchParams();
     for (const [name, value] of Object.entries(values)) {
@@ -52,17 +44,14 @@ export function dashboardLocale(req: Request): DashboardLocale {
     const search = params.toString();
     return `${req.baseUrl}${path}${search ? `?${search}` : ''}`;
   };
-  const alternates =
-    req.method === 'GET'
-      ? LANGUAGES.filter((other) => other !== lang).map((other) => {
-          const params = new URLSearchParams(query);
-          params.set('lang', other);
-          return {
-            lang: other,
-            name: DASHBOARD_CATALOGUE[other].languageName,
-            href: `?${params.toString()}`,
-          };
-        })
-      : [];
-  return { lang, t, chosen, href, alternates, dateTime: (instant) => dateFormat.format(instant) };
+  return {
+    lang,
+    t,
+    chosen,
+    href,
+    bare: (path) => `${req.baseUrl}${path}`,
+    alternates,
+    dateTime: (instant) => dateFormat(t.locale, 'dashboard date-time', DATE_TIME).format(instant),
+    money: (amount) => formatMoney(t.locale, amount, 'BRL'),
+  };
 }

@@ -1,12 +1,10 @@
-/**
- * Every word the dashboard shows, in each language it speaks (the buyer pages' languages). One typed
- * catalogue: a message missing in a language does not compile. Plain text; the `html` tag escapes it.
- */
-import type { Language } from '../checkout/messages.js';
+/** Every word the dashboard shows, in each language it speaks (see `src/ui/messages.ts`). */
 import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
+import type { Catalogue, CopyMessages, LanguageMessages } from '../ui/messages.js';
+import { plural } from '../ui/plural.js';
 
 /** What a page says after an action redirected back to it. */
 export type DoneKey =
@@ -63,10 +61,7 @@ export type ProblemKey =
   | 'invalid'
   | 'unexpected';
 
-export interface DashboardMessages {
-  locale: string;
-  languageName: string;
-  languageSwitch: string;
+export interface DashboardMessages extends LanguageMessages {
   product: string;
   navigation: string;
   signOut: string;
@@ -149,7 +144,7 @@ export interface DashboardMessages {
     revokeHint: string;
   };
 
-  copy: { button: string; done: string; failed: string };
+  copy: CopyMessages & { button: string };
 
   problems: {
     title: string;
@@ -319,7 +314,11 @@ const ptBR: DashboardMessages = {
     inactive: 'Inativa',
     autoDisabled: 'Desativada automaticamente',
     noAttempts: 'Nenhuma tentativa em 24 h',
-    rate: (percent, attempts) => `${percent}% de ${attempts} tentativa${attempts === 1 ? '' : 's'}`,
+    rate: (percent, attempts) =>
+      plural('pt-BR', attempts, {
+        one: `${percent}% de ${attempts} tentativa`,
+        other: `${percent}% de ${attempts} tentativas`,
+      }),
     never: 'Nunca',
     open: (id) => `Integração ${id}`,
     create: 'Nova integração',
@@ -569,7 +568,13 @@ const ptBR: DashboardMessages = {
     saved: 'Alterações salvas.',
     deleted: 'Integração excluída.',
   },
-  recovered: (n) => `${n} entrega${n === 1 ? '' : 's'} ser${n === 1 ? 'á enviada' : 'ão enviadas'} de novo.`,
+  recovered: (n) =>
+    plural('pt-BR', n, {
+      // CLDR counts 0 as `one` in Portuguese; the page has always said "0 entregas serão enviadas".
+      '=0': '0 entregas serão enviadas de novo.',
+      one: `${n} entrega será enviada de novo.`,
+      other: `${n} entregas serão enviadas de novo.`,
+    }),
   errorTitle: (status) => `Erro ${status}`,
   forbidden: 'Esta ação não é permitida.',
   readOnly: 'Sessão somente leitura: nada pode ser alterado.',
@@ -605,7 +610,11 @@ const en: DashboardMessages = {
     inactive: 'Inactive',
     autoDisabled: 'Auto-disabled',
     noAttempts: 'No attempts in 24 h',
-    rate: (percent, attempts) => `${percent}% of ${attempts} attempt${attempts === 1 ? '' : 's'}`,
+    rate: (percent, attempts) =>
+      plural('en', attempts, {
+        one: `${percent}% of ${attempts} attempt`,
+        other: `${percent}% of ${attempts} attempts`,
+      }),
     never: 'Never',
     open: (id) => `Integration ${id}`,
     create: 'New integration',
@@ -852,10 +861,14 @@ const en: DashboardMessages = {
     saved: 'Changes saved.',
     deleted: 'Integration deleted.',
   },
-  recovered: (n) => `${n} deliver${n === 1 ? 'y' : 'ies'} will be sent again.`,
+  recovered: (n) =>
+    plural('en', n, {
+      one: `${n} delivery will be sent again.`,
+      other: `${n} deliveries will be sent again.`,
+    }),
   errorTitle: (status) => `Error ${status}`,
   forbidden: 'This action is not allowed.',
   readOnly: 'Read-only session: nothing can be changed.',
 };
 
-export const DASHBOARD_CATALOGUE: Record<Language, DashboardMessages> = { 'pt-BR': ptBR, en };
+export const DASHBOARD_CATALOGUE: Catalogue<DashboardMessages> = { 'pt-BR': ptBR, en };

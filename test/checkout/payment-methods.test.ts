@@ -195,7 +195,10 @@ describe('Pix, boleto and card at the checkout (dev gateway)', function () {
       expect(page).to.match(/<label for="pix-code"/);
       // The copy button appears only where the page's script runs.
       expect(page).to.match(/<button[^>]*data-copy="pix-code"[^>]*hidden/);
-      expect(page).to.include('<script src="../assets/order.js" defer></script>');
+      // The shared copy buttons' script, then the order page's own, each under its content's hash.
+      expect(page).to.match(
+        /<script src="\.\.\/assets\/copy\.[0-9a-f]{12}\.js" defer><\/script>\s*<script src="\.\.\/assets\/order\.[0-9a-f]{12}\.js" defer><\/script>/,
+      );
       expect(textOf(page, 'pix-expires')).to.include('horário de Brasília');
       expect(page).to.include(`data-status-url="../orders/${code}/status"`);
 

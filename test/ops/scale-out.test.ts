@@ -95,6 +95,29 @@ describe('scale-out: two web and two worker processes behave as one', function (
     return ids.length - new Set(ids).size;
   };
 
+  it('serves the stylesheets and scripts its pages name, from the build, under the same hashed names on both webs', async () => {
+    // A dashboard page and a buyer page (a 404, which has the layout of every buyer page).
+    for (const page of ['/dashboard/sign-in', '/pay/orders/00000000-0000-4000-8000-000000000000']) {
+      const pageUrl = `${deployment.webs[0] ?? ''}${page}`;
+      const text = await (await fetch(pageUrl)).text();
+      const named = [...text.matchAll(/<(?:link rel="stylesheet" href|script src)="([^"]+)"/g)].map(
+        (m) => new URL(m[1] ?? '', pageUrl).pathname,
+      );
+      expect(named, page).to.have.length.of.at.least(2);
+      for (const asset of named) {
+        expect(asset).to.match(/\/assets\/[a-z]+\.[0-9a-f]{12}\.(css|js)$/);
+        const answers = await Promise.all(deployment.webs.map((url) => fetch(`${url}${asset}`)));
+        const bodies = await Promise.all(answers.map((a) => a.text()));
+        for (const answer of answers) {
+          expect(answer.status, asset).to.equal(200);
+          expect(answer.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+        }
+        expect(bodies[0]).to.have.length.above(100);
+        expect(bodies[1]).to.equal(bodies[0]);
+      }
+    }
+  });
+
   it('rate limits: one key’s requests spread over both webs meet one shared limit', async () => {
     const tenant = await deployment.seed();
     const statuses = await Promise.all(

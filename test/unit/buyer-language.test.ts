@@ -1,6 +1,14 @@
 import { expect } from 'chai';
-import { fromAcceptLanguage, fromQuery } from '../../src/checkout/locale.js';
-import { CATALOGUE, LANGUAGES, type Messages } from '../../src/checkout/messages.js';
+import express, { type Request } from 'express';
+import { CATALOGUE, type Messages } from '../../src/checkout/messages.js';
+import { acceptedLanguage, fromQuery, LANGUAGES, type Language } from '../../src/ui/language.js';
+
+/** What Express's negotiation makes of an Accept-Language header, on a request as Express builds it. */
+function fromAcceptLanguage(header: string | undefined): Language | undefined {
+  const req: Request = Object.create(express.request);
+  req.headers = header === undefined ? {} : { 'accept-language': header };
+  return acceptedLanguage(req);
+}
 
 describe('buyer pages: language', () => {
   it('takes the first language of ours in Accept-Language, by q-value, and none when it names none', () => {

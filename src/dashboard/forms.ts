@@ -1,0 +1,70 @@
+/**
+ * The parts of the dashboard's forms that more than one area draws: a refused form's problems (the
+ * summary above it, each field's sentence under it) and a value shown once with its copy button.
+ */
+import { html, SafeHtml } from '../ui/html.js';
+import type { DashboardLocale } from './locale.js';
+import type { ProblemField } from './messages.js';
+
+/** Problems of a form, each field's sentence; '' holds a problem of no one field. */
+export type FormProblems = Map<ProblemField | '', string>;
+
+export function problemSummary(page: DashboardLocale, problems: FormProblems | undefined): SafeHtml | string {
+  if (!problems || problems.size === 0) return '';
+  return html`<div class="problems" role="alert">
+    <p>${page.t.form.problems}</p>
+    <ul>
+      ${[...problems.values()].map((p) => html`<li>${p}</li>`)}
+    </ul>
+  </div>`;
+}
+
+/**
+ * A field's problem under it, and the attributes that tie the field to it (`describedBy` when it
+ * has none: the field's own hint).
+ */
+export function fieldProblem(
+  problems: FormProblems | undefined,
+  field: ProblemField,
+  id: string,
+  describedBy?: string,
+): { note: SafeHtml | string; attrs: SafeHtml | string } {
+  const problem = problems?.get(field);
+  if (problem === undefined)
+    return { note: '', attrs: describedBy ? html`aria-describedby="${describedBy}"` : '' };
+  return {
+    note: html`<p class="problem" id="${id}-problem">${problem}</p>`,
+    attrs: new SafeHtml(`aria-invalid="true" aria-describedby="${id}-problem"`),
+  };
+}
+
+/**
+ * A value shown once (a new signing secret, a new key): selectable text in a read-only field, with
+ * a copy button that `copy.js` shows (without script, the value is still there to select).
+ */
+export function shownOnce(
+  page: DashboardLocale,
+  id: string,
+  label: string,
+  hint: string,
+  value: string,
+): SafeHtml {
+  const { copy } = page.t;
+  return html`<div class="secret" role="status">
+    <label for="${id}">${label}</label>
+    <input type="text" id="${id}" readonly value="${value}" aria-describedby="${id}-hint" />
+    <button
+      type="button"
+      hidden
+      class="small"
+      data-copy="${id}"
+      data-status="${id}-copied"
+      data-copied="${copy.done}"
+      data-copy-failed="${copy.failed}"
+    >
+      ${copy.button}
+    </button>
+    <span id="${id}-copied" aria-live="polite"></span>
+    <p class="hint" id="${id}-hint">${hint}</p>
+  </div>`;
+}

@@ -1,0 +1,328 @@
+/**
+ * The integrations: the list with their health, creating one, and one integration's page with its
+ * changes (re-enable, URL, settings, test send, rotate the secret, delete). Their deliveries are
+ * `deliveries/`'s.
+ */
+import { Router, type Request, type Response } from 'express';
+import type { ProductRow } from '../../catalog/repository.js';
+import { listProducts } from '../../catalog/service.js';
+import { EVENT_KINDS } from '../../events/kinds.js';
+import { createIntegrationBody, updateIntegrationBody } from '../../integrations/schemas.js';
+import * as integrations from '../../integrations/service.js';
+import type { AppContext } from '../../shared/context.js';
+import { ValidationError } from '../../shared/errors.js';
+import { fieldErrors } from '../../shared/validation/fields.js';
+import { v, type Output } from '../../shared/validation/typed.js';
+import {
+  companyRecentAttemptCounts,
+  listDeliveries,
+  recentAttemptCounts,
+} from '../../webhooks/deliveries-service.js';
+import { sendTestEvent, type TestSendResult } from '../../webhooks/test-send.js';
+import { deliveryFilterOf, type ListedDeliveries } from '../deliveries/routes.js';
+import type { FormProblems } from '../forms.js';
+import { dashboardLocale } from '../locale.js';
+import type { DoneKey } from '../messages.js';
+import { canChange, confirmPage, sendPage, type Chrome } from '../page.js';
+import { doneQuery, fitting, formOf, integrationId, pathPart, queryOf } from '../params.js';
+import { fieldProblems } from '../problems.js';
+import { changing, companyOf, requireChrome, signedIn } from '../session-guard.js';
+import {
+  integrationPage,
+  integrationsPage,
+  newIntegrationPage,
+  type IntegrationFormValues,
+} from './views.js';
+
+/** The default overlap of a rotation from the dashboard: the old secret signs for one more day. */
+const ROTATION_OVERLAP_SECONDS = 86_400;
+
+const EMPTY_FORM: IntegrationFormValues = {
+  type: 'webhook',
+  url: '',
+  events: [],
+  sendToAllProducts: true,
+  productIds: [],
+  rateLimit: '',
+};
+
+/** A field as sent: once, several times (checkboxes) or not at all, as a list. */
+const sentList = () => v.defaulted(v.array(v.string().allow('')).single(), []);
+/** A field the form sends once, as its last value, trimmed ('' when absent). */
+const sentText = () =>
+  v.defaulted(
+    v.produces<string>()(
+      v
+        .array(v.string().allow(''))
+        .single()
+        .custom((sent: string[]) => (sent.at(-1) ?? '').trim()),
+    ),
+    '',
+  );
+
+/**
+ * The create and settings forms as they were sent, shown again as they were when refused; their
+ * content is checked by the panel API's own schemas (`validated`).
+ */
+const integrationForm = v
+  .object({
+    type: sentText(),
+    url: sentText(),
+    events: sentList(),
+    send_to_all_products: sentText(),
+    products: sentList(),
+    rate_limit_per_second: sentText(),
+  })
+  .unknown(true);
+
+/** Each product ticked, as an id; one that is not an id reads as no product (refused by `checkProducts`). */
+const productIdsOf = (sent: string[]): number[] =>
+  sent.map((text) => fitting(integrationId(), text) ?? Number.NaN);
+
+function integrationFormOf(req: Request): IntegrationFormValues {
+  const sent = formOf(req, integrationForm);
+  return {
+    type: sent.type || 'webhook',
+    url: sent.url,
+    events: sent.events,
+    sendToAllProducts: sent.send_to_all_products === 'true',
+    productIds: productIdsOf(sent.products),
+    rateLimit: sent.rate_limit_per_second,
+  };
+}
+
+/** The rate limit as the panel API takes it: empty is no limit, anything but digits is left to its schema. */
+const rateLimitOf = (text: string): number | string | null =>
+  text === '' ? null : /^[0-9]{1,9}$/.test(text) ? Number(text) : text;
+
+/**
+ * Checked by the panel API's own schema, so the dashboard accepts exactly what the API accepts and
+ * reports the same fields.
+ */
+function validated<S extends typeof createIntegrationBody | typeof updateIntegrationBody>(
+  schema: S,
+  input: Record<string, unknown>,
+): Output<S> {
+  const { value, error } = schema.validate(input, { abortEarly: false, convert: true });
+  if (error) throw new ValidationError('The form does not fit', fieldErrors(error));
+  const checked: Output<S> = value;
+  return checked;
+}
+
+/** Every product ticked is one of the company's. */
+function checkProducts(ids: number[], products: ProductRow[]): void {
+  if (ids.some((id) => !products.some((p) => p.id === id)))
+    throw ValidationError.field('products', 'must be products of this company');
+}
+
+const urlForm = v.object({ url: v.required(v.string().trim()) }).unknown(true);
+const testForm = v.object({ event: v.required(v.enum(EVENT_KINDS).trim()) }).unknown(true);
+
+export function integrationsRoutes(ctx: AppContext): Router {
+  const router = Router({ caseSensitive: true });
+
+  router.get('/integrations', async (req, res) => {
+    const chrome = signedIn(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const { companyId } = chrome.principal;
+    const [items, counts] = await Promise.all([
+      integrations.listIntegrations(ctx.db, companyId, undefined),
+      companyRecentAttemptCounts(ctx.db, companyId),
+    ]);
+    const { done } = queryOf(req, doneQuery);
+    const health = items.map(({ row }) => ({ row, counts: counts.get(row.id) }));
+    sendPage(res, 200, page, integrationsPage(page, chrome, health, done));
+  });
+
+  router.get('/integrations/new', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const products = await listProducts(ctx.db, chrome.principal.companyId);
+    sendPage(res, 200, page, newIntegrationPage(page, chrome, { values: EMPTY_FORM, products }));
+  });
+
+  // Created through the panel API's service, with its product links in the same transaction.
+  router.post('/integrations', async (req, res) => {
+    const chrome = requireChrome(req);
+    const page = dashboardLocale(req);
+    const { companyId } = chrome.principal;
+    const values = integrationFormOf(req);
+    const products = await listProducts(ctx.db, companyId);
+    try {
+      const input = validated(createIntegrationBody, {
+        type: values.type,
+        config: { url: values.url },
+        events: values.events,
+        send_to_all_products: values.sendToAllProducts,
+        rate_limit_per_second: rateLimitOf(values.rateLimit),
+      });
+      checkProducts(values.productIds, products);
+      const created = await integrations.createIntegration(ctx, companyId, input, values.productIds);
+      res.redirect(303, page.href(`/integrations/${created.row.id}`, { done: 'created' }));
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      const problems = fieldProblems(page, err);
+      sendPage(res, 400, page, newIntegrationPage(page, chrome, { values, products, problems }));
+    }
+  });
+
+  /** The integration's page, after a GET or as the answer of a change that stays on it. */
+  async function renderIntegration(
+    req: Request,
+    res: Response,
+    chrome: Chrome,
+    extra: {
+      status?: number | undefined;
+      done?: DoneKey | undefined;
+      doneExtra?: string | undefined;
+      newSecret?: string | undefined;
+      tested?: TestSendResult | undefined;
+      settingsProblems?: FormProblems | undefined;
+      settingsValues?: IntegrationFormValues | undefined;
+    } = {},
+  ): Promise<void> {
+    const page = dashboardLocale(req);
+    const id = pathPart(integrationId(), req.params.id);
+    const { companyId } = chrome.principal;
+    // A change's answer shows the list unfiltered: the query of a POST is the form's, not a filter.
+    const filter: ListedDeliveries = req.method === 'GET' ? deliveryFilterOf(req) : {};
+    const [integration, deliveries, counts, products] = await Promise.all([
+      integrations.getIntegration(ctx.db, companyId, id),
+      listDeliveries(ctx.db, companyId, id, { ...filter, limit: 25 }),
+      recentAttemptCounts(ctx.db, [id]),
+      canChange(chrome) ? listProducts(ctx.db, companyId) : [],
+    ]);
+    const { status = 200, ...rest } = extra;
+    sendPage(
+      res,
+      status,
+      page,
+      integrationPage(page, chrome, {
+        row: integration.row,
+        links: integration.links,
+        products,
+        counts: counts.get(id),
+        deliveries: deliveries.items,
+        hasMore: deliveries.hasMore,
+        filter: { status: filter.status, event_type: filter.event_type, from: filter.from, to: filter.to },
+        ...rest,
+      }),
+    );
+  }
+
+  router.get('/integrations/:id', async (req, res) => {
+    const chrome = signedIn(req, res);
+    if (!chrome) return;
+    const { done, n } = queryOf(req, doneQuery);
+    const doneExtra =
+      done === 'recovered' && n !== undefined ? dashboardLocale(req).t.recovered(n) : undefined;
+    await renderIntegration(req, res, chrome, { done, doneExtra });
+  });
+
+  router.post('/integrations/:id/enable', async (req, res) => {
+    const id = pathPart(integrationId(), req.params.id);
+    await integrations.updateIntegration(ctx, companyOf(req), id, { is_active: true });
+    res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'enabled' }));
+  });
+
+  router.post('/integrations/:id/url', async (req, res) => {
+    const id = pathPart(integrationId(), req.params.id);
+    const { url } = formOf(req, urlForm);
+    await integrations.updateIntegration(ctx, companyOf(req), id, { config: { url } });
+    res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'url_saved' }));
+  });
+
+  // Events, products and rate limit, as the API's PATCH and product links change them.
+  router.post('/integrations/:id/settings', async (req, res) => {
+    const chrome = requireChrome(req);
+    const id = pathPart(integrationId(), req.params.id);
+    const { companyId } = chrome.principal;
+    const values = integrationFormOf(req);
+    try {
+      const input = validated(updateIntegrationBody, {
+        events: values.events,
+        send_to_all_products: values.sendToAllProducts,
+        rate_limit_per_second: rateLimitOf(values.rateLimit),
+      });
+      checkProducts(values.productIds, await listProducts(ctx.db, companyId));
+      await integrations.updateIntegration(ctx, companyId, id, input, values.productIds);
+      res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      await renderIntegration(req, res, chrome, {
+        status: 400,
+        settingsProblems: fieldProblems(dashboardLocale(req), err),
+        settingsValues: values,
+      });
+    }
+  });
+
+  // The outcome is this answer's: a test send leaves nothing behind to show on a later page.
+  router.post('/integrations/:id/test', async (req, res) => {
+    const chrome = requireChrome(req);
+    const id = pathPart(integrationId(), req.params.id);
+    const { event } = formOf(req, testForm);
+    const tested = await sendTestEvent(ctx, chrome.principal.companyId, id, event);
+    await renderIntegration(req, res, chrome, { tested });
+  });
+
+  router.get('/integrations/:id/delete', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const id = pathPart(integrationId(), req.params.id);
+    const { row } = await integrations.getIntegration(ctx.db, chrome.principal.companyId, id);
+    sendPage(
+      res,
+      200,
+      page,
+      confirmPage(page, chrome, {
+        title: page.t.confirm.deleteIntegration,
+        question: page.t.confirm.deleteQuestion(id, row.config.url ?? row.type),
+        hint: page.t.confirm.deleteHint,
+        action: `/integrations/${id}/delete`,
+        submit: page.t.confirm.deleteSubmit,
+        back: page.href(`/integrations/${id}`),
+      }),
+    );
+  });
+
+  router.post('/integrations/:id/delete', async (req, res) => {
+    await integrations.deleteIntegration(ctx.db, companyOf(req), pathPart(integrationId(), req.params.id));
+    res.redirect(303, dashboardLocale(req).href('/integrations', { done: 'deleted' }));
+  });
+
+  router.get('/integrations/:id/rotate-secret', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const id = pathPart(integrationId(), req.params.id);
+    await integrations.getIntegration(ctx.db, chrome.principal.companyId, id);
+    sendPage(
+      res,
+      200,
+      page,
+      confirmPage(page, chrome, {
+        title: page.t.integration.rotate,
+        question: page.t.confirm.rotateQuestion(id),
+        action: `/integrations/${id}/rotate-secret`,
+        submit: page.t.integration.rotateSubmit,
+        back: page.href(`/integrations/${id}`),
+      }),
+    );
+  });
+
+  // The new secret is shown in this answer only (no redirect, never cached): it is not shown again.
+  router.post('/integrations/:id/rotate-secret', async (req, res) => {
+    const chrome = requireChrome(req);
+    const id = pathPart(integrationId(), req.params.id);
+    const rotated = await integrations.rotateSecret(ctx.db, chrome.principal.companyId, id, {
+      old_secret_expires_in_seconds: ROTATION_OVERLAP_SECONDS,
+    });
+    await renderIntegration(req, res, chrome, { newSecret: rotated.row.config.secret });
+  });
+
+  return router;
+}
