@@ -12,16 +12,15 @@ import { sentenceOf } from './page-errors.js';
 export const PAY_ASSETS = new Assets([UI_STATIC, new URL('./static/', import.meta.url)]);
 
 /** The one small layout of every buyer page, error pages included: language, viewport, landmarks. */
-export function layout(
-  page: PageLocale,
-  title: string,
-  body: SafeHtml,
-  options: { scripts?: boolean } = {},
-): SafeHtml {
+export function layout(page: PageLocale, title: string, body: SafeHtml, options: PageOptions = {}): SafeHtml {
   const files = (names: string[]): string[] => names.map((name) => page.bare(PAY_ASSETS.path(name)));
   const assets = {
     styles: files(['base.css', 'pay.css']),
-    scripts: options.scripts ? files(['copy.js', 'order.js']) : [],
+    scripts: options.cardTokenizer
+      ? [options.cardTokenizer, ...files(['mercadopago-card.js'])]
+      : options.scripts
+        ? files(['copy.js', 'order.js'])
+        : [],
   };
   const alternates =
     page.alternates.length === 0
@@ -49,10 +48,47 @@ export function layout(
     </html>`;
 }
 
+/** What a page runs: this service's own scripts, or a PSP's card tokenizer (its script's address). */
+export interface PageOptions {
+  scripts?: boolean;
+  cardTokenizer?: string;
+}
+
 const CSP =
   "default-src 'none'; style-src 'self'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 /** The order pages run this service's own scripts (copy buttons, the status check). */
 const CSP_WITH_SCRIPT = `${CSP}; script-src 'self'; connect-src 'self'`;
+
+/** Where Mercado Pago's own script, card fields, calls and images come from, besides its script's origin. */
+const MERCADO_PAGO_SOURCES = [
+  'https://*.mercadopago.com',
+  'https://*.mercadolibre.com',
+  'https://*.mlstatic.com',
+];
+
+/**
+ * A checkout whose card is tokenized by Mercado Pago's script: that script, the iframes of its card
+ * fields, the calls it makes and its images may come from MP (the origin of MERCADOPAGO_SDK_URL, and
+ * MP's own domains when that is MP's), and nothing else is added.
+ */
+function tokenizerCsp(sdkUrl: string): string {
+  const origin = new URL(sdkUrl).origin;
+  const sources = [
+    origin,
+    ...(/\.mercadopago\.com$/.test(new URL(sdkUrl).hostname) ? MERCADO_PAGO_SOURCES : []),
+  ].join(' ');
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    `img-src data: ${sources}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    `script-src 'self' ${sources}`,
+    `connect-src 'self' ${sources}`,
+    `frame-src ${sources}`,
+  ].join('; ');
+}
 
 /**
  * Buyer pages are never cached (they show live link state), never framed, send no Referer (the
@@ -64,7 +100,7 @@ export function sendPage(
   status: number,
   page: PageLocale,
   body: SafeHtml,
-  options: { scripts?: boolean } = {},
+  options: PageOptions = {},
 ): void {
   res
     .status(status)
@@ -75,7 +111,11 @@ export function sendPage(
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'X-Content-Type-Options': 'nosniff',
-      'Content-Security-Policy': options.scripts ? CSP_WITH_SCRIPT : CSP,
+      'Content-Security-Policy': options.cardTokenizer
+        ? tokenizerCsp(options.cardTokenizer)
+        : options.scripts
+          ? CSP_WITH_SCRIPT
+          : CSP,
     })
     .send(body.value);
 }

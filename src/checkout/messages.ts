@@ -2,6 +2,7 @@
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 import type { LinkStatus } from '../shared/enums/link-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
+import type { DeclineReason } from '../gateways/port.js';
 import type { Catalogue, CopyMessages, LanguageMessages } from '../ui/messages.js';
 
 /** Why a link's page shows a notice instead of its form or buttons. */
@@ -100,6 +101,35 @@ export interface Messages extends LanguageMessages {
     installmentsHint: string;
     /** One option of the instalments list: `n` payments of `each` (the first `first` when uneven). */
     installmentOption: (n: number, each: string, first: string) => string;
+    /** The boleto payer's address, asked by a company whose gateway needs it. */
+    documentHintBoleto: string;
+    addressHeading: string;
+    addressHint: string;
+    zipCode: string;
+    zipCodeHint: string;
+    streetName: string;
+    streetNumber: string;
+    neighborhood: string;
+    city: string;
+    state: string;
+    stateChoose: string;
+    /** The card, in the PSP's secure fields. */
+    cardHeading: string;
+    cardHint: (psp: string) => string;
+    cardNumber: string;
+    cardExpiration: string;
+    cardSecurityCode: string;
+    cardholderName: string;
+    cardNoScript: string;
+    cardUnreadable: string;
+  };
+
+  /** The page of a pay step the gateway did not answer: nothing was charged, post it again. */
+  retry: {
+    title: string;
+    heading: string;
+    tryAgain: string;
+    other: string;
   };
 
   thanks: {
@@ -163,6 +193,8 @@ export interface Messages extends LanguageMessages {
     chargedBackLead: string;
     tryAgain: string;
     statuses: { failed: string; abandoned: string; refunded: string; charged_back: string };
+    /** Why the card was declined, when the gateway said. */
+    declined: Record<DeclineReason, string>;
   };
 
   boletoPage: {
@@ -328,6 +360,25 @@ const ptBR: Messages = {
         : first === each
           ? `${n}x de ${each} sem juros`
           : `${n}x sem juros: 1x de ${first} e ${n - 1}x de ${each}`,
+    documentHintBoleto: 'Obrigatório para boleto. Só os números, ou no formato 000.000.000-00.',
+    addressHeading: 'Endereço do pagador (boleto)',
+    addressHint: 'Só para pagamento com boleto: o emissor do boleto exige o endereço de quem paga.',
+    zipCode: 'CEP',
+    zipCodeHint: '8 dígitos, como 01310-100.',
+    streetName: 'Rua',
+    streetNumber: 'Número',
+    neighborhood: 'Bairro',
+    city: 'Cidade',
+    state: 'Estado (UF)',
+    stateChoose: 'Escolha o estado',
+    cardHeading: 'Dados do cartão',
+    cardHint: (psp) => `Os dados do cartão vão direto para o ${psp}: não passam por este site.`,
+    cardNumber: 'Número do cartão',
+    cardExpiration: 'Validade',
+    cardSecurityCode: 'Código de segurança',
+    cardholderName: 'Nome impresso no cartão',
+    cardNoScript: 'Para pagar com cartão, ative o JavaScript. Sem ele, você pode pagar com Pix ou boleto.',
+    cardUnreadable: 'Não foi possível ler os dados do cartão. Confira o número, a validade e o código.',
   },
 
   thanks: {
@@ -407,12 +458,26 @@ const ptBR: Messages = {
     chargedBackLead:
       'O pagamento deste pedido foi contestado junto ao banco e devolvido. Fale com o vendedor se tiver dúvidas.',
     tryAgain: 'Fazer um novo pedido',
+    declined: {
+      insufficient_funds: 'O cartão foi recusado por saldo ou limite insuficiente.',
+      security_code: 'O cartão foi recusado: o código de segurança não confere.',
+      call_issuer:
+        'O banco do cartão pediu que você autorize este pagamento: ligue para ele ou use outro cartão.',
+      other: 'O banco do cartão recusou este pagamento.',
+    },
     statuses: {
       failed: 'Não aprovado',
       abandoned: 'Expirado',
       refunded: 'Reembolsado',
       charged_back: 'Contestado',
     },
+  },
+
+  retry: {
+    title: 'Pagamento não iniciado',
+    heading: 'Não conseguimos iniciar o pagamento',
+    tryAgain: 'Tentar de novo',
+    other: 'Voltar e escolher outra forma de pagamento',
   },
 
   boletoPage: {
@@ -567,6 +632,25 @@ const en: Messages = {
     pay: (amount) => `Pay ${amount}`,
     errorSummary: 'Please check these fields:',
     privacyNote: 'Your details go only to the seller, to confirm the purchase.',
+    documentHintBoleto: 'Required for boleto. Digits only, or as 000.000.000-00.',
+    addressHeading: 'Payer’s address (boleto)',
+    addressHint: 'For boleto only: the boleto’s issuer requires the payer’s address.',
+    zipCode: 'CEP (postal code)',
+    zipCodeHint: '8 digits, such as 01310-100.',
+    streetName: 'Street',
+    streetNumber: 'Number',
+    neighborhood: 'Neighbourhood',
+    city: 'City',
+    state: 'State (UF)',
+    stateChoose: 'Choose the state',
+    cardHeading: 'Card details',
+    cardHint: (psp) => `The card’s details go straight to ${psp}: they never pass through this site.`,
+    cardNumber: 'Card number',
+    cardExpiration: 'Expiry date',
+    cardSecurityCode: 'Security code',
+    cardholderName: 'Name as printed on the card',
+    cardNoScript: 'To pay by card, turn on JavaScript. Without it, you can pay by Pix or boleto.',
+    cardUnreadable: 'The card’s details could not be read. Check the number, the expiry date and the code.',
     installments: 'Card instalments',
     installmentsHint: 'For credit card payments only, interest-free.',
     installmentOption: (n, each, first) =>
@@ -652,12 +736,25 @@ const en: Messages = {
     chargedBackLead:
       'The payment for this order was disputed with the bank and returned. Contact the seller with any questions.',
     tryAgain: 'Place a new order',
+    declined: {
+      insufficient_funds: 'The card was declined for insufficient funds or credit limit.',
+      security_code: 'The card was declined: the security code does not match.',
+      call_issuer: 'The card’s bank asks you to authorize this payment: call it, or use another card.',
+      other: 'The card’s bank declined this payment.',
+    },
     statuses: {
       failed: 'Not approved',
       abandoned: 'Expired',
       refunded: 'Refunded',
       charged_back: 'Disputed',
     },
+  },
+
+  retry: {
+    title: 'Payment not started',
+    heading: 'We could not start the payment',
+    tryAgain: 'Try again',
+    other: 'Go back and choose another payment method',
   },
 
   boletoPage: {

@@ -4,10 +4,10 @@ import { errorHandler } from '../shared/http/errors.js';
 import { allowOnly, caseSensitiveRouter } from '../shared/http/operation.js';
 import type { AppContext } from '../shared/context.js';
 import { OUTCOMES, type Outcome } from '../simulate/outcomes.js';
-import { PAY_ASSETS, sendPage } from './layout.js';
+import { PAY_ASSETS, sendPage, type PageOptions } from './layout.js';
 import { boletoBarcodeImage, qrCodeImage } from './instructions.js';
 import { pageLocale } from './locale.js';
-import { invalidField, notFound, PayFormError } from './page-errors.js';
+import { GatewayUnavailablePageError, invalidField, notFound, PayFormError } from './page-errors.js';
 import {
   loadCheckout,
   loadOrder,
@@ -16,6 +16,7 @@ import {
   payAtCheckout,
   simulateFromPage,
   successRedirectUrl,
+  type CheckoutView,
   type PayFormValues,
 } from './service.js';
 import {
@@ -23,6 +24,7 @@ import {
   checkoutPage,
   orderPage,
   orderState,
+  retryPage,
   simulationPage,
   simulationResultPage,
   type OrderImages,
@@ -48,6 +50,12 @@ async function orderImages(order: OrderRow, show: { qr: boolean; barcode: boolea
   ]);
   return { qr, barcode };
 }
+
+/** A checkout whose card a PSP tokenizes in the browser loads that PSP's script (and allows it). */
+const checkoutPageOptions = (view: CheckoutView): PageOptions =>
+  view.notice === null && view.gateway.cardTokenizer && view.methods.includes('credit_card')
+    ? { cardTokenizer: view.gateway.cardTokenizer.sdkUrl }
+    : {};
 
 /** A redirect of the buyer pages: never cached, and the next page is not told where the buyer was. */
 function redirect(res: Response, location: string): void {
@@ -79,7 +87,8 @@ export function checkoutRouter(ctx: AppContext): Router {
     const page = pageLocale(req);
     const plink = typeof req.query.plink === 'string' ? req.query.plink : undefined;
     if (req.query.plink !== undefined && plink === undefined) throw notFound('link_not_found');
-    sendPage(res, 200, page, checkoutPage(page, await loadCheckout(ctx, String(req.params.code), plink)));
+    const view = await loadCheckout(ctx, String(req.params.code), plink);
+    sendPage(res, 200, page, checkoutPage(page, view), checkoutPageOptions(view));
   });
 
   router.post('/:code/pay', async (req, res) => {
@@ -91,10 +100,16 @@ export function checkoutRouter(ctx: AppContext): Router {
       // The order's own page, so a reload shows its current state instead of posting again.
       redirect(res, page.href(['orders', payment.order.code]));
     } catch (err) {
+      // The gateway did not answer: a page whose button posts the same form again (the same charge).
+      if (err instanceof GatewayUnavailablePageError) {
+        res.setHeader('Retry-After', String(err.retryAfterSeconds));
+        sendPage(res, 503, page, retryPage(page, code, values));
+        return;
+      }
       // Form mistakes show the form again with the buyer's entries and the messages.
       if (!(err instanceof PayFormError) || 'plink' in err.problems) throw err;
       const view = await loadCheckout(ctx, code, values.plink || undefined);
-      sendPage(res, 400, page, checkoutPage(page, view, values, err.problems));
+      sendPage(res, 400, page, checkoutPage(page, view, values, err.problems), checkoutPageOptions(view));
     }
   });
 

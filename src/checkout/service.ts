@@ -6,10 +6,11 @@ import {
   GatewayUnavailableError,
   type Charge,
   type CheckoutNeeds,
+  type DeclineReason,
   type PayerAddress,
   type PaymentGateway,
 } from '../gateways/port.js';
-import { deleteStartingCharge, hasStartingCharge } from '../orders/charge-repository.js';
+import { deleteStartingCharge, findCharge, hasStartingCharge } from '../orders/charge-repository.js';
 import {
   firstReconciliation,
   recordCharge,
@@ -536,6 +537,8 @@ export interface OrderView {
   item: CatalogItem;
   link: LinkRow | null;
   merchantName: string;
+  /** Why the card was declined, when its gateway said (a failed order). */
+  declineReason: DeclineReason | null;
 }
 
 /** The order of a buyer page (`{checkout_url}/orders/<code>`): its code is all the buyer holds. */
@@ -543,13 +546,20 @@ export async function loadOrder(ctx: AppContext, code: string): Promise<OrderVie
   const order = UUID_PATTERN.test(code) ? await findOrderByCode(ctx.db, code) : undefined;
   if (!order) throw notFound('order_not_found');
   const kind = order.planId !== null ? 'plan' : 'offer';
-  const [item, found, company] = await Promise.all([
+  const [item, found, company, charge] = await Promise.all([
     findItemById(ctx.db, kind, order.planId ?? order.offerId ?? 0),
     order.paymentLinkId === null ? undefined : findLinkById(ctx.db, order.paymentLinkId),
     findCompany(ctx.db, order.companyId),
+    order.status === 'failed' ? findCharge(ctx.db, order.code) : undefined,
   ]);
   if (!item) throw notFound('order_not_found');
-  return { order, item, link: found?.link ?? null, merchantName: company?.name ?? item.productName };
+  return {
+    order,
+    item,
+    link: found?.link ?? null,
+    merchantName: company?.name ?? item.productName,
+    declineReason: charge?.declineReason ?? null,
+  };
 }
 
 /** The status of an order, for the page that waits for it (and nothing else about it). */

@@ -7,7 +7,14 @@ import { layout } from './layout.js';
 import type { PageLocale } from './locale.js';
 import type { FormProblems } from './page-errors.js';
 import { CATALOG_CURRENCY, installmentPlan, type Price } from './pricing.js';
-import type { CheckoutView, LinkView, OrderView } from './service.js';
+import {
+  ADDRESS_FIELDS,
+  FEDERAL_UNITS,
+  type CheckoutView,
+  type LinkView,
+  type OrderView,
+} from './service.js';
+import { newUuid, UUID_PATTERN } from '../shared/ids.js';
 
 /**
  * What the buyer is buying and for how much: with a coupon, the list price struck through, the
@@ -141,9 +148,10 @@ export function simulationResultPage(page: PageLocale, simulation: Simulation): 
 }
 
 interface FieldSpec {
-  name: 'name' | 'email' | 'phone' | 'document';
+  name: 'name' | 'email' | 'phone' | 'document' | Exclude<(typeof ADDRESS_FIELDS)[number], 'state'>;
   label: string;
   type: 'text' | 'email' | 'tel';
+  inputmode?: 'numeric';
   /** WCAG 1.3.5: the purpose of fields about the buyer, for autofill and assistive technology. */
   autocomplete: string;
   required?: boolean;
@@ -167,6 +175,7 @@ function field(page: PageLocale, spec: FieldSpec, value: string | null, problems
       type="${spec.type}"
       value="${value ?? ''}"
       autocomplete="${spec.autocomplete}"
+      ${spec.inputmode ? html` inputmode="${spec.inputmode}"` : ''}
       ${spec.required ? html` required` : ''}${
         describedBy ? html` aria-describedby="${describedBy}"` : ''
       }${problem ? html` aria-invalid="true"` : ''}
@@ -174,7 +183,16 @@ function field(page: PageLocale, spec: FieldSpec, value: string | null, problems
 }
 
 /** The fields a problem can name, each with the element the summary's link jumps to. */
-const FIELD_NAMES = ['name', 'email', 'phone', 'document', 'payment_method', 'installments'] as const;
+const FIELD_NAMES = [
+  'name',
+  'email',
+  'phone',
+  'document',
+  'payment_method',
+  'installments',
+  ...ADDRESS_FIELDS,
+  'card',
+] as const;
 type FieldName = (typeof FIELD_NAMES)[number];
 
 function problemSummary(page: PageLocale, problems: FormProblems, firstMethod: PaymentMethod): SafeHtml {
@@ -188,6 +206,13 @@ function problemSummary(page: PageLocale, problems: FormProblems, firstMethod: P
     document: { id: 'document', label: t.checkout.document },
     payment_method: { id: `payment_method-${firstMethod}`, label: t.checkout.paymentMethod },
     installments: { id: 'installments', label: t.checkout.installments },
+    zip_code: { id: 'zip_code', label: t.checkout.zipCode },
+    street_name: { id: 'street_name', label: t.checkout.streetName },
+    street_number: { id: 'street_number', label: t.checkout.streetNumber },
+    neighborhood: { id: 'neighborhood', label: t.checkout.neighborhood },
+    city: { id: 'city', label: t.checkout.city },
+    state: { id: 'state', label: t.checkout.state },
+    card: { id: 'card_holder', label: t.checkout.cardHeading },
   };
   const isKnown = (name: string): name is FieldName => (FIELD_NAMES as readonly string[]).includes(name);
   return html`<div class="summary" aria-labelledby="problems">
@@ -239,6 +264,80 @@ function installmentsField(
 }
 
 /**
+ * The payer's address, for a gateway that needs it on a boleto (Mercado Pago): required when the
+ * buyer chooses boleto, ignored otherwise, so it sits in a group of its own that says so.
+ */
+function addressFields(
+  page: PageLocale,
+  values: Record<string, string | null>,
+  problems: FormProblems,
+): SafeHtml {
+  const { t } = page;
+  const text = (
+    name: FieldSpec['name'],
+    label: string,
+    autocomplete: string,
+    extra: Partial<FieldSpec> = {},
+  ): SafeHtml =>
+    field(page, { name, label, type: 'text', autocomplete, ...extra }, values[name] ?? null, problems);
+  const stateProblem = problems.state;
+  const chosen = values.state ?? '';
+  return html`<fieldset class="address" aria-describedby="address-hint">
+    <legend>${t.checkout.addressHeading}</legend>
+    <p class="hint" id="address-hint">${t.checkout.addressHint}</p>
+    ${text('zip_code', t.checkout.zipCode, 'postal-code', { hint: t.checkout.zipCodeHint, inputmode: 'numeric' })}
+    ${text('street_name', t.checkout.streetName, 'address-line1')}
+    ${text('street_number', t.checkout.streetNumber, 'off')}
+    ${text('neighborhood', t.checkout.neighborhood, 'address-level3')}
+    ${text('city', t.checkout.city, 'address-level2')}
+    <label for="state">${t.checkout.state}</label>
+    ${stateProblem ? html`<p class="error" id="state-error">${t.problems[stateProblem]}</p>` : ''}
+    <select
+      id="state"
+      name="state"
+      autocomplete="address-level1"
+      ${stateProblem ? html` aria-describedby="state-error" aria-invalid="true"` : ''}
+    >
+      <option value="">${t.checkout.stateChoose}</option>
+      ${FEDERAL_UNITS.map((uf) => html`<option value="${uf}" ${chosen === uf ? html` selected` : ''}>${uf}</option>`)}
+    </select>
+  </fieldset>`;
+}
+
+/**
+ * The card, for a gateway that tokenizes it in the browser (Mercado Pago): the number, expiry and
+ * security code are the PSP's own fields (iframes its script mounts in these boxes), so they never
+ * reach this page or this service; the script posts the token and the brand in the hidden inputs.
+ */
+function cardFields(page: PageLocale, problems: FormProblems): SafeHtml {
+  const { t } = page;
+  const problem = problems.card ?? problems.card_token ?? problems.card_payment_method_id;
+  const box = (id: string, label: string) =>
+    html`<p class="label" id="${id}-label">${label}</p>
+      <div class="secure-field" id="${id}" role="group" aria-labelledby="${id}-label"></div>`;
+  return html`<fieldset class="card" aria-describedby="card-hint">
+    <legend>${t.checkout.cardHeading}</legend>
+    <p class="hint" id="card-hint">${t.checkout.cardHint('Mercado Pago')}</p>
+    <noscript><p class="notice">${t.checkout.cardNoScript}</p></noscript>
+    ${problem ? html`<p class="error" id="card-error">${t.problems[problem]}</p>` : ''}
+    <p class="error" id="card-script-error" role="alert" tabindex="-1" hidden>${t.checkout.cardUnreadable}</p>
+    ${box('mp-card-number', t.checkout.cardNumber)} ${box('mp-expiration', t.checkout.cardExpiration)}
+    ${box('mp-security-code', t.checkout.cardSecurityCode)}
+    <label for="card_holder">${t.checkout.cardholderName}</label>
+    <input id="card_holder" type="text" autocomplete="cc-name" />
+    <input type="hidden" name="card_token" value="" />
+    <input type="hidden" name="card_payment_method_id" value="" />
+    <input type="hidden" name="card_issuer_id" value="" />
+  </fieldset>`;
+}
+
+/** The page's own id of this payment: posted with the form, it becomes the order's code. */
+const attemptOf = (values: Record<string, string | null>): string => {
+  const given = values.attempt;
+  return given && UUID_PATTERN.test(given) ? given : newUuid();
+};
+
+/**
  * The buyer checkout: the item, price, and (when payable) the prefilled pay form, posted to a
  * relative address (never in a URL, and under whatever host the page was opened).
  */
@@ -266,11 +365,23 @@ export function checkoutPage(
         />${t.paymentMethods[m]}</label
       >`,
   );
-  const form = html`<form method="post" action="${page.href([item.code, 'pay'])}" novalidate>
+  const tokenizer = view.gateway.cardTokenizer;
+  const tokenizes = tokenizer !== null && view.methods.includes('credit_card');
+  const asksAddress = view.gateway.boletoPayer && view.methods.includes('boleto');
+  const form = html`<form
+    method="post"
+    action="${page.href([item.code, 'pay'])}"
+    novalidate${
+      tokenizes && tokenizer
+        ? html` data-mp-public-key="${tokenizer.publicKey}" data-mp-locale="${page.t.locale}"`
+        : ''
+    }
+  >
     <h2>${t.checkout.detailsHeading}</h2>
     <p class="note">${t.checkout.requiredNote}</p>
     ${problemSummary(page, problems, firstMethod)}
     ${link ? html`<input type="hidden" name="plink" value="${link.id}" />` : ''}
+    <input type="hidden" name="attempt" value="${attemptOf(values)}" />
     ${field(
       page,
       { name: 'name', label: t.checkout.name, type: 'text', autocomplete: 'name', required: true },
@@ -302,7 +413,7 @@ export function checkoutPage(
         label: t.checkout.document,
         type: 'text',
         autocomplete: 'off',
-        hint: t.checkout.documentHint,
+        hint: asksAddress ? t.checkout.documentHintBoleto : t.checkout.documentHint,
       },
       value('document'),
       problems,
@@ -315,6 +426,7 @@ export function checkoutPage(
       ${options}
     </fieldset>
     ${installmentsField(page, view, values.installments, problems)}
+    ${tokenizes ? cardFields(page, problems) : ''} ${asksAddress ? addressFields(page, values, problems) : ''}
     <button class="ok" type="submit">${t.checkout.pay(page.money(price.amount, price.currency))}</button>
     <p class="note">${t.checkout.privacyNote}</p>
   </form>`;
@@ -324,6 +436,32 @@ export function checkoutPage(
     html`${itemBlock(page, item, price, link?.couponCode ?? null)}${
       notice ? html`<p class="notice">${t.sentences[notice]}</p>` : form
     }`,
+    notice === null && tokenizes && tokenizer ? { cardTokenizer: tokenizer.sdkUrl } : {},
+  );
+}
+
+/**
+ * The gateway did not answer the pay step: nothing was charged, and the button posts the very same
+ * form again (the same attempt, so the same charge: never a second one).
+ */
+export function retryPage(page: PageLocale, code: string, values: Record<string, string>): SafeHtml {
+  const { t } = page;
+  const hidden = Object.entries(values).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+  );
+  const back = values.plink
+    ? page.local(`${encodeURIComponent(code)}?plink=${encodeURIComponent(values.plink)}`)
+    : page.href([code]);
+  return layout(
+    page,
+    t.retry.title,
+    html`<h1>${t.retry.heading}</h1>
+      <p class="notice">${t.sentences.gateway_unavailable}</p>
+      <form method="post" action="${page.href([code, 'pay'])}">
+        ${hidden}
+        <button class="ok" type="submit">${t.retry.tryAgain}</button>
+      </form>
+      <p><a href="${back}">${t.retry.other}</a></p>`,
   );
 }
 
@@ -570,7 +708,13 @@ ${order.pixCopyPaste ?? ''}</textarea>`,
       ({ title, body } = ended(t.order.pixExpiredTitle, t.order.pixExpiredLead, true));
       break;
     case 'failed':
-      ({ title, body } = ended(t.order.failedTitle, t.order.failedLead, true));
+      ({ title, body } = ended(
+        t.order.failedTitle,
+        view.declineReason
+          ? `${t.order.declined[view.declineReason]} ${t.order.failedLead}`
+          : t.order.failedLead,
+        true,
+      ));
       break;
     case 'abandoned':
       ({ title, body } = ended(t.order.abandonedTitle, t.order.abandonedLead, true));

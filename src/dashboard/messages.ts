@@ -19,7 +19,8 @@ export type DoneKey =
   | 'revoked'
   | 'created'
   | 'saved'
-  | 'deleted';
+  | 'deleted'
+  | 'gateway_connected';
 
 /** The form fields whose problems the dashboard words itself (every other field: `unexpected`). */
 export const PROBLEM_FIELDS = [
@@ -94,6 +95,20 @@ export interface DashboardMessages extends LanguageMessages {
     never: string;
     open: (id: number) => string;
     create: string;
+  };
+
+  /** The company's connection to Mercado Pago, on the integrations page. */
+  gateway: {
+    heading: string;
+    none: string;
+    connect: string;
+    pending: string;
+    continue: string;
+    reconnectNeeded: string;
+    reconnect: string;
+    connected: (account: string) => string;
+    since: string;
+    other: string;
   };
 
   /** The create form, and the same fields on an integration's settings form. */
@@ -322,6 +337,19 @@ const ptBR: DashboardMessages = {
     never: 'Nunca',
     open: (id) => `Integração ${id}`,
     create: 'Nova integração',
+  },
+  gateway: {
+    heading: 'Pagamentos',
+    none: 'Conecte sua conta do Mercado Pago para receber Pix, boleto e cartão direto nela.',
+    connect: 'Conectar Mercado Pago',
+    pending: 'A conexão com o Mercado Pago espera sua autorização na página do Mercado Pago.',
+    continue: 'Continuar no Mercado Pago',
+    reconnectNeeded:
+      'O Mercado Pago não aceita mais a conexão. Até você reconectar, os novos pagamentos usam o gateway padrão desta instalação.',
+    reconnect: 'Reconectar Mercado Pago',
+    connected: (account) => `Mercado Pago conectado: conta ${account}.`,
+    since: 'Conectado em',
+    other: 'Os pagamentos passam pelo gateway de testes. Conecte o Mercado Pago para receber de verdade.',
   },
   form: {
     title: 'Nova integração',
@@ -567,6 +595,7 @@ const ptBR: DashboardMessages = {
     created: 'Integração criada.',
     saved: 'Alterações salvas.',
     deleted: 'Integração excluída.',
+    gateway_connected: 'Mercado Pago conectado. Os novos pagamentos passam pela sua conta.',
   },
   recovered: (n) =>
     plural('pt-BR', n, {
@@ -618,6 +647,19 @@ const en: DashboardMessages = {
     never: 'Never',
     open: (id) => `Integration ${id}`,
     create: 'New integration',
+  },
+  gateway: {
+    heading: 'Payments',
+    none: 'Connect your Mercado Pago account to receive Pix, boleto and card payments straight into it.',
+    connect: 'Connect Mercado Pago',
+    pending: 'The connection to Mercado Pago waits for your authorization on Mercado Pago’s page.',
+    continue: 'Continue on Mercado Pago',
+    reconnectNeeded:
+      'Mercado Pago no longer accepts the connection. Until you reconnect, new payments use this installation’s default gateway.',
+    reconnect: 'Reconnect Mercado Pago',
+    connected: (account) => `Mercado Pago connected: account ${account}.`,
+    since: 'Connected on',
+    other: 'Payments go through the test gateway. Connect Mercado Pago to take real payments.',
   },
   form: {
     title: 'New integration',
@@ -860,6 +902,7 @@ const en: DashboardMessages = {
     created: 'Integration created.',
     saved: 'Changes saved.',
     deleted: 'Integration deleted.',
+    gateway_connected: 'Mercado Pago connected. New payments go through your account.',
   },
   recovered: (n) =>
     plural('en', n, {

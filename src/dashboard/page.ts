@@ -140,15 +140,24 @@ export function errorPageOf(
   );
 }
 
-/** Pages style themselves and run scripts with this service's own files only (the copy buttons'). */
-const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+/**
+ * Pages style themselves and run scripts with this service's own files only (the copy buttons'); their
+ * forms post here, or to `formTargets` a page names (a POST that redirects to a PSP's consent page).
+ */
+const csp = (formTargets: string[]): string =>
+  `default-src 'none'; script-src 'self'; style-src 'self'; img-src data:; form-action ${["'self'", ...formTargets].join(' ')}; base-uri 'none'; frame-ancestors 'none'`;
 
 /**
  * Dashboard pages are never cached or framed and run only the copy script; their addresses are sent
  * as Referer to this origin only (a browser then also sends Origin on the forms, rather than `null`).
  */
-export function sendPage(res: Response, status: number, page: DashboardLocale, body: SafeHtml): void {
+export function sendPage(
+  res: Response,
+  status: number,
+  page: DashboardLocale,
+  body: SafeHtml,
+  options: { formTargets?: string[] } = {},
+): void {
   res
     .status(status)
     .set({
@@ -159,7 +168,7 @@ export function sendPage(res: Response, status: number, page: DashboardLocale, b
       'Referrer-Policy': 'same-origin',
       'X-Content-Type-Options': 'nosniff',
       'X-Frame-Options': 'DENY',
-      'Content-Security-Policy': CSP,
+      'Content-Security-Policy': csp(options.formTargets ?? []),
     })
     .send(body.value);
 }

@@ -74,6 +74,7 @@ const DONE_KEYS: readonly DoneKey[] = [
   'created',
   'saved',
   'deleted',
+  'gateway_connected',
 ];
 
 /** A text value a page does not know: dropped, as if absent (a list of values is still refused). */

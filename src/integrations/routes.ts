@@ -318,7 +318,7 @@ export function integrationsOauthRoutes(ctx: AppContext): Route[] {
         if (browser) {
           res
             .status(303)
-            .location(`${ctx.config.urls.payments}/dashboard/integrations?connected=${done.integrationId}`)
+            .location(`${ctx.config.urls.payments}/dashboard/integrations?done=gateway_connected`)
             .end();
           return;
         }

@@ -368,3 +368,52 @@ export const productChanges: ProductChanges = (db, companyId, change) =>
     await refreshProductIds(tx, companyId);
     return result;
   });
+
+/** Where a company's Mercado Pago connection stands, for the dashboard. */
+export type MercadoPagoState =
+  | { state: 'unavailable' }
+  | { state: 'none' }
+  | { state: 'pending'; integrationId: number; reconnect: boolean }
+  | { state: 'connected'; integrationId: number; accountId: string; connectedAt: string | null }
+  | { state: 'other'; integrationId: number; provider: string };
+
+/** The company's gateway as the dashboard's Connect Mercado Pago section shows it. */
+export async function mercadoPagoState(deps: Deps, companyId: number): Promise<MercadoPagoState> {
+  if (!deps.config.mercadoPago) return { state: 'unavailable' };
+  const row = await repo.findActiveGateway(deps.db, companyId);
+  if (!row) return { state: 'none' };
+  if (row.config.provider !== 'mercadopago')
+    return { state: 'other', integrationId: row.id, provider: row.config.provider ?? 'dev' };
+  if (row.oauthPending)
+    return { state: 'pending', integrationId: row.id, reconnect: row.config.account_id !== undefined };
+  return {
+    state: 'connected',
+    integrationId: row.id,
+    accountId: row.config.account_id ?? '',
+    connectedAt: row.config.connected_at ?? null,
+  };
+}
+
+/**
+ * The dashboard's Connect Mercado Pago: the company's gateway made a Mercado Pago one waiting for its
+ * authorization (created, moved from another provider, or as it is when it waits already), and the
+ * address of MP's consent page. Undefined when it is connected already.
+ */
+export async function startMercadoPagoConnection(deps: Deps, companyId: number): Promise<string | undefined> {
+  const current = await repo.findActiveGateway(deps.db, companyId);
+  let row = current;
+  if (!current) {
+    row = (
+      await createIntegration(deps, companyId, {
+        type: 'gateway',
+        config: { provider: 'mercadopago' },
+        events: [],
+      })
+    ).row;
+  } else if (current.config.provider !== 'mercadopago') {
+    row = (await updateIntegration(deps, companyId, current.id, { config: { provider: 'mercadopago' } })).row;
+  } else if (!current.oauthPending) {
+    return undefined;
+  }
+  return row ? authorizationAddress(deps, row) : undefined;
+}

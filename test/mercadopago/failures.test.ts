@@ -174,7 +174,10 @@ describe('Mercado Pago: poisoned jobs of its queues', function () {
     const cases: Array<['gatewayNotices' | 'gatewayReconciliation', Record<string, unknown>]> = [
       ['gatewayNotices', { provider: 'stripe', topic: 'payment', resourceId: '1', accountId: null }],
       ['gatewayNotices', { provider: 'mercadopago', topic: 'payment', resourceId: '../x', accountId: null }],
-      ['gatewayNotices', { provider: 'mercadopago', topic: 'payment', resourceId: '1', accountId: 'APP_USR-token' }],
+      [
+        'gatewayNotices',
+        { provider: 'mercadopago', topic: 'payment', resourceId: '1', accountId: 'APP_USR-token' },
+      ],
       ['gatewayReconciliation', { orderCode: 'not-a-code' }],
     ];
     for (const [key, data] of cases) {
@@ -187,11 +190,13 @@ describe('Mercado Pago: poisoned jobs of its queues', function () {
       expect(failed?.attemptsMade).to.equal(1);
     }
     // A good one after them still runs (a payment nobody knows: ignored, and done).
-    const good = await world.engine.workers.producers.queue('gatewayNotices').add(
-      'gatewayNotices',
-      { provider: 'mercadopago', topic: 'payment', resourceId: '42', accountId: '7' },
-      { jobId: `good-${crypto.randomUUID()}` },
-    );
+    const good = await world.engine.workers.producers
+      .queue('gatewayNotices')
+      .add(
+        'gatewayNotices',
+        { provider: 'mercadopago', topic: 'payment', resourceId: '42', accountId: '7' },
+        { jobId: `good-${crypto.randomUUID()}` },
+      );
     expect(await world.engine.workers.producers.waitForJob('gatewayNotices', good.id ?? '', 15_000)).to.equal(
       'completed',
     );

@@ -96,6 +96,41 @@ describe('Mercado Pago: Pix, boleto and card charged through each company’s ow
   this.timeout(60_000);
   const world = mercadoPagoWorld();
 
+  it('serves a checkout that loads MercadoPago.js with the company’s public key, and allows only MP besides itself', async () => {
+    const { tenant, seller } = await sellerTenant(world);
+    const link = await offerLink(world.app, tenant);
+    const res = await fetch(`${world.app.url}${payPath(world.app, `/${link.code}?plink=${link.id}`)}`);
+    const page = await res.text();
+    expect(res.status).to.equal(200);
+    expect(page).to.include(`<script src="${world.mp.sdkUrl}" defer></script>`);
+    expect(page).to.match(/<script src="[^"]*assets\/mercadopago-card\.[0-9a-f]{12}\.js" defer><\/script>/);
+    expect(page).to.include(`data-mp-public-key="${world.mp.publicKey(seller.userId)}"`);
+    expect(page).to.match(/<input type="hidden" name="attempt" value="[0-9a-f-]{36}"/);
+    for (const id of [
+      'mp-card-number',
+      'mp-expiration',
+      'mp-security-code',
+      'zip_code',
+      'street_name',
+      'state',
+    ])
+      expect(page).to.include(`id="${id}"`);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const origin = new URL(world.mp.sdkUrl).origin;
+    expect(csp).to.include(`script-src 'self' ${origin}`);
+    expect(csp).to.include(`frame-src ${origin}`);
+    expect(csp).to.include(`connect-src 'self' ${origin}`);
+    expect(csp).not.to.include('unsafe');
+    // A company without MP keeps the plain checkout and its strict policy.
+    const plain = await seed();
+    const other = await offerLink(world.app, plain);
+    const plainRes = await fetch(`${world.app.url}${payPath(world.app, `/${other.code}?plink=${other.id}`)}`);
+    const plainPage = await plainRes.text();
+    expect(plainPage).not.to.include(world.mp.sdkUrl);
+    expect(plainPage).not.to.include('id="zip_code"');
+    expect(plainRes.headers.get('content-security-policy')).not.to.include(origin);
+  });
+
   it('charges two companies each with its own token, with the fields MP’s reference names', async () => {
     const a = await sellerTenant(world);
     const b = await sellerTenant(world);

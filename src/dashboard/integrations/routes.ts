@@ -126,13 +126,25 @@ export function integrationsRoutes(ctx: AppContext): Router {
     if (!chrome) return;
     const page = dashboardLocale(req);
     const { companyId } = chrome.principal;
-    const [items, counts] = await Promise.all([
+    const [items, counts, gateway] = await Promise.all([
       integrations.listIntegrations(ctx.db, companyId, undefined),
       companyRecentAttemptCounts(ctx.db, companyId),
+      integrations.mercadoPagoState(ctx, companyId),
     ]);
     const { done } = queryOf(req, doneQuery);
     const health = items.map(({ row }) => ({ row, counts: counts.get(row.id) }));
-    sendPage(res, 200, page, integrationsPage(page, chrome, health, done));
+    // The Connect button's form leads to MP's consent page: a form may go there, nowhere else.
+    const formTargets = ctx.config.mercadoPago ? [new URL(ctx.config.mercadoPago.authUrl).origin] : [];
+    sendPage(res, 200, page, integrationsPage(page, chrome, health, done, gateway), { formTargets });
+  });
+
+  // Connect Mercado Pago: the company's gateway waits for its authorization, and the browser goes to
+  // MP's consent page, which sends it back to the panel's OAuth callback, then here.
+  router.post('/integrations/mercadopago', async (req, res) => {
+    const { companyId } = requireChrome(req).principal;
+    const page = dashboardLocale(req);
+    const address = await integrations.startMercadoPagoConnection(ctx, companyId);
+    res.redirect(303, address ?? page.href('/integrations?done=gateway_connected'));
   });
 
   router.get('/integrations/new', async (req, res) => {

@@ -5,6 +5,7 @@
 import type { ProductRow } from '../../catalog/repository.js';
 import { LISTED_EVENT_KINDS } from '../../events/kinds.js';
 import type { IntegrationProductView, IntegrationRow } from '../../integrations/repository.js';
+import type { MercadoPagoState } from '../../integrations/service.js';
 import { WEBHOOK_KIND_TYPES } from '../../integrations/types.js';
 import { flag, html, type SafeHtml } from '../../ui/html.js';
 import type { AttemptCounts, DeliveryView } from '../../webhooks/deliveries-service.js';
@@ -173,11 +174,62 @@ const failureFacts = (page: DashboardLocale, row: IntegrationRow): SafeHtml => {
   ${fact(integrations.lastFailure, row.lastFailureAt ? page.dateTime(row.lastFailureAt) : integrations.never)}`;
 };
 
+/**
+ * The company's connection to Mercado Pago: connect it (the button creates the gateway and goes to
+ * MP's consent page), continue or renew an authorization, or the account it is connected to.
+ * Read-only sessions see where it stands, never a button (nor the authorization address).
+ */
+function gatewaySection(page: DashboardLocale, chrome: Chrome, gateway: MercadoPagoState): SafeHtml {
+  const { t } = page;
+  const tg = t.gateway;
+  if (gateway.state === 'unavailable') return html``;
+  const button = (label: string) =>
+    canChange(chrome)
+      ? postForm(
+          page,
+          chrome,
+          '/integrations/mercadopago',
+          html`<button class="ok" type="submit">${label}</button>`,
+        )
+      : '';
+  let body: SafeHtml;
+  switch (gateway.state) {
+    case 'none':
+      body = html`<p>${tg.none}</p>
+        ${button(tg.connect)}`;
+      break;
+    case 'other':
+      body = html`<p>${tg.other}</p>
+        ${button(tg.connect)}`;
+      break;
+    case 'pending':
+      body = gateway.reconnect
+        ? html`<p class="notice">${tg.reconnectNeeded}</p>
+            ${button(tg.reconnect)}`
+        : html`<p>${tg.pending}</p>
+            ${button(tg.continue)}`;
+      break;
+    case 'connected':
+      body = html`<p class="done">${tg.connected(gateway.accountId)}</p>
+        ${
+          gateway.connectedAt
+            ? html`<dl>${fact(tg.since, page.dateTime(new Date(gateway.connectedAt)))}</dl>`
+            : ''
+        }`;
+      break;
+  }
+  return html`<section aria-labelledby="payments-heading">
+    <h2 id="payments-heading">${tg.heading}</h2>
+    ${body}
+  </section>`;
+}
+
 export function integrationsPage(
   page: DashboardLocale,
   chrome: Chrome,
   items: IntegrationHealth[],
-  done?: DoneKey | undefined,
+  done: DoneKey | undefined,
+  gateway: MercadoPagoState,
 ): SafeHtml {
   const { t } = page;
   const cards = items.map(
@@ -195,7 +247,7 @@ export function integrationsPage(
     page,
     t.integrations.title,
     html`<h1>${t.integrations.title}</h1>
-      ${doneNotice(page, done)}
+      ${doneNotice(page, done)} ${gatewaySection(page, chrome, gateway)}
       ${
         canChange(chrome)
           ? html`<p><a href="${page.href('/integrations/new')}">${t.integrations.create}</a></p>`
