@@ -632,6 +632,14 @@ const en: Messages = {
     pay: (amount) => `Pay ${amount}`,
     errorSummary: 'Please check these fields:',
     privacyNote: 'Your details go only to the seller, to confirm the purchase.',
+    installments: 'Card instalments',
+    installmentsHint: 'For credit card payments only, interest-free.',
+    installmentOption: (n, each, first) =>
+      n === 1
+        ? `In full: ${each}`
+        : first === each
+          ? `${n} × ${each}, interest-free`
+          : `${n} payments, interest-free: 1 × ${first} and ${n - 1} × ${each}`,
     documentHintBoleto: 'Required for boleto. Digits only, or as 000.000.000-00.',
     addressHeading: 'Payer’s address (boleto)',
     addressHint: 'For boleto only: the boleto’s issuer requires the payer’s address.',
@@ -651,14 +659,6 @@ const en: Messages = {
     cardholderName: 'Name as printed on the card',
     cardNoScript: 'To pay by card, turn on JavaScript. Without it, you can pay by Pix or boleto.',
     cardUnreadable: 'The card’s details could not be read. Check the number, the expiry date and the code.',
-    installments: 'Card instalments',
-    installmentsHint: 'For credit card payments only, interest-free.',
-    installmentOption: (n, each, first) =>
-      n === 1
-        ? `In full: ${each}`
-        : first === each
-          ? `${n} × ${each}, interest-free`
-          : `${n} payments, interest-free: 1 × ${first} and ${n - 1} × ${each}`,
   },
 
   thanks: {
