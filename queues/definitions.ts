@@ -162,6 +162,26 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
   gatewayReconciliation: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
 };
 
+/**
+ * Whether a queue's jobs join the trace that added them (tracing on): a producer span where the job
+ * is added, a consumer span where it runs, and what the job does as the consumer's children. The
+ * webhook engine's lanes and failed attempts carry their trace in PostgreSQL instead: a lane job
+ * sends one integration's deliveries for seconds, each POST continuing its own event's stored trace.
+ */
+export const QUEUE_TRACED: Record<QueueKey, boolean> = {
+  outbox: true,
+  deliveries: false,
+  linkExpiry: true,
+  simulate: true,
+  renewals: true,
+  orderAbandonment: true,
+  deliveryRecovery: true,
+  retention: true,
+  deliveryLanes: false,
+  gatewayNotices: true,
+  gatewayReconciliation: true,
+};
+
 /** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
 export const jobIds = {
   outbox: (eventId: string): string => `evt-${eventId}`,

@@ -4,11 +4,11 @@ import {
   DEFAULT_JOB_OPTIONS,
   QUEUE,
   QUEUE_KEYS,
+  QUEUE_TRACED,
   queuePrefixFor,
   type JobOf,
   type JobResults,
   type QueueKey,
-  type QueueName,
 } from './definitions.js';
 
 export type TypedQueue<Q extends QueueKey> = Queue<JobOf<Q>, JobResults[Q], string>;
@@ -80,20 +80,20 @@ export class Producers {
    * @param connection shared, not closed by BullMQ; the owner closes it.
    * @param failFast the request path must not wait for a Redis that is down: the outbox sweep
    *   delivers later whatever could not be enqueued now.
-   * @param telemetry BullMQ's tracing hook of each queue (tracing on): each add is a producer span
-   *   whose context travels in the job to the worker's consumer span.
+   * @param telemetry BullMQ's tracing hook (tracing on), for the queues `QUEUE_TRACED` names: each
+   *   add is a producer span whose context travels in the job to the worker's consumer span.
    */
   constructor(
     private readonly connection: RedisClient,
     readonly prefix: string,
     private readonly failFast = false,
-    private readonly telemetry?: (queue: QueueName) => Telemetry | undefined,
+    private readonly telemetry?: Telemetry,
   ) {}
 
   queue<Q extends QueueKey>(key: Q): TypedQueue<Q> {
     let queue = this.queues.get(key);
     if (!queue) {
-      const telemetry = this.telemetry?.(QUEUE[key]);
+      const telemetry = QUEUE_TRACED[key] ? this.telemetry : undefined;
       queue = new Queue(QUEUE[key], {
         connection: this.connection,
         prefix: queuePrefixFor(this.prefix, QUEUE[key]),

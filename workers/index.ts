@@ -1,5 +1,12 @@
 import { Worker } from 'bullmq';
-import { Producers, QUEUE, QUEUE_KEYS, queuePrefixFor, type QueueKey } from '../queues/index.js';
+import {
+  Producers,
+  QUEUE,
+  QUEUE_KEYS,
+  QUEUE_TRACED,
+  queuePrefixFor,
+  type QueueKey,
+} from '../queues/index.js';
 import type { AppContext } from '../src/shared/context.js';
 import { createRedis, describeRedis, type RedisTarget } from '../src/shared/redis.js';
 import { queueTelemetry } from '../src/shared/tracing.js';
@@ -46,7 +53,7 @@ export async function startWorkers(
   options: WorkerOptions = {},
 ): Promise<RunningWorkers> {
   const connection = createRedis(redis);
-  const producers = new Producers(connection, web.config.queuePrefix, false, queueTelemetry);
+  const producers = new Producers(connection, web.config.queuePrefix, false, queueTelemetry());
   // Jobs added by workers wait out a Redis outage on this connection instead of failing fast.
   const ctx: AppContext = { ...web, producers };
   let stopping = false;
@@ -78,8 +85,8 @@ export async function startWorkers(
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
 
   const workers = QUEUE_KEYS.map((key) => {
-    // Tracing on: consumer spans continue the producer's trace (as far as the queue is traced).
-    const telemetry = queueTelemetry(QUEUE[key]);
+    // Tracing on: consumer spans continue the producer's trace.
+    const telemetry = QUEUE_TRACED[key] ? queueTelemetry() : undefined;
     const worker = new Worker(QUEUE[key], processors[key], {
       connection,
       prefix: queuePrefixFor(ctx.config.queuePrefix, QUEUE[key]),

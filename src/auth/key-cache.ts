@@ -1,3 +1,4 @@
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { RedisClient } from '../../queues/index.js';
 import { companyChange, KEY_CHANGES_CHANNEL, localKeyChanges } from '../keys/key-changes.js';
 import type { KeyLookup } from '../keys/repository.js';
@@ -117,7 +118,7 @@ export class KeyCache {
       this.gathering = barrier;
       // Sent outside the request that happened to ask first: the PING serves every request of the
       // turn, so it belongs to none of their traces (nor their log lines).
-      carried.exit(() => setImmediate(() => this.sendBarrier(barrier)));
+      context.with(ROOT_CONTEXT, () => carried.exit(() => setImmediate(() => this.sendBarrier(barrier))));
     }
     return this.gathering.passed;
   }

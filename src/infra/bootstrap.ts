@@ -67,7 +67,7 @@ export function createContext(
     preparedStatements: config.databasePreparedStatements,
   });
   const redis = createFailFastRedis(stores.redis);
-  const producers = new Producers(redis, config.queuePrefix, true, queueTelemetry);
+  const producers = new Producers(redis, config.queuePrefix, true, queueTelemetry());
   return {
     ctx: { config, db: database.db, pool: database.pool, redis, producers, logger },
     async close() {

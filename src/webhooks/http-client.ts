@@ -4,7 +4,7 @@ import { checkUrlShape, guardedLookup, UnsafeTargetError } from '../integrations
 import { signedHeaders } from './signing.js';
 import { parseRetryAfter } from './retry-delays.js';
 import { stripNul } from '../shared/http/request-guards.js';
-import { traceOutgoing, type TraceCarrier } from '../shared/tracing.js';
+import { withStoredTrace, type TraceCarrier } from '../shared/tracing.js';
 
 export interface AttemptResult {
   requestedAt: Date;
@@ -115,7 +115,7 @@ export async function postWebhook(
   try {
     const url = checkUrlShape(target.url, config.webhooks.allowPrivateTargets);
     const headers = { ...requestHeaders, 'webhook-signature': signature };
-    const res = await traceOutgoing(trace, { method: 'POST', url, headers }, async () => {
+    const res = await withStoredTrace(trace, async () => {
       const sent = await request(url, {
         method: 'POST',
         dispatcher: agentFor(config),

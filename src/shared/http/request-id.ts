@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { randomBase62 } from '../ids.js';
-import { Carried, carried } from '../carried.js';
+import { carried } from '../carried.js';
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 
@@ -13,6 +13,5 @@ export function requestId(req: Request, res: Response, next: NextFunction): void
   const id = incoming && INCOMING_ID.test(incoming) ? incoming : `req_${randomBase62(20)}`;
   res.locals.requestId = id;
   res.setHeader('Request-Id', id);
-  // Keeps the trace context the request already runs in (tracing on).
-  carried.run(new Carried(id, carried.getStore()?.trace), next);
+  carried.run({ requestId: id }, next);
 }
