@@ -33,8 +33,8 @@ const LIST_SIZE = 100_000;
 // BENCH_ONLY=get|post|health: that path of the service alone, no baseline and no list (with
 // BENCH_PROFILE, a CPU profile of that path only).
 const ONLY = process.env.BENCH_ONLY;
-// BENCH_TRACING=compare: what tracing costs, measured in one run: the service with every request
-// traced beside the same service untraced, alternating, GET and POST; no baseline and no list.
+// BENCH_TRACING=compare: what tracing costs, measured in one run: the service traced (at
+// OTEL_TRACES_SAMPLER's share; unset, the service's one in ten) beside the same service untraced, alternating, GET and POST; no baseline and no list.
 // BENCH_TRACING=control: the same runs with both sides untraced, so that the spread of its rounds
 // shows what the method reads when there is nothing to find.
 const TRACING_CONTROL = process.env.BENCH_TRACING === 'control';
@@ -227,8 +227,8 @@ function median(runs: Measure[]): Measure {
 type Served = { child: ChildProcess; url: string };
 
 /**
- * BENCH_TRACING=compare: the same service twice, one exporting a span tree for every request (to a
- * sink that drops them) and one untraced, taking turns (which goes first alternates by round) on a
+ * BENCH_TRACING=compare: the same service twice, one exporting the spans of the requests it samples (to
+ * a sink that drops them) and one untraced, taking turns (which goes first alternates by round) on a
  * GET and a POST; prints each side's median requests/s and CPU per request, and what tracing adds.
  */
 async function compareTracing(

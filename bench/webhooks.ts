@@ -309,13 +309,16 @@ const lastEventSeq = async (): Promise<string> =>
 
 /**
  * The share of requests a traced web process samples, by OTEL_TRACES_SAMPLER and its argument as
- * the SDK reads them (unset: every one).
+ * the service reads them (unset: one in ten, `src/shared/tracing.ts`).
  */
 function sampledShare(): number {
-  const sampler = (process.env.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on').replace(/^parentbased_/, '');
+  const sampler = (process.env.OTEL_TRACES_SAMPLER || 'parentbased_traceidratio').replace(
+    /^parentbased_/,
+    '',
+  );
   if (sampler === 'always_off') return 0;
   if (sampler !== 'traceidratio') return 1;
-  const ratio = Number(process.env.OTEL_TRACES_SAMPLER_ARG ?? 1);
+  const ratio = Number(process.env.OTEL_TRACES_SAMPLER_ARG || 0.1);
   return Number.isFinite(ratio) ? Math.min(1, Math.max(0, ratio)) : 1;
 }
 
@@ -610,7 +613,7 @@ async function pacedRound(traced: boolean): Promise<Rate> {
 /** BENCH_TRACING=compare: the engine untraced and traced, alternating, one backlog each per round. */
 async function compareTracing(): Promise<void> {
   log(
-    `${ROUNDS} alternating rounds: the engine untraced and traced (OTEL_TRACES_SAMPLER ${process.env.OTEL_TRACES_SAMPLER ?? 'unset: every trace'}), ` +
+    `${ROUNDS} alternating rounds: the engine untraced and traced (OTEL_TRACES_SAMPLER ${process.env.OTEL_TRACES_SAMPLER || 'unset: one in ten'}), ` +
       `a backlog of about ${ROUND_SECONDS} s each, measured whole`,
   );
   const traced: Rate[] = [];
