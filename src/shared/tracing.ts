@@ -103,7 +103,7 @@ export async function startTracing(role: 'web' | 'worker' | 'web+worker'): Promi
       // a trace one span long.
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
       new IORedisInstrumentation({ requireParentSpan: true }),
-      // Only the webhook POST is sent through undici; an event recorded outside any trace gets none.
+      // A webhook POST of an event recorded outside any trace, or a PSP call from a sweep, starts none.
       new UndiciInstrumentation({ requireParentforSpans: true }),
     ],
   });
