@@ -33,6 +33,10 @@ export async function probe(
     res = await sendRaw(w.baseUrl, raw);
   } catch (err) {
     if (!(err instanceof NoAnswerError)) throw err;
+    // Past Node's 16 kB header limit, Node's HTTP layer writes a 431 and destroys the socket at once,
+    // with much of the request still unread: the client can meet the reset before the answer (the
+    // test process on Node 24 does, for a 72 kB URL). No app code ran, as with a bare 431.
+    if (raw.path.length > 16_384 && /\b(ECONNRESET|EPIPE)\b/.test(err.message)) return;
     log.add({
       group: GROUP.noAnswer,
       where: op.id,
