@@ -59,7 +59,7 @@ module.exports = {
       comment: 'A module cycle makes load order and ownership unclear',
       severity: 'error',
       from: {},
-      to: { circular: true, dependencyTypesNot: ['type-only'] },
+      to: { circular: true },
     },
     { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
     {

@@ -1,6 +1,20 @@
 import Joi from 'joi';
 import { fieldErrors } from './validation/fields.js';
-import type { RedisTarget } from './redis.js';
+
+/**
+ * Where the service's Redis is: one server (`REDIS_URL`, or the private redis-server of `npm
+ * start`), or a Redis Cluster reached through seed nodes (`REDIS_CLUSTER_NODES`, with
+ * `REDIS_USERNAME`, `REDIS_PASSWORD`, `REDIS_TLS` for every node).
+ */
+export type RedisTarget =
+  | { kind: 'single'; url: string }
+  | {
+      kind: 'cluster';
+      nodes: Array<{ host: string; port: number }>;
+      username?: string | undefined;
+      password?: string | undefined;
+      tls: boolean;
+    };
 
 export type RedisClusterTarget = Extract<RedisTarget, { kind: 'cluster' }>;
 

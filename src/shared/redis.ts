@@ -1,23 +1,8 @@
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisClient } from '../../queues/index.js';
-import type { Config } from './config.js';
+import type { Config, RedisTarget } from './config.js';
 
-export type { RedisClient };
-
-/**
- * Where the service's Redis is: one server (`REDIS_URL`, or the private redis-server of `npm
- * start`), or a Redis Cluster reached through seed nodes (`REDIS_CLUSTER_NODES`, with
- * `REDIS_USERNAME`, `REDIS_PASSWORD`, `REDIS_TLS` for every node).
- */
-export type RedisTarget =
-  | { kind: 'single'; url: string }
-  | {
-      kind: 'cluster';
-      nodes: Array<{ host: string; port: number }>;
-      username?: string | undefined;
-      password?: string | undefined;
-      tls: boolean;
-    };
+export type { RedisClient, RedisTarget };
 
 /** The Redis the configuration names, if any (unset: `npm start` runs a private redis-server). */
 export function configuredRedis(config: Pick<Config, 'redisUrl' | 'redisCluster'>): RedisTarget | undefined {
