@@ -40,6 +40,55 @@ export const EVENT_KINDS = [...LISTED_EVENT_KINDS.map((k) => k.value), ...API_ON
 export type EventKind = (typeof EVENT_KINDS)[number];
 export type IntegrationEventKind = (typeof INTEGRATION_EVENT_KINDS)[number]['value'];
 
+/**
+ * When each kind is sent: the description of its envelope and of its entry under `webhooks` in the
+ * payments OpenAPI document.
+ */
+export const SENT_WHEN: Record<EventKind, string> = {
+  'order.paid':
+    'The gateway confirmed a payment (also a late confirmation of an abandoned order), and every paid subscription ' +
+    'renewal or retry (`external_reference` and `payment_link` null; `subscription.renewed` follows). Simulate `paid` ' +
+    'sends a test one, and `renewal_paid` a test renewal.',
+  'order.refunded': 'A paid order was refunded, in the panel or by the gateway. The link keeps its status.',
+  'order.created':
+    'A buyer submitted the checkout: a pending order, with what the buyer pays with (`pix` or `boleto` ' +
+    'instructions, card `installments`), so the seller can send it on.',
+  'order.expired':
+    'A link expired unpaid (`order` null: no order exists). Simulate `expired` sends a test one with a synthetic order.',
+  'order.failed':
+    'The gateway reported a failed payment (the link stays payable), or a subscription renewal charge (or its retry) ' +
+    'failed. Integrations subscribed to it also receive `order.payment_declined`.',
+  'order.abandoned':
+    'An order was still pending at its deadline: a Pix when its code expired, a boleto 3 days after its due date, ' +
+    'anything else ORDER_ABANDON_AFTER_SECONDS after the checkout.',
+  'lead.created':
+    'The checkout form was submitted with an e-mail the company had not seen in that mode. Not filtered by product.',
+  'order.payment_declined':
+    'Simulate `failed` on a test link (test events only). Also delivered to integrations subscribed to `order.failed`.',
+  'integration.failing':
+    'Another integration of the company reached half of BREAKER_THRESHOLD consecutive failed attempts (once per ' +
+    'streak of failures). Never sent to the integration it describes. Not filtered by product.',
+  'integration.disabled':
+    'The circuit breaker disabled another integration of the company (`disabled_reason: auto_disabled`). Never ' +
+    'sent to the integration it describes. Not filtered by product.',
+  'order.chargeback':
+    'The gateway reported a chargeback of a paid order (now `charged_back`); its subscription, if any, is canceled ' +
+    '(`subscription.canceled` follows, `cancel_reason: chargeback`).',
+  'subscription.created':
+    'The first purchase of a plan was paid (the gateway, or simulate `paid` on a test plan link): the subscription ' +
+    "is `active`. It follows that purchase's `order.paid`.",
+  'subscription.renewed':
+    'A renewal charge, or a retry of a failed one, was paid: the subscription is `active` in its next period. It ' +
+    "follows the renewal's `order.paid`.",
+  'subscription.past_due':
+    'A renewal charge failed (after its `order.failed`): the subscription is `past_due` and the charge is retried on ' +
+    'RENEWAL_RETRY_SCHEDULE. Sent once per failed renewal, not for each failed retry.',
+  'subscription.canceled':
+    'The subscription ended: a cancel (at once, or at `current_period_end` when it was asked for then), the last ' +
+    'retry of a renewal failed, or a chargeback. `cancel_reason` says which (`requested`, `payment_failed`, ' +
+    '`chargeback`).',
+};
+
 /** The kinds whose `data` describes an order (with its customer, product and purchase). */
 export type OrderEventKind = Exclude<
   EventKind,

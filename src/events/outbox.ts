@@ -1,8 +1,10 @@
 import { events } from '../shared/db/schema.js';
 import type { Executor } from '../shared/db/index.js';
-import { newEventId } from '../shared/ids.js';
 import { currentTraceCarrier } from '../shared/tracing.js';
-import type { EventKind } from './kinds.js';
+import { dateTime } from '../shared/openapi/builders.js';
+import type { JsonSchema } from '../shared/openapi/types.js';
+import { EVENT_ID_PATTERN, newEventId } from '../shared/ids.js';
+import { SENT_WHEN, type EventKind } from './kinds.js';
 
 export interface NewEvent {
   companyId: number;
@@ -47,6 +49,39 @@ export function envelopeOf(
     test: event.test,
     sandbox: event.test,
     data: event.data,
+  };
+}
+
+/** `order.payment_declined` → `OrderPaymentDeclinedEvent`: the component name of a kind's envelope. */
+export const eventSchemaName = (kind: EventKind): string =>
+  `${kind
+    .split(/[._]/)
+    .map((word) => `${word.charAt(0).toUpperCase()}${word.slice(1)}`)
+    .join('')}Event`;
+
+/**
+ * The schema of the envelope `envelopeOf` builds, for one kind; `data` is the schema of that kind's
+ * payload, which the module of its builder gives.
+ */
+export function envelopeSchema(kind: EventKind, data: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'type', 'created_at', 'livemode', 'test', 'sandbox', 'data'],
+    description: SENT_WHEN[kind],
+    properties: {
+      id: {
+        type: 'string',
+        pattern: EVENT_ID_PATTERN.source,
+        description: 'Also the `webhook-id` header: the same on every retry',
+      },
+      type: { const: kind },
+      created_at: dateTime,
+      livemode: { type: 'boolean' },
+      test: { type: 'boolean', description: 'Simulated and test events' },
+      sandbox: { type: 'boolean', description: 'Always equal to `test`' },
+      data,
+    },
   };
 }
 

@@ -1,10 +1,28 @@
+import {
+  isSubscriptionEventKind,
+  type EventKind,
+  type IntegrationEventKind,
+  type OrderEventKind,
+  type SubscriptionEventKind,
+} from '../events/kinds.js';
 import type { Executor } from '../shared/db/index.js';
 import type { OrderCustomer } from '../shared/db/schema.js';
+import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
+import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
+import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
 import { formatMoney } from '../shared/money.js';
-import { purchaseData, type OrderFacts, type PurchaseSource } from '../payment-links/purchase-data.js';
+import { dateTime, money, nullable, ref } from '../shared/openapi/builders.js';
+import type { JsonSchema } from '../shared/openapi/types.js';
+import {
+  offerOrPlan,
+  purchaseData,
+  type OrderFacts,
+  type PurchaseSource,
+} from '../payment-links/purchase-data.js';
 import { findLinkById, type LinkRow } from '../payment-links/repository.js';
 import { findItemById } from '../catalog/repository.js';
 import { paymentDetails, toSubscriptionWire } from './mappers.js';
+import { PAYMENT_DETAILS_FIELDS, paymentDetailsProperties } from './openapi.js';
 import { firstOrderOfSubscription, type OrderRow } from './repository.js';
 import type { SubscriptionRow } from './subscription-repository.js';
 
@@ -119,4 +137,159 @@ export function leadEventData(
 ): Record<string, unknown> {
   const sold = 'plan' in orderData ? { plan: orderData.plan } : { offer: orderData.offer };
   return { lead: { ...lead }, product: orderData.product, ...sold, purchase: orderData.purchase };
+}
+
+// The schemas of the payloads above (components of the payments document, which the test suite
+// checks every delivery against): a change to a payload changes its schema here too.
+
+/**
+ * The order status each kind announces. A simulated or test event's synthetic order carries the same
+ * status (for `order.expired`, `expired`: the simulated outcome, never a real order's status).
+ */
+const STATUS_OF: Record<OrderEventKind, string> = {
+  'order.paid': 'paid',
+  'order.refunded': 'refunded',
+  'order.created': 'pending',
+  'order.expired': 'expired',
+  'order.failed': 'failed',
+  'order.abandoned': 'abandoned',
+  'order.payment_declined': 'failed',
+  'order.chargeback': 'charged_back',
+};
+
+/** The subscription status each subscription kind announces. */
+const SUBSCRIPTION_STATUS_OF: Record<SubscriptionEventKind, string> = {
+  'subscription.created': 'active',
+  'subscription.renewed': 'active',
+  'subscription.past_due': 'past_due',
+  'subscription.canceled': 'canceled',
+};
+
+const orderProperties = (status: JsonSchema): Record<string, JsonSchema> => ({
+  code: { type: 'string', format: 'uuid' },
+  status,
+  amount: money,
+  payment_method: nullable({ type: 'string', enum: [...PAYMENT_METHODS] }),
+  paid_at: nullable(dateTime),
+  ...paymentDetailsProperties,
+});
+const ORDER_FIELDS = ['code', 'status', 'amount', 'payment_method', 'paid_at', ...PAYMENT_DETAILS_FIELDS];
+
+const realOrder = (status: JsonSchema): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ORDER_FIELDS,
+  properties: orderProperties(status),
+});
+const syntheticOrder = (status: JsonSchema): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: [...ORDER_FIELDS, 'test', 'sandbox'],
+  description:
+    'The order of a simulated or test event: nothing was charged. It exists in test mode only when it is a renewal ' +
+    'of a subscription a simulation started; otherwise it is synthetic and no order exists',
+  properties: { ...orderProperties(status), test: { const: true }, sandbox: { const: true } },
+});
+
+/** `data.order` of each kind: the order as it is after the change, or a synthetic one in test events. */
+function orderOf(kind: OrderEventKind): JsonSchema {
+  const status = { const: STATUS_OF[kind] };
+  if (kind === 'order.expired') return { anyOf: [{ type: 'null' }, syntheticOrder(status)] };
+  if (kind === 'order.payment_declined') return syntheticOrder(status);
+  return { anyOf: [realOrder(status), syntheticOrder(status)] };
+}
+
+/** The schemas `orderEventData`, `orderEventSubscription`, `subscriptionEventData` and `leadEventData` build to. */
+export const orderEventSchemas: Record<string, JsonSchema> = {
+  EventSubscription: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'status', 'current_period_end'],
+    description: 'The subscription of a plan order; null until its first payment starts it',
+    properties: {
+      id: { type: 'integer' },
+      status: { type: 'string', enum: [...SUBSCRIPTION_STATUSES] },
+      current_period_end: dateTime,
+    },
+  }),
+  OrderEventData: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['order', 'customer', 'product', 'purchase'],
+    properties: {
+      order: {
+        anyOf: [
+          { type: 'null' },
+          realOrder({ type: 'string', enum: [...ORDER_STATUSES] }),
+          syntheticOrder({ type: 'string', enum: [...new Set([...ORDER_STATUSES, 'expired'])] }),
+        ],
+      },
+      customer: ref('EventCustomer'),
+      product: ref('EventProduct'),
+      offer: ref('EventOffer'),
+      plan: ref('EventPlan'),
+      subscription: ref('EventSubscription'),
+      purchase: ref('EventPurchase'),
+    },
+    ...offerOrPlan(true),
+  },
+  SubscriptionEventData: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['subscription', 'customer', 'product', 'plan', 'purchase'],
+    properties: {
+      subscription: ref('Subscription'),
+      customer: {
+        ...ref('EventCustomer'),
+        description:
+          'The subscriber: the buyer of its first order (else the prefill of the link that started it)',
+      },
+      product: ref('EventProduct'),
+      plan: ref('EventPlan'),
+      purchase: {
+        ...ref('EventPurchase'),
+        description: 'The link that started the subscription (both null when it was bought without one)',
+      },
+    },
+  },
+  LeadEventData: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['lead', 'product', 'purchase'],
+    properties: {
+      lead: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['name', 'email', 'phone', 'document'],
+        description: 'The buyer as entered in the checkout form',
+        properties: {
+          name: { type: 'string' },
+          email: { type: 'string' },
+          phone: nullable({ type: 'string', pattern: '^\\+\\d{10,15}$' }),
+          document: nullable({ type: 'string', pattern: '^(\\d{11}|\\d{14})$' }),
+        },
+      },
+      product: ref('EventProduct'),
+      offer: ref('EventOffer'),
+      plan: ref('EventPlan'),
+      purchase: ref('EventPurchase'),
+    },
+    ...offerOrPlan(false),
+  },
+};
+
+/** The schema of `data` of an event of `kind`, with the status that kind announces. */
+export function eventDataSchema(kind: Exclude<EventKind, IntegrationEventKind>): JsonSchema {
+  if (kind === 'lead.created') return ref('LeadEventData');
+  if (isSubscriptionEventKind(kind)) {
+    const status = { const: SUBSCRIPTION_STATUS_OF[kind] };
+    const reason = kind === 'subscription.canceled' ? { type: 'string' } : { type: 'null' };
+    return {
+      allOf: [
+        ref('SubscriptionEventData'),
+        { properties: { subscription: { properties: { status, cancel_reason: reason } } } },
+      ],
+    };
+  }
+  return { allOf: [ref('OrderEventData'), { properties: { order: orderOf(kind) } }] };
 }

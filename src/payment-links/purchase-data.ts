@@ -1,6 +1,11 @@
 import { findItemById } from '../catalog/repository.js';
 import type { Executor } from '../shared/db/index.js';
+import { BILLING_CYCLES } from '../shared/enums/billing-cycles.js';
+import { LINK_ID_PATTERN } from '../shared/ids.js';
 import { formatMoney } from '../shared/money.js';
+import { money, nullable } from '../shared/openapi/builders.js';
+import type { JsonSchema } from '../shared/openapi/types.js';
+import { customerSchema } from './openapi.js';
 import type { LinkRow } from './repository.js';
 
 /** What a payload is built from: a link, or (orders without one) the same fields of the purchase. */
@@ -78,3 +83,77 @@ export async function purchaseData(
   };
   return { productId: link.productId, data, price };
 }
+
+const nullableString = nullable({ type: 'string' });
+
+/**
+ * The schemas of what `purchaseData` builds, every order, subscription and lead event's purchase part
+ * (components of the payments document; the event data schemas refer to them by name).
+ */
+export const purchaseEventSchemas: Record<string, JsonSchema> = {
+  EventProduct: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['id', 'name'],
+    properties: { id: { type: 'integer' }, name: nullableString },
+  },
+  EventOffer: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['code', 'name', 'price'],
+    properties: { code: { type: 'string' }, name: { type: 'string' }, price: money },
+  }),
+  EventPlan: nullable({
+    type: 'object',
+    additionalProperties: false,
+    required: ['code', 'name', 'price', 'billing_cycle'],
+    properties: {
+      code: { type: 'string' },
+      name: { type: 'string' },
+      price: money,
+      billing_cycle: nullable({ type: 'string', enum: [...BILLING_CYCLES] }),
+    },
+  }),
+  EventPurchase: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['tracking', 'payment_link'],
+    description: 'Both null for purchases not made through a link (renewals, a checkout opened without one)',
+    properties: {
+      tracking: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['external_reference'],
+        properties: { external_reference: nullableString },
+      },
+      payment_link: nullable({
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'external_reference', 'metadata'],
+        properties: {
+          code: { type: 'string', pattern: LINK_ID_PATTERN.source, description: 'The link id' },
+          external_reference: nullableString,
+          metadata: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      }),
+    },
+  },
+  EventCustomer: {
+    ...customerSchema,
+    description: 'The buyer as entered at checkout (else the link prefill)',
+  },
+};
+
+/** The offer or the plan of the purchase (a plan with its subscription), never both. */
+export const offerOrPlan = (withSubscription: boolean): JsonSchema => ({
+  oneOf: [
+    {
+      required: ['offer'],
+      not: { anyOf: [{ required: ['plan'] }, { required: ['subscription'] }] },
+    },
+    {
+      required: withSubscription ? ['plan', 'subscription'] : ['plan'],
+      not: { required: ['offer'] },
+    },
+  ],
+});

@@ -1,5 +1,8 @@
 import type { NewEvent } from '../events/outbox.js';
 import type { IntegrationEventKind } from '../events/kinds.js';
+import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
+import { dateTime, nullable, ref } from '../shared/openapi/builders.js';
+import type { JsonSchema } from '../shared/openapi/types.js';
 import type { BreakerCrossing } from './repository/attempts.js';
 
 /** The host of a receiver's URL, the only part of it an operational event shows. */
@@ -43,3 +46,34 @@ export function breakerEvents(crossing: BreakerCrossing): NewEvent[] {
     },
   }));
 }
+
+/** The schema of the `data` `breakerEvents` builds (a component of the payments document). */
+export const integrationEventSchemas: Record<string, JsonSchema> = {
+  IntegrationEventData: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['integration'],
+    properties: {
+      integration: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['id', 'type', 'url_host', 'failure_count', 'last_failure_at', 'disabled_reason'],
+        description: 'The integration the event describes: its health, never its secret or full URL',
+        properties: {
+          id: { type: 'integer' },
+          type: { type: 'string', enum: [...WEBHOOK_KIND_TYPES] },
+          url_host: {
+            ...nullable({ type: 'string' }),
+            description: 'The host (and port) of its `config.url`',
+          },
+          failure_count: { type: 'integer', minimum: 1, description: 'Consecutive failed attempts' },
+          last_failure_at: nullable(dateTime),
+          disabled_reason: { type: 'string', enum: ['', 'auto_disabled'] },
+        },
+      },
+    },
+  },
+};
+
+/** The schema of `data` of every integration event. */
+export const integrationEventDataSchema: JsonSchema = ref('IntegrationEventData');

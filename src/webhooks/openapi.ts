@@ -1,7 +1,8 @@
 import { DELIVERY_STATUSES } from '../shared/enums/delivery-statuses.js';
-import { EVENT_KINDS } from '../events/kinds.js';
+import { EVENT_KINDS, LISTED_EVENT_KINDS, SENT_WHEN, type EventKind } from '../events/kinds.js';
+import { eventSchemaName } from '../events/outbox.js';
 import { dateTime, nullable, ref } from '../shared/openapi/builders.js';
-import type { JsonSchema } from '../shared/openapi/types.js';
+import type { JsonSchema, PathItem } from '../shared/openapi/types.js';
 
 const attempt: JsonSchema = {
   type: 'object',
@@ -112,3 +113,55 @@ export const deliverySchemas: Record<string, JsonSchema> = {
     },
   },
 };
+
+const header = (name: string, description: string): JsonSchema => ({
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string' },
+});
+
+const LABELS: Partial<Record<EventKind, string>> = Object.fromEntries(
+  LISTED_EVENT_KINDS.map((k) => [k.value, k.label]),
+);
+
+/**
+ * The payments document's `webhooks` (OpenAPI 3.1): what this service POSTs to an integration's
+ * `config.url`, one entry per kind, its body the kind's envelope schema, so a receiver can generate
+ * its types (the test suite checks every delivery it receives against them).
+ */
+export function eventWebhooks(): Record<string, PathItem> {
+  return Object.fromEntries(
+    EVENT_KINDS.map((kind): [string, PathItem] => [
+      kind,
+      {
+        post: {
+          operationId: `${eventSchemaName(kind).replace(/^./, (c) => c.toLowerCase())}Webhook`,
+          summary: `${kind}${LABELS[kind] ? ` (${LABELS[kind]})` : ''}`,
+          description: SENT_WHEN[kind],
+          tags: ['Webhooks'],
+          security: [],
+          parameters: [
+            header('webhook-id', 'The event id (`evt_…`): the same on every retry; deduplicate on it'),
+            header('webhook-timestamp', 'Unix seconds when this attempt was signed'),
+            header(
+              'webhook-signature',
+              '`v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">` (Standard Webhooks); ' +
+                'space-separated when more than one secret signs',
+            ),
+          ],
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: ref(eventSchemaName(kind)) } },
+          },
+          responses: {
+            '2XX': { description: 'Received: any 2xx ends the delivery' },
+            '410': { description: 'Gone: no more retries of this delivery' },
+            default: { description: 'Anything else (or no answer in time) is retried on the schedule' },
+          },
+        },
+      },
+    ]),
+  );
+}
