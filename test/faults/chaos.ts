@@ -3,7 +3,10 @@
  * small load and each followed by a drain and a check of every event committed meanwhile against what
  * reached the webhook receiver. Prints one row per fault; exits non-zero when an event was lost or a
  * process of the service died (a death is recorded with its last log lines, and the process is
- * restarted so the next fault can run). Under 10 minutes; not part of CI.
+ * restarted so the next fault can run). Under 10 minutes. CI runs the two store faults once each as
+ * its fault test (`.ci/run`); it lives with the tests for that, and stays out of `npm test`'s spec
+ * (a script, not a `*.test.ts`) because it starts its own world of separate processes and takes about
+ * a minute even so. The world and the load are `bench/harness/`, shared with `npm run load`.
  *
  *   npm run chaos
  *   options: --only NAME[,NAME] (control, worker-kill, web-kill, redis-restart, postgres-stop,
@@ -15,13 +18,13 @@
  */
 import { execFile } from 'node:child_process';
 import { parseArgs, promisify } from 'node:util';
-import { cleanup, installCleanupHandlers } from './harness/cleanup.js';
-import type { Check } from './harness/ledger.js';
-import type { Death } from './harness/service-process.js';
-import { DEFAULT_MIX, Traffic, type Mix } from './harness/traffic.js';
-import { clock, ms, sleep, table } from './harness/util.js';
-import { World } from './harness/world.js';
-import { QUEUE, queuePrefixFor } from '../queues/index.js';
+import { cleanup, installCleanupHandlers } from '../../bench/harness/cleanup.js';
+import type { Check } from '../../bench/harness/ledger.js';
+import type { Death } from '../../bench/harness/service-process.js';
+import { DEFAULT_MIX, Traffic, type Mix } from '../../bench/harness/traffic.js';
+import { clock, ms, sleep, table } from '../../bench/harness/util.js';
+import { World } from '../../bench/harness/world.js';
+import { QUEUE, queuePrefixFor } from '../../queues/index.js';
 
 /** The service's default queue prefix (the chaos world does not set QUEUE_PREFIX). */
 const QUEUE_PREFIX = '{plinks}';
