@@ -1,36 +1,16 @@
 import { catalogSchemas } from '../catalog/openapi.js';
-import { EVENT_KINDS, isIntegrationEventKind } from '../events/kinds.js';
-import { envelopeSchema, eventSchemaName } from '../events/outbox.js';
 import { integrationSchemas } from '../integrations/openapi.js';
 import { keySchemas } from '../keys/openapi.js';
 import { orderSchemas } from '../orders/openapi.js';
-import { eventDataSchema, orderEventSchemas } from '../orders/payload.js';
 import { paymentLinkSchemas } from '../payment-links/openapi.js';
-import { purchaseEventSchemas } from '../payment-links/purchase-data.js';
 import type { Config } from '../shared/config.js';
 import { operation, route, type Route } from '../shared/http/operation.js';
 import { errors, json } from '../shared/openapi/builders.js';
 import { buildDocument } from '../shared/openapi/document.js';
 import type { JsonSchema, OpenApiDocument } from '../shared/openapi/types.js';
 import { simulateSchemas } from '../simulate/openapi.js';
-import { integrationEventDataSchema, integrationEventSchemas } from '../webhooks/integration-events.js';
-import { deliverySchemas, eventWebhooks } from '../webhooks/openapi.js';
-
-/**
- * The event bodies: each payload's schema comes from the module that builds that payload, and one
- * envelope per kind wraps the `data` of that kind.
- */
-const EVENT_SCHEMAS: Record<string, JsonSchema> = {
-  ...purchaseEventSchemas,
-  ...orderEventSchemas,
-  ...integrationEventSchemas,
-  ...Object.fromEntries(
-    EVENT_KINDS.map((kind) => [
-      eventSchemaName(kind),
-      envelopeSchema(kind, isIntegrationEventKind(kind) ? integrationEventDataSchema : eventDataSchema(kind)),
-    ]),
-  ),
-};
+import { eventSchemas, eventWebhooks } from './event-schemas.js';
+import { deliverySchemas } from '../webhooks/openapi.js';
 
 const SCHEMAS: Record<string, JsonSchema> = {
   ...catalogSchemas,
@@ -40,7 +20,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   ...keySchemas,
   ...deliverySchemas,
   ...orderSchemas,
-  ...EVENT_SCHEMAS,
+  ...eventSchemas,
 };
 
 const RATE_LIMIT_HEADERS: Record<string, JsonSchema> = {
