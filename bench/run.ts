@@ -3,9 +3,15 @@
  * against bare Express + pg doing one INSERT / one primary-key SELECT on the same database, and
  * deep keyset pagination (page 500 of 100,000 links against page 1). Everything runs on this
  * machine in one go: an embedded PostgreSQL (fast mode) and a private redis-server in a temp dir,
- * the service (compiled first, run as the Procfile runs it: `node dist/src/web.js`) and the baseline
- * (compiled in the same build, `node dist/bench/baseline-server.js`) as child processes, autocannon
- * in this process, at the same connection count for both.
+ * the service (compiled first) and the baseline (compiled in the same build,
+ * `node dist/bench/baseline-server.js`) as child processes, autocannon in this process, at the same
+ * connection count for both.
+ *
+ * The service runs as the Procfile runs it (BENCH_SHAPE=procfile, the default): the release step
+ * (`node dist/src/migrate-cli.js`), then `web` (`node dist/src/web.js`) and `worker`
+ * (`node dist/workers/main.js`) as separate processes. CPU per request counts every process a
+ * request costs: web and worker (the baseline: its one process), redis-server and PostgreSQL.
+ * BENCH_SHAPE=web: the web process alone (migrations applied by the bench, no worker), as before.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
@@ -16,6 +22,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
 import { seedCompany } from '../src/cli/seed.js';
 import { createDatabase } from '../src/shared/db/index.js';
 import { migrate } from '../src/shared/db/migrate.js';
@@ -23,7 +30,7 @@ import { startEmbeddedPostgres } from '../src/infra/embedded-postgres.js';
 import { freePort } from '../src/infra/free-port.js';
 import { PrivateRedis } from '../src/infra/private-redis.js';
 import { benchTracing, percentChange, startOtlpSink, type OtlpSink } from './harness/otlp-sink.js';
-import { cpuSeconds } from './harness/util.js';
+import { cpuSeconds, postgresCpuSeconds, serverPids } from './harness/util.js';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -33,6 +40,15 @@ const LIST_SIZE = 100_000;
 // BENCH_ONLY=get|post|health: that path of the service alone, no baseline and no list (with
 // BENCH_PROFILE, a CPU profile of that path only).
 const ONLY = process.env.BENCH_ONLY;
+/** BENCH_SHAPE=procfile (default): release, web and worker processes; BENCH_SHAPE=web: web alone. */
+const SHAPE = process.env.BENCH_SHAPE ?? 'procfile';
+if (SHAPE !== 'procfile' && SHAPE !== 'web') throw new Error('BENCH_SHAPE must be procfile or web');
+/**
+ * BENCH_DIAG=1: after the rounds, one more POST run of the service with PostgreSQL's per-statement
+ * figures (pg_stat_statements) and Redis's per-command ones (INFO commandstats) taken around it,
+ * printed per request: where a create's work goes outside the Node processes.
+ */
+const DIAG = process.env.BENCH_DIAG === '1';
 // BENCH_TRACING=compare: what tracing costs, measured in one run: the service traced (at
 // OTEL_TRACES_SAMPLER's share; unset, the service's one in ten) beside the same service untraced, alternating, GET and POST; no baseline and no list.
 // BENCH_TRACING=control: the same runs with both sides untraced, so that the spread of its rounds
@@ -66,10 +82,30 @@ interface Measure {
   p50: number;
   p99: number;
   errors: number;
-  /** CPU time (user + system) the server process used per request answered, in µs. */
+  /**
+   * CPU time (user + system) per request answered, in µs: of the server process, or (with `parts`)
+   * of every process the side runs on (its Node processes, redis-server, PostgreSQL).
+   */
   cpuUs: number;
-  /** The same, of its main thread alone (JavaScript; not V8's compiler and GC helpers). */
+  /** The same by process (with `parts`; else the server process alone). */
+  cpuBy: Record<string, number>;
+  /** Of the server's main thread alone (JavaScript; not V8's compiler and GC helpers). */
   mainThreadUs: number;
+}
+
+/** CPU seconds so far of each process of a side, by name. */
+type CpuParts = () => Promise<Record<string, number>>;
+
+/** The processes a side runs on: its Node processes, then the stores they share. */
+function cpuParts(
+  nodes: Record<string, ChildProcess>,
+  stores: () => Promise<Record<string, number>>,
+): CpuParts {
+  return async () => {
+    const out: Record<string, number> = {};
+    for (const [name, child] of Object.entries(nodes)) out[name] = cpuSeconds(child.pid) ?? 0;
+    return { ...out, ...(await stores()) };
+  };
 }
 
 const log = (message: string): void => console.log(`[bench] ${message}`);
@@ -149,6 +185,51 @@ async function startService(
   throw new Error('dist/src/web.js did not answer /healthz within 30 s');
 }
 
+/** The Procfile's `release` step: `node dist/src/migrate-cli.js`, which must exit 0. */
+async function release(env: Record<string, string>): Promise<void> {
+  await promisify(execFile)(process.execPath, [path.join(here, '..', 'dist', 'src', 'migrate-cli.js')], {
+    env: { ...process.env, ...env },
+  });
+}
+
+/**
+ * The worker process as the Procfile starts it (`node dist/workers/main.js`), ready once it logs
+ * that its workers started (it logs at info for that line; nothing else of its logs is per request).
+ * BENCH_PROFILE=DIR writes a CPU profile of it too.
+ */
+function startWorker(env: Record<string, string>): Promise<ChildProcess> {
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`]
+    : [];
+  const child = spawn(process.execPath, [...profile, path.join(here, '..', 'dist', 'workers', 'main.js')], {
+    env: { ...process.env, ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the worker did not start within 30 s')), 30_000);
+    // Read to the end: a worker blocked on a full pipe would stall.
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      if (!line.includes('"workers started"')) return;
+      clearTimeout(timer);
+      resolve(child);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`dist/workers/main.js exited with ${String(code)}`));
+    });
+  });
+}
+
+/** Redis's per-command figures (`INFO commandstats`): calls and µs by command. */
+async function commandStats(redis: Redis): Promise<Map<string, { calls: number; usec: number }>> {
+  const stats = new Map<string, { calls: number; usec: number }>();
+  for (const line of (await redis.info('commandstats')).split('\n')) {
+    const match = /^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/.exec(line.trim());
+    if (match?.[1] !== undefined) stats.set(match[1], { calls: Number(match[2]), usec: Number(match[3]) });
+  }
+  return stats;
+}
+
 function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -170,11 +251,14 @@ async function load(
     duration?: number;
     /** The server process whose CPU time is charged to the requests. */
     pid?: number | undefined;
+    /** Every process whose CPU time is charged to the requests (else `pid` alone). */
+    parts?: CpuParts | undefined;
     /** Requests per second in all (unset: as fast as the connections go). */
     rate?: number | undefined;
   } = {},
 ): Promise<Measure> {
-  const cpuBefore = cpuSeconds(options.pid) ?? 0;
+  const sample: CpuParts = options.parts ?? (() => Promise.resolve({ server: cpuSeconds(options.pid) ?? 0 }));
+  const cpuBefore = await sample();
   const mainBefore = cpuSeconds(options.pid, true) ?? 0;
   const result = await autocannon({
     url,
@@ -185,13 +269,22 @@ async function load(
     ...(options.body !== undefined ? { body: options.body } : {}),
     ...(options.rate !== undefined ? { overallRate: options.rate } : {}),
   });
+  const cpuAfter = await sample();
+  const requests = Math.max(1, result.requests.total);
+  const cpuBy = Object.fromEntries(
+    Object.entries(cpuAfter).map(([name, after]) => [
+      name,
+      ((after - (cpuBefore[name] ?? 0)) / requests) * 1e6,
+    ]),
+  );
   return {
     rps: result.requests.average,
     requests: result.requests.total,
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
-    cpuUs: (((cpuSeconds(options.pid) ?? 0) - cpuBefore) / Math.max(1, result.requests.total)) * 1e6,
+    cpuUs: Object.values(cpuBy).reduce((sum, us) => sum + us, 0),
+    cpuBy,
     mainThreadUs:
       (((cpuSeconds(options.pid, true) ?? 0) - mainBefore) / Math.max(1, result.requests.total)) * 1e6,
   };
@@ -220,6 +313,9 @@ function median(runs: Measure[]): Measure {
     p99: mid(runs.map((r) => r.p99)),
     errors: runs.reduce((sum, r) => sum + r.errors, 0),
     cpuUs: mid(runs.map((r) => r.cpuUs)),
+    cpuBy: Object.fromEntries(
+      Object.keys(runs[0]?.cpuBy ?? {}).map((name) => [name, mid(runs.map((r) => r.cpuBy[name] ?? 0))]),
+    ),
     mainThreadUs: mid(runs.map((r) => r.mainThreadUs)),
   };
 }
@@ -394,23 +490,13 @@ async function main(): Promise<void> {
     database: 'plinks_bench',
     persistent: false,
     fast: true,
+    ...(DIAG
+      ? { settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } }
+      : {}),
   });
   const redis = new PrivateRedis({ dir: path.join(dir, 'redis') });
   await redis.start();
   try {
-    const database = createDatabase(postgres.url, 2);
-    await migrate(database.pool);
-    const tenant = await seedCompany(database.db);
-    const offer = tenant.offers.find((o) => o.status === 'active');
-    if (!offer) throw new Error('seed has no active offer');
-    const ids = await database.pool.query<{ id: string; product_id: number }>(
-      'SELECT id, product_id FROM offers WHERE code = $1',
-      [offer.code],
-    );
-    const offerRow = ids.rows[0];
-    if (!offerRow) throw new Error('offer not found');
-    log(`seeded company ${tenant.company.id}`);
-
     log('building dist/ (tsconfig.bench.json): service and baseline both run compiled, plain node');
     await build();
     const serviceEnv = {
@@ -422,6 +508,25 @@ async function main(): Promise<void> {
       RATE_LIMIT_PER_MINUTE: '1000000000',
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',
     };
+    const database = createDatabase(postgres.url, 2);
+    if (SHAPE === 'procfile') {
+      log('release step: node dist/src/migrate-cli.js');
+      await release(serviceEnv);
+    } else {
+      await migrate(database.pool);
+    }
+    if (DIAG) await database.pool.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    const tenant = await seedCompany(database.db);
+    const offer = tenant.offers.find((o) => o.status === 'active');
+    if (!offer) throw new Error('seed has no active offer');
+    const ids = await database.pool.query<{ id: string; product_id: number }>(
+      'SELECT id, product_id FROM offers WHERE code = $1',
+      [offer.code],
+    );
+    const offerRow = ids.rows[0];
+    if (!offerRow) throw new Error('offer not found');
+    log(`seeded company ${tenant.company.id}`);
+
     const service = await startService(serviceEnv);
     children.push(service.child);
     const auth = { authorization: `Bearer ${tenant.keys.test}`, 'content-type': 'application/json' };
@@ -454,8 +559,22 @@ async function main(): Promise<void> {
       BENCH_OFFER_CODE: offer.code,
     });
     children.push(baseline.child);
+    const worker = SHAPE === 'procfile' ? await startWorker(serviceEnv) : undefined;
+    if (worker) children.push(worker);
+    const pgPort = new URL(postgres.url).port;
+    const stores = async (): Promise<Record<string, number>> => {
+      const pids = await serverPids(pgPort, redis.port);
+      return {
+        redis: pids.redis.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0),
+        postgres: postgresCpuSeconds(pids.postgres),
+      };
+    };
+    // The Procfile shape charges each side with all it runs on; the web shape, its one process.
+    const serviceParts = worker ? cpuParts({ web: service.child, worker }, stores) : undefined;
+    const baselineParts = worker ? cpuParts({ baseline: baseline.child }, stores) : undefined;
     log(
-      `service on ${service.url}, baseline on ${baseline.url}; ${CONNECTIONS} connections each, ` +
+      `shape ${SHAPE}: service on ${service.url}${worker ? ` with a worker process (pid ${worker.pid})` : ''}, ` +
+        `baseline on ${baseline.url}; ${CONNECTIONS} connections each, ` +
         `${DURATION_S} s per run, ${ROUNDS} rounds alternating service and baseline`,
     );
 
@@ -470,12 +589,13 @@ async function main(): Promise<void> {
     // and the figures reported are medians.
     const scenarios = {
       getBase: (duration = DURATION_S) =>
-        load(`${baseline.url}/links/${link.id}`, { duration, pid: baseline.child.pid }),
+        load(`${baseline.url}/links/${link.id}`, { duration, pid: baseline.child.pid, parts: baselineParts }),
       getOurs: (duration = DURATION_S) =>
         load(`${service.url}/v1/payment-links/${link.id}`, {
           headers: auth,
           duration,
           pid: service.child.pid,
+          parts: serviceParts,
         }),
       postBase: (duration = DURATION_S) =>
         load(`${baseline.url}/links`, {
@@ -484,6 +604,7 @@ async function main(): Promise<void> {
           body: createBody,
           duration,
           pid: baseline.child.pid,
+          parts: baselineParts,
         }),
       postOurs: (duration = DURATION_S) =>
         load(`${service.url}/v1/payment-links`, {
@@ -492,10 +613,11 @@ async function main(): Promise<void> {
           body: createBody,
           duration,
           pid: service.child.pid,
+          parts: serviceParts,
         }),
       // The floor every request of the service pays before any of this component's code runs.
       healthOurs: (duration = DURATION_S) =>
-        load(`${service.url}/healthz`, { duration, pid: service.child.pid }),
+        load(`${service.url}/healthz`, { duration, pid: service.child.pid, parts: serviceParts }),
     };
     const labels: Record<keyof typeof scenarios, string> = {
       getBase: 'baseline GET /links/:id',
@@ -549,6 +671,8 @@ async function main(): Promise<void> {
     const postOurs = median(runs.postOurs);
     const healthOurs = median(runs.healthOurs);
 
+    if (DIAG) await diagnose(redis.url, database.pool, () => scenarios.postOurs());
+
     log(`deep pagination: inserting ${LIST_SIZE.toLocaleString('en')} links for a fresh company`);
     const listTenant = await seedCompany(database.db);
     await database.pool.query(
@@ -574,12 +698,12 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round++) {
       pageRuns.push(
         await measure('service list page 1', () =>
-          load(listUrl, { headers: listAuth, duration: 3, pid: service.child.pid }),
+          load(listUrl, { headers: listAuth, duration: 3, pid: service.child.pid, parts: serviceParts }),
         ),
       );
       deepRuns.push(
         await measure('service list page 500', () =>
-          load(deepUrl, { headers: listAuth, duration: 3, pid: service.child.pid }),
+          load(deepUrl, { headers: listAuth, duration: 3, pid: service.child.pid, parts: serviceParts }),
         ),
       );
     }
@@ -618,6 +742,16 @@ async function main(): Promise<void> {
     console.log(
       row('(floor) GET /healthz, no DB', getBase, healthOurs, medianRatio(runs.healthOurs, runs.getBase)),
     );
+    if (worker) {
+      const by = (m: Measure): string =>
+        Object.entries(m.cpuBy)
+          .map(([name, us]) => `${name} ${us.toFixed(0)}`)
+          .join(', ');
+      console.log('');
+      console.log('CPU µs per request by process (medians of the rounds), shape procfile:');
+      console.log(`  GET  service: ${by(getOurs)}; baseline: ${by(getBase)}`);
+      console.log(`  POST service: ${by(postOurs)}; baseline: ${by(postBase)}`);
+    }
     console.log('');
     console.log(
       `List of ${LIST_SIZE.toLocaleString('en')}: page 1 ${page1.rps.toFixed(0)} req/s, p50 ${page1.p50} ms, p99 ${page1.p99} ms; ` +
@@ -636,6 +770,49 @@ async function main(): Promise<void> {
     await redis.stop();
     await postgres.stop();
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * BENCH_DIAG=1: one POST run with Redis's command counters and PostgreSQL's statement counters
+ * taken around it, per request answered.
+ */
+async function diagnose(
+  redisUrl: string,
+  pool: { query: <R extends object>(text: string) => Promise<{ rows: R[] }> },
+  post: () => Promise<Measure>,
+): Promise<void> {
+  const client = new Redis(redisUrl);
+  try {
+    await pool.query('SELECT pg_stat_statements_reset()');
+    const before = await commandStats(client);
+    const m = await measure('service POST (diagnostics run)', post);
+    const after = await commandStats(client);
+    const statements = await pool.query<{ query: string; calls: string; total: number }>(
+      `SELECT regexp_replace(query, '\\s+', ' ', 'g') AS query, calls::text AS calls, total_exec_time AS total
+       FROM pg_stat_statements WHERE query NOT LIKE '%pg_stat_statements%'
+       ORDER BY total_exec_time DESC LIMIT 12`,
+    );
+    const n = Math.max(1, m.requests);
+    console.log('');
+    console.log(`Diagnostics, one POST run of ${DURATION_S} s, ${m.requests} creates, per create:`);
+    console.log('  Redis commands (INFO commandstats delta): calls, µs inside Redis');
+    const rows = [...after.entries()]
+      .map(([cmd, a]) => {
+        const b = before.get(cmd) ?? { calls: 0, usec: 0 };
+        return { cmd, calls: (a.calls - b.calls) / n, usec: (a.usec - b.usec) / n };
+      })
+      .filter((r) => r.calls > 0)
+      .sort((x, y) => y.usec - x.usec);
+    for (const r of rows)
+      console.log(`    ${r.cmd.padEnd(24)} ${r.calls.toFixed(3)} calls  ${r.usec.toFixed(1)} µs`);
+    console.log('  PostgreSQL statements (pg_stat_statements): calls, µs of execution');
+    for (const r of statements.rows)
+      console.log(
+        `    ${(Number(r.calls) / n).toFixed(3)} calls  ${((r.total * 1000) / n).toFixed(1)} µs  ${r.query.slice(0, 150)}`,
+      );
+  } finally {
+    client.disconnect();
   }
 }
 

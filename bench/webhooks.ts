@@ -11,7 +11,6 @@
 import { createContext } from '../src/infra/bootstrap.js';
 import { randomBytes } from 'node:crypto';
 import { execFile, spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { Readable } from 'node:stream';
 import { createRequire } from 'node:module';
@@ -30,7 +29,7 @@ import { createLogger } from '../src/shared/logger.js';
 import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
 import { benchTracing, percentChange, startOtlpSink } from './harness/otlp-sink.js';
-import { cpuSeconds } from './harness/util.js';
+import { cpuSeconds, serverPids } from './harness/util.js';
 
 const RAW_JOBS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RATES = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
@@ -51,42 +50,6 @@ const hardStop = setTimeout(() => {
   process.exit(2);
 }, 1_200_000);
 hardStop.unref();
-
-/** The pid, parent pid and command line of every process on this machine (Linux; empty elsewhere). */
-async function processTable(): Promise<Array<{ pid: number; ppid: number; cmdline: string }>> {
-  const pids = (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name));
-  const rows = await Promise.all(
-    pids.map(async (pid) => {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? 0);
-      return { pid: Number(pid), ppid, cmdline: cmdline.replaceAll('\0', ' ') };
-    }),
-  );
-  return rows.filter((r) => r.cmdline !== '');
-}
-
-/**
- * The bench's own PostgreSQL (the postmaster listening on `pgPort` and its backends) and
- * redis-server, found afresh at each sample (backends come and go with the pools).
- */
-async function serverPids(
-  pgPort: string,
-  redisPort: number,
-): Promise<{ postgres: number[]; redis: number[] }> {
-  const table = await processTable();
-  const postmaster = table.find(
-    (r) => /\bpostgres -D /.test(r.cmdline) && r.cmdline.includes(` -p ${pgPort} `),
-  );
-  return {
-    postgres: postmaster
-      ? [postmaster.pid, ...table.filter((r) => r.ppid === postmaster.pid).map((r) => r.pid)]
-      : [],
-    redis: table
-      .filter((r) => r.cmdline.startsWith('redis-server') && r.cmdline.includes(`:${redisPort}`))
-      .map((r) => r.pid),
-  };
-}
 
 log('building dist/ (tsconfig.bench.json): the worker processes run compiled, plain node');
 await promisify(execFile)(process.execPath, [

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -63,3 +64,58 @@ export const pick = <T>(items: readonly T[]): T => {
   if (item === undefined) throw new Error('pick from an empty list');
   return item;
 };
+
+/** The pid, parent pid and command line of every process on this machine (Linux; empty elsewhere). */
+export async function processTable(): Promise<Array<{ pid: number; ppid: number; cmdline: string }>> {
+  const pids = (await readdir('/proc').catch(() => [])).filter((name) => /^\d+$/.test(name));
+  const rows = await Promise.all(
+    pids.map(async (pid) => {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? 0);
+      return { pid: Number(pid), ppid, cmdline: cmdline.replaceAll('\0', ' ') };
+    }),
+  );
+  return rows.filter((r) => r.cmdline !== '');
+}
+
+/**
+ * The bench's own PostgreSQL (the postmaster listening on `pgPort` and its backends) and
+ * redis-server, found afresh at each sample (backends come and go with the pools).
+ */
+export async function serverPids(
+  pgPort: string,
+  redisPort: number,
+): Promise<{ postgres: number[]; redis: number[] }> {
+  const table = await processTable();
+  const postmaster = table.find(
+    (r) => /\bpostgres -D /.test(r.cmdline) && r.cmdline.includes(` -p ${pgPort} `),
+  );
+  return {
+    postgres: postmaster
+      ? [postmaster.pid, ...table.filter((r) => r.ppid === postmaster.pid).map((r) => r.pid)]
+      : [],
+    redis: table
+      .filter((r) => r.cmdline.startsWith('redis-server') && r.cmdline.includes(`:${redisPort}`))
+      .map((r) => r.pid),
+  };
+}
+
+/**
+ * CPU seconds of PostgreSQL (`serverPids`'s list, postmaster first): the postmaster, its live backends, and the backends that have exited
+ * (their time is the postmaster's reaped children's, fields cutime and cstime).
+ */
+export function postgresCpuSeconds(postgres: number[]): number {
+  const [postmaster] = postgres;
+  let total = postgres.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
+  if (postmaster !== undefined) {
+    try {
+      const stat = readFileSync(`/proc/${postmaster}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[13] ?? 0) + Number(fields[14] ?? 0)) / 100;
+    } catch {
+      // gone: nothing more to count
+    }
+  }
+  return total;
+}
