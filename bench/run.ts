@@ -662,6 +662,12 @@ async function main(): Promise<void> {
         `${labels[only]}: median ${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms; ` +
           `service CPU ${((cpu / served) * 1e6).toFixed(0)} µs per request`,
       );
+      if (worker)
+        log(
+          `CPU µs per request by process (medians): ${Object.entries(m.cpuBy)
+            .map(([name, us]) => `${name} ${us.toFixed(0)}`)
+            .join(', ')}`,
+        );
       await database.close();
       return;
     }
