@@ -62,6 +62,7 @@ export interface JobPayloads {
     reason?: string;
     failedAttempt?: number;
   };
+  /** One link's expiry; only an earlier version enqueued these (the expiry tick expires links now). */
   linkExpiry: { linkId: string };
   simulate: { eventId: string };
   /**

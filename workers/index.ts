@@ -13,7 +13,13 @@ import { queueTelemetry } from '../src/shared/tracing.js';
 import { AttemptFailedError } from '../src/webhooks/failed-jobs.js';
 import { closeHttpAgents } from '../src/webhooks/http-client.js';
 import { jobsTotal } from '../src/shared/metrics.js';
-import { DEFAULT_SWEEP, outboxSweeper, renewalSweeper, type SweepOptions } from '../src/sweeps/sweep.js';
+import {
+  DEFAULT_SWEEP,
+  linkExpiryTicker,
+  outboxSweeper,
+  renewalSweeper,
+  type SweepOptions,
+} from '../src/sweeps/sweep.js';
 import { buildProcessors } from './processors.js';
 
 export interface RunningWorkers {
@@ -122,6 +128,8 @@ export async function startWorkers(
   sweeper.start();
   const renewalSweep = renewalSweeper(ctx, ctx.config.workers.renewalSweepMs);
   renewalSweep.start();
+  const expiryTick = linkExpiryTicker(ctx, ctx.config.workers.linkExpiryTickMs);
+  expiryTick.start();
   // Every worker process upserts the same scheduler: one hourly prune however many run.
   await producers
     .queue('retention')
@@ -142,6 +150,7 @@ export async function startWorkers(
       stopping = true;
       await sweeper.stop();
       await renewalSweep.stop();
+      await expiryTick.stop();
       // A worker whose active job vanished with Redis's data can wait for it forever: bounded.
       const graceMs = options.closeGraceMs ?? ctx.config.webhooks.timeoutMs + 5000;
       const closed = await Promise.race([

@@ -86,6 +86,8 @@ export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in
     outbox: async (job) => runRelayJob(ctx, payload('outbox', job)),
     deliveries: async (job) => runDeliveryJob(ctx, job, payload('deliveries', job)),
     deliveryLanes: async (job, token) => runLaneJob(ctx, job, token, payload('deliveryLanes', job), lanes),
+    // No link gets a job of its own any more (the expiry tick finds due links by expires_at); the
+    // processor stays for the jobs an earlier version left delayed in Redis.
     linkExpiry: async (job) => {
       const { linkId } = payload('linkExpiry', job);
       const eventId = await expireDueLink(ctx.db, linkId);

@@ -91,21 +91,32 @@ export function envelopeSchema(kind: EventKind, data: JsonSchema): JsonSchema {
  * active trace context is stored with it.
  */
 export async function recordEvent(tx: Executor, event: NewEvent): Promise<RecordedEvent> {
-  const id = newEventId();
+  const [recorded] = await recordEvents(tx, [event]);
+  if (!recorded) throw new Error('recordEvents returned no event');
+  return recorded;
+}
+
+/** `recordEvent` for many events at once, in one INSERT (a batch of expiries, say), in their order. */
+export async function recordEvents(tx: Executor, list: NewEvent[]): Promise<RecordedEvent[]> {
+  if (list.length === 0) return [];
   const createdAt = new Date();
-  const envelope = envelopeOf(id, event, createdAt);
-  await tx.insert(events).values({
-    id,
-    companyId: event.companyId,
-    type: event.type,
-    livemode: event.livemode,
-    test: event.test,
-    productId: event.productId,
-    integrationId: event.subjectIntegrationId ?? null,
-    payload: envelope,
-    createdAt,
-    // The request's trace (tracing on): the relay, wherever and whenever it runs, continues it.
-    traceContext: currentTraceCarrier(),
+  // The request's trace (tracing on): the relay, wherever and whenever it runs, continues it.
+  const traceContext = currentTraceCarrier();
+  const rows = list.map((event) => {
+    const id = newEventId();
+    return {
+      id,
+      companyId: event.companyId,
+      type: event.type,
+      livemode: event.livemode,
+      test: event.test,
+      productId: event.productId,
+      integrationId: event.subjectIntegrationId ?? null,
+      payload: envelopeOf(id, event, createdAt),
+      createdAt,
+      traceContext,
+    };
   });
-  return { id, envelope };
+  await tx.insert(events).values(rows);
+  return rows.map((row) => ({ id: row.id, envelope: row.payload }));
 }

@@ -1,4 +1,4 @@
-import { findItemById } from '../catalog/repository.js';
+import { findItemById, type CatalogItem, type ItemKind } from '../catalog/repository.js';
 import type { Executor } from '../shared/db/index.js';
 import { BILLING_CYCLES } from '../shared/enums/billing-cycles.js';
 import { LINK_ID_PATTERN } from '../shared/ids.js';
@@ -54,6 +54,23 @@ export function linkCustomer(
   };
 }
 
+/** How `purchaseData` reads a link's offer or plan (a batch shares one read per item). */
+export type ItemLookup = (kind: ItemKind, id: number) => Promise<CatalogItem | undefined>;
+
+/** An `ItemLookup` that reads each item once however many links name it. */
+export function cachedItemLookup(tx: Executor): ItemLookup {
+  const seen = new Map<string, Promise<CatalogItem | undefined>>();
+  return (kind, id) => {
+    const key = `${kind}:${id}`;
+    let item = seen.get(key);
+    if (!item) {
+      item = findItemById(tx, kind, id);
+      seen.set(key, item);
+    }
+    return item;
+  };
+}
+
 /**
  * `data` of an order event about a purchase (docs/api.md, "Event envelope"): order (null when no order exists,
  * e.g. a link that expired unpaid), customer, product, offer or plan, and the purchase block with
@@ -63,10 +80,11 @@ export async function purchaseData(
   tx: Executor,
   link: PurchaseSource,
   order: OrderFacts | null,
+  findItem: ItemLookup = (kind, id) => findItemById(tx, kind, id),
 ): Promise<{ productId: number; data: Record<string, unknown>; price: string | null }> {
   const kind = link.offerId !== null ? 'offer' : 'plan';
   const itemId = link.offerId ?? link.planId;
-  const item = itemId === null ? undefined : await findItemById(tx, kind, itemId);
+  const item = itemId === null ? undefined : await findItem(kind, itemId);
   const price = item ? formatMoney(item.price) : null;
   const sold = item ? { code: item.code, name: item.name, price } : null;
   const data: Record<string, unknown> = {

@@ -328,22 +328,6 @@ export async function lockLink(
   return row;
 }
 
-/** Active links past expiry by more than `graceMs` whose job was lost or is late (oldest first). */
-export async function overdueLinks(db: Executor, graceMs: number, limit: number): Promise<string[]> {
-  const rows = await db
-    .select({ id: paymentLinks.id })
-    .from(paymentLinks)
-    .where(
-      and(
-        eq(paymentLinks.status, 'active'),
-        sql`${paymentLinks.expiresAt} < clock_timestamp() - make_interval(secs => ${graceMs / 1000})`,
-      ),
-    )
-    .orderBy(paymentLinks.expiresAt)
-    .limit(limit);
-  return rows.map((r) => r.id);
-}
-
 /** A single-use link's payment started less than `holdMinutes` ago and not finished (a double submit). */
 export async function hasPaymentInFlight(
   tx: Executor,

@@ -6,7 +6,7 @@ import { ConflictError, NotFoundError, ValidationError, type FieldErrors } from 
 import type { PaymentsPrincipal } from '../shared/http/principal.js';
 import { newLinkId, newShortCode, sha256Hex } from '../shared/ids.js';
 import { cursorPage, type Page } from '../shared/pagination.js';
-import { recordLinkExpired, scheduleLinkExpiry } from './expiry.js';
+import { recordLinkExpired } from './expiry.js';
 import { isOverdue } from './payable.js';
 import {
   findLink,
@@ -145,7 +145,7 @@ async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'sho
  * unique index, not this code, decides which of several racing requests creates it.
  */
 export async function createPaymentLink(
-  ctx: Pick<AppContext, 'db' | 'producers' | 'logger' | 'config'>,
+  ctx: Pick<AppContext, 'db' | 'config'>,
   principal: PaymentsPrincipal,
   body: CreateLinkBody,
   idempotencyKey: string | undefined,
@@ -191,8 +191,8 @@ export async function createPaymentLink(
     maxInstallments: body.max_installments ?? CHECKOUT_OPTIONS.maxInstallments.default,
     successUrl: body.success_url ?? null,
   });
+  // Nothing to schedule: the worker's expiry tick finds the link by its indexed expires_at.
   if (created) {
-    scheduleLinkExpiry(ctx, created);
     return { link: created, order: null, replayed: false };
   }
 

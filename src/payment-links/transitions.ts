@@ -5,7 +5,7 @@
  * Each returns the updated row, or undefined when the link was not in the state the transition
  * starts from (or does not exist).
  */
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 import type { LinkRow, LinkScope } from './repository.js';
 
@@ -50,6 +50,26 @@ export async function expireLink(
     )
     .returning();
   return row;
+}
+
+/**
+ * active → expired for up to `limit` links whose expires_at has passed (by the database's clock),
+ * earliest deadline first. Rows another transaction holds (a payment deciding on its link, another
+ * worker's batch) are skipped, not waited for: the next tick takes them if they are still due.
+ */
+export async function expireDueLinks(tx: Executor, limit: number): Promise<LinkRow[]> {
+  const due = tx
+    .select({ id: paymentLinks.id })
+    .from(paymentLinks)
+    .where(and(eq(paymentLinks.status, 'active'), sql`${paymentLinks.expiresAt} <= clock_timestamp()`))
+    .orderBy(paymentLinks.expiresAt)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return tx
+    .update(paymentLinks)
+    .set({ status: 'expired', expiredAt: sql`clock_timestamp()`, updatedAt: sql`clock_timestamp()` })
+    .where(and(inArray(paymentLinks.id, due), eq(paymentLinks.status, 'active')))
+    .returning();
 }
 
 export interface Payment {

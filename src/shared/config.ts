@@ -78,6 +78,8 @@ export interface Config {
     expiryConcurrency: number;
     simulateConcurrency: number;
     outboxSweepMs: number;
+    /** How often a worker expires the links whose expires_at has passed. */
+    linkExpiryTickMs: number;
     renewalSweepMs: number;
   };
   /** Delays in seconds of a failed renewal's retries: retry k comes schedule[k-1] after the failure before it. */
@@ -198,6 +200,8 @@ const schema = Joi.object({
   EXPIRY_CONCURRENCY: Joi.number().integer().min(1).default(4),
   SIMULATE_CONCURRENCY: Joi.number().integer().min(1).default(8),
   OUTBOX_SWEEP_MS: Joi.number().integer().min(100).default(5000),
+  // At most a second: a link must expire within a second of its expires_at.
+  LINK_EXPIRY_TICK_MS: Joi.number().integer().min(50).max(1000).default(250),
   RENEWAL_SWEEP_MS: Joi.number().integer().min(100).default(60_000),
   RENEWAL_RETRY_SCHEDULE: renewalRetrySchedule,
   SIMULATE_WAIT_MS: Joi.number().integer().min(100).default(20000),
@@ -296,6 +300,7 @@ interface RawEnv {
   EXPIRY_CONCURRENCY: number;
   SIMULATE_CONCURRENCY: number;
   OUTBOX_SWEEP_MS: number;
+  LINK_EXPIRY_TICK_MS: number;
   RENEWAL_SWEEP_MS: number;
   RENEWAL_RETRY_SCHEDULE: string;
   SIMULATE_WAIT_MS: number;
@@ -425,6 +430,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       expiryConcurrency: raw.EXPIRY_CONCURRENCY,
       simulateConcurrency: raw.SIMULATE_CONCURRENCY,
       outboxSweepMs: raw.OUTBOX_SWEEP_MS,
+      linkExpiryTickMs: raw.LINK_EXPIRY_TICK_MS,
       renewalSweepMs: raw.RENEWAL_SWEEP_MS,
     },
     renewalRetryScheduleSeconds: raw.RENEWAL_RETRY_SCHEDULE.split(',').map(Number),

@@ -2,8 +2,7 @@ import { publishAfterCommit } from '../events/publish.js';
 import { abandonOverdueOrders } from '../orders/abandonment.js';
 import { sweepRenewals } from '../orders/renewals.js';
 import { sweepReconciliations } from '../orders/settlement.js';
-import { expireDueLink } from '../payment-links/expiry.js';
-import { overdueLinks } from '../payment-links/repository.js';
+import { EXPIRY_BATCH, expireDueBatch } from '../payment-links/expiry.js';
 import type { AppContext } from '../shared/context.js';
 import { sweepDeliveries, type DeliverySweepOptions } from '../webhooks/sweep.js';
 
@@ -20,25 +19,52 @@ export interface SweepReport {
 
 /**
  * The safety net of every delayed piece of work (PostgreSQL is the system of record, Redis only
- * holds work in flight): the outbox and the delivery lanes, links whose expiry job was lost, and
- * pending orders whose abandonment job was lost. Each part finds what is overdue in PostgreSQL.
+ * holds work in flight): the outbox and the delivery lanes, links past expires_at (the expiry tick's
+ * work, should it be stopped), and pending orders whose abandonment job was lost. Each part finds
+ * what is overdue in PostgreSQL.
  */
 export async function sweepOnce(
   ctx: AppContext,
   options: SweepOptions = DEFAULT_SWEEP,
 ): Promise<SweepReport> {
   const deliveries = await sweepDeliveries(ctx, options);
-  let links = 0;
-  for (const linkId of await overdueLinks(ctx.db, 1000, options.batch)) {
-    const eventId = await expireDueLink(ctx.db, linkId);
-    if (eventId) {
-      publishAfterCommit(ctx, [eventId]);
-      links += 1;
-    }
-  }
+  const links = await expireDueLinksNow(ctx, options.batch);
   const abandoned = await abandonOverdueOrders(ctx, 1000, options.batch);
   publishAfterCommit(ctx, abandoned);
   return { ...deliveries, links, orders: abandoned.length };
+}
+
+/**
+ * Expires every link whose expires_at has passed, a batch per transaction, each link with its
+ * `order.expired` event, and publishes the events once committed. Several workers at once take
+ * disjoint batches (the rows are locked, skipping those another holds). Returns how many expired.
+ */
+export async function expireDueLinksNow(
+  ctx: Pick<AppContext, 'db' | 'producers' | 'logger'>,
+  batch = EXPIRY_BATCH,
+): Promise<number> {
+  let expired = 0;
+  for (;;) {
+    const eventIds = await expireDueBatch(ctx.db, batch);
+    publishAfterCommit(ctx, eventIds);
+    expired += eventIds.length;
+    if (eventIds.length < batch) return expired;
+  }
+}
+
+/**
+ * The expiry tick: every LINK_EXPIRY_TICK_MS (at most a second), the links whose expires_at has
+ * passed, found through the partial index on expires_at of active links. Nothing is scheduled
+ * per link, so a restart or the loss of Redis loses nothing: the deadline is the row.
+ */
+export function linkExpiryTicker(ctx: AppContext, intervalMs: number): Periodic {
+  return new Periodic(intervalMs, async () => {
+    try {
+      await expireDueLinksNow(ctx);
+    } catch (err) {
+      ctx.logger.warn({ err }, 'link expiry tick failed; retrying at the next tick');
+    }
+  });
 }
 
 /** Runs `work` every `intervalMs` (never two at once), and at once when kicked. */
