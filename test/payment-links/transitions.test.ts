@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { sql } from 'drizzle-orm';
+import { sql, TransactionRollbackError } from 'drizzle-orm';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { findLinkById } from '../../src/payment-links/repository.js';
-import { cancelLink, expireLink, markLinkPaid } from '../../src/payment-links/transitions.js';
+import { cancelLink, expireDueLinks, expireLink, markLinkPaid } from '../../src/payment-links/transitions.js';
 import type { Tx } from '../../src/shared/db/index.js';
 import { newUuid } from '../../src/shared/ids.js';
 import { seed, sharedApp, type TestApp } from '../helpers/app.js';
@@ -102,6 +102,37 @@ describe('link transitions (one conditional UPDATE each)', () => {
       tx.rollback();
     }).catch(() => undefined);
     expect((await findLinkById(app.ctx.db, link.id))?.link.status).to.equal('active');
+  });
+
+  it('expireDueLinks takes the due active links, not one a payment holds locked, nor one not yet due', async () => {
+    const [due, held, later, paid] = [await newLink(), await newLink(), await newLink(), await newLink()];
+    for (const link of [due, held, paid]) await backdateExpiry(app, link.id);
+    await inTx((tx) => markLinkPaid(tx, paid.id, { paidAt: new Date(), orderId: null }));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked: () => void = () => undefined;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    // A payment deciding on `held`: its row stays locked until it commits.
+    const holder = inTx(async (tx) => {
+      await tx.execute(sql`SELECT id FROM payment_links WHERE id = ${held.id} FOR UPDATE`);
+      locked();
+      await released;
+    });
+    await isLocked;
+    let taken: string[] = [];
+    await inTx(async (tx) => {
+      taken = (await expireDueLinks(tx, 10_000)).map((row) => row.id);
+      // Nothing else in the shared database is touched: the batch is rolled back once read.
+      tx.rollback();
+    }).catch((err: unknown) => {
+      if (!(err instanceof TransactionRollbackError)) throw err;
+    });
+    release();
+    await holder;
+    expect(taken).to.include(due.id);
+    expect(taken).to.not.include(held.id);
+    expect(taken).to.not.include(later.id);
+    expect(taken).to.not.include(paid.id);
   });
 
   it('an expiry racing a payment leaves exactly one winner', async () => {
