@@ -5,7 +5,7 @@
  * Each returns the updated row, or undefined when the link was not in the state the transition
  * starts from (or does not exist).
  */
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 import type { LinkRow, LinkScope } from './repository.js';
 
@@ -61,14 +61,18 @@ export async function expireDueLinks(tx: Executor, limit: number): Promise<LinkR
   const due = tx
     .select({ id: paymentLinks.id })
     .from(paymentLinks)
-    .where(and(eq(paymentLinks.status, 'active'), sql`${paymentLinks.expiresAt} <= clock_timestamp()`))
+    // statement_timestamp(), not clock_timestamp(): a volatile function cannot bound an index scan, and
+    // the partial index on expires_at would be read whole (every active link) at each tick.
+    .where(and(eq(paymentLinks.status, 'active'), sql`${paymentLinks.expiresAt} <= statement_timestamp()`))
     .orderBy(paymentLinks.expiresAt)
     .limit(limit)
     .for('update', { skipLocked: true });
+  // `= ANY(ARRAY(…))`, not `IN (…)`: the due ids are read first, then each row by its primary key.
+  // With `IN`, the planner expects the LIMIT's rows and joins them against a scan of the whole table.
   return tx
     .update(paymentLinks)
     .set({ status: 'expired', expiredAt: sql`clock_timestamp()`, updatedAt: sql`clock_timestamp()` })
-    .where(and(inArray(paymentLinks.id, due), eq(paymentLinks.status, 'active')))
+    .where(and(sql`${paymentLinks.id} = ANY(ARRAY(${due}))`, eq(paymentLinks.status, 'active')))
     .returning();
 }
 
