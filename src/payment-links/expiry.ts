@@ -1,7 +1,7 @@
 import { recordEvent, recordEvents, type NewEvent } from '../events/outbox.js';
 import type { Db, Executor, Tx } from '../shared/db/index.js';
 import { cachedItemLookup, purchaseData, type ItemLookup } from './purchase-data.js';
-import type { LinkRow } from './repository.js';
+import { anyLinkDue, type LinkRow } from './repository.js';
 import { expireDueLinks, expireLink } from './transitions.js';
 
 /** Most links one expiry transaction takes; a larger backlog is taken a batch after another. */
@@ -47,6 +47,7 @@ export async function expireDueLink(db: Db, linkId: string): Promise<string | un
  * they name, one INSERT of the events. Returns the events' ids (to publish once committed).
  */
 export async function expireDueBatch(db: Db, limit = EXPIRY_BATCH): Promise<string[]> {
+  if (!(await anyLinkDue(db))) return [];
   return db.transaction(async (tx) => {
     const links = await expireDueLinks(tx, limit);
     if (links.length === 0) return [];

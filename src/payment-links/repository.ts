@@ -328,6 +328,20 @@ export async function lockLink(
   return row;
 }
 
+/**
+ * Whether any active link is past its expires_at: one indexed probe, outside a transaction, so that
+ * an expiry tick with nothing due costs one round trip (statement_timestamp(), stable, bounds the
+ * scan of the partial index on expires_at).
+ */
+export async function anyLinkDue(db: Executor): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentLinks.id })
+    .from(paymentLinks)
+    .where(and(eq(paymentLinks.status, 'active'), sql`${paymentLinks.expiresAt} <= statement_timestamp()`))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** A single-use link's payment started less than `holdMinutes` ago and not finished (a double submit). */
 export async function hasPaymentInFlight(
   tx: Executor,
