@@ -58,11 +58,16 @@ export async function expireDueLinksNow(
  * per link, so a restart or the loss of Redis loses nothing: the deadline is the row.
  */
 export function linkExpiryTicker(ctx: AppContext, intervalMs: number): Periodic {
+  // Four ticks a second: a PostgreSQL outage is logged when it starts and when it ends, not at each.
+  let failing = false;
   return new Periodic(intervalMs, async () => {
     try {
       await expireDueLinksNow(ctx);
+      if (failing) ctx.logger.info('link expiry tick recovered');
+      failing = false;
     } catch (err) {
-      ctx.logger.warn({ err }, 'link expiry tick failed; retrying at the next tick');
+      if (!failing) ctx.logger.warn({ err }, 'link expiry tick failed; retrying at every tick');
+      failing = true;
     }
   });
 }
