@@ -29,7 +29,7 @@ import { createLogger } from '../src/shared/logger.js';
 import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
 import { benchTracing, percentChange, startOtlpSink } from './harness/otlp-sink.js';
-import { cpuSeconds, serverPids } from './harness/util.js';
+import { cpuSeconds, postgresCpuSeconds, serverPids } from './harness/util.js';
 
 const RAW_JOBS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RATES = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
@@ -372,7 +372,9 @@ async function cpuNow(
   return {
     senders: sum(senders),
     sendersMain: sum(senders, true),
-    postgres: sum(pids.postgres),
+    // With the backends that exited meanwhile (the postmaster's reaped children): summing the live
+    // ones alone, a window in which a pool closed a connection came out negative.
+    postgres: postgresCpuSeconds(pids.postgres),
     redis: sum(pids.redis),
     receiver: (usage.user + usage.system) / 1e6,
   };
