@@ -127,20 +127,8 @@ export class Receiver {
   }
 }
 
-/** Polls `check` until it returns a value other than undefined (bounded; for state in PostgreSQL). */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// The one polling helper lives in test/helpers; the event tests have always imported it from here.
+export { eventually } from '../helpers/eventually.js';
 
 export interface IntegrationInput {
   url?: string;
