@@ -13,7 +13,13 @@ import { queueTelemetry } from '../src/shared/tracing.js';
 import { AttemptFailedError } from '../src/webhooks/failed-jobs.js';
 import { closeHttpAgents } from '../src/webhooks/http-client.js';
 import { jobsTotal } from '../src/shared/metrics.js';
-import { DEFAULT_SWEEP, outboxSweeper, renewalSweeper, type SweepOptions } from '../src/sweeps/sweep.js';
+import {
+  DEFAULT_SWEEP,
+  outboxSweeper,
+  renewalSweeper,
+  type Periodic,
+  type SweepOptions,
+} from '../src/sweeps/sweep.js';
 import { buildProcessors } from './processors.js';
 
 export interface RunningWorkers {
@@ -21,6 +27,8 @@ export interface RunningWorkers {
   close(): Promise<void>;
   /** The producers the workers use (tests and benchmarks enqueue through them). */
   producers: Producers;
+  /** The periodic sweeps, whose finished runs a caller can wait for (`runsFromNow`). */
+  sweeps: { outbox: Pick<Periodic, 'runsFromNow'>; renewal: Pick<Periodic, 'runsFromNow'> };
 }
 
 export interface WorkerOptions {
@@ -137,6 +145,7 @@ export async function startWorkers(
   );
   return {
     producers,
+    sweeps: { outbox: sweeper, renewal: renewalSweep },
     async close() {
       // Lane runners finish what is in flight and hand their lanes on to the other workers.
       stopping = true;
