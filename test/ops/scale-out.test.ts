@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { and, eq, sql } from 'drizzle-orm';
+import { jobIds } from '../../queues/index.js';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { schema } from '../../src/shared/db/index.js';
 import { createLink as insertLink, eventually, Receiver } from '../events/helpers.js';
@@ -148,8 +149,9 @@ describe('scale-out: two web and two worker processes behave as one', function (
       .from(schema.events)
       .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.paid')));
     expect(events).to.have.length(20);
-    // A duplicate is an absence to disprove: give it several sweeps of both workers (300 ms each) to show.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A duplicate is an absence to disprove: two sweeps of each worker that started after the last
+    // delivery, each of which would have relayed an event again had it been left unmarked.
+    await deployment.sweeps('outbox');
     expect([a.requests.length, b.requests.length, duplicates(a), duplicates(b)]).to.deep.equal([
       20, 20, 0, 0,
     ]);
@@ -210,8 +212,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
         .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.expired')));
       return rows.length >= 5 ? rows : undefined;
     });
-    // Several sweeps of both workers later, still one event and one delivery per link.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Two sweeps of each worker later, still one event and one delivery per link.
+    await deployment.sweeps('outbox');
     const again = await deployment.db
       .select()
       .from(schema.events)
@@ -247,8 +249,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
       return rows.length >= 2 ? rows : undefined;
     }, 15_000);
     await r.waitFor(2, 15_000);
-    // Many sweeps of both workers later, still one renewal order and one renewal delivery.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Two renewal sweeps of each worker later, still one renewal order and one renewal delivery.
+    await deployment.sweeps('renewal');
     const again = await deployment.db
       .select()
       .from(schema.orders)
@@ -283,8 +285,12 @@ describe('scale-out: two web and two worker processes behave as one', function (
         .where(eq(schema.orders.subscriptionId, subscription.id));
     await eventually(async () => ((await orders()).length >= 3 ? true : undefined), 15_000);
     await Promise.all([a.waitFor(5, 15_000), b.waitFor(5, 15_000)]);
-    // Many sweeps of both workers, and the retry job, later: still one retry charged, once per receiver.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The retry's own job has run (it finds the charge made and does nothing) and two renewal sweeps
+    // of each worker have looked too: still one retry charged, once per receiver.
+    expect(await deployment.jobEnd('renewals', jobIds.renewalRetries(subscription.id, 2, 1))).to.equal(
+      'completed',
+    );
+    await deployment.sweeps('renewal');
     expect((await orders()).map((o) => o.status).sort()).to.deep.equal(['failed', 'paid', 'paid']);
     const [after] = await deployment.db
       .select()
