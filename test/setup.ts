@@ -1,5 +1,5 @@
 import { closeTestApps, sharedApp } from './helpers/app.js';
-import { ensureBuilt } from './helpers/compiled.js';
+import { ensureBuilt, stopUnusedBuild } from './helpers/compiled.js';
 import { hasTestEnvironment, startTestEnvironment, testEnvironment } from './helpers/environment.js';
 import { leakedIntoLogs } from './helpers/log-check.js';
 import { takeWebhookViolations } from './helpers/webhook-validator.js';
@@ -36,6 +36,7 @@ export const mochaHooks = {
         }
       }
     } finally {
+      await stopUnusedBuild();
       await closeTestApps();
       if (hasTestEnvironment()) await testEnvironment().stop();
     }
