@@ -2,6 +2,7 @@ import { closeTestApps, sharedApp } from './helpers/app.js';
 import { ensureBuilt, stopUnusedBuild } from './helpers/compiled.js';
 import { hasTestEnvironment, startTestEnvironment, testEnvironment } from './helpers/environment.js';
 import { leakedIntoLogs } from './helpers/log-check.js';
+import { unexplainedSkips } from './helpers/skip.js';
 import { takeWebhookViolations } from './helpers/webhook-validator.js';
 
 /** Mocha root hooks: one environment for the whole run, torn down at the end. */
@@ -35,6 +36,13 @@ export const mochaHooks = {
           );
         }
       }
+      // A skip nobody reads is a test that silently stopped running: every skip prints why.
+      const root = this.test?.parent;
+      const unexplained = root ? unexplainedSkips(root) : [];
+      if (unexplained.length > 0)
+        throw new Error(
+          `${unexplained.length} test(s) skipped without a printed reason (skip with skipBecause, test/helpers/skip.ts):\n  ${unexplained.join('\n  ')}`,
+        );
     } finally {
       await stopUnusedBuild();
       await closeTestApps();

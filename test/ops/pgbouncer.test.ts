@@ -7,6 +7,7 @@ import { eventually } from '../events/helpers.js';
 import { testEnvironment } from '../helpers/environment.js';
 import { findPgBouncer, LocalPgBouncer } from '../helpers/pgbouncer.js';
 import { startDeployment, type Deployment } from '../helpers/processes.js';
+import { skipBecause } from '../helpers/skip.js';
 
 /** Server connections PgBouncer may open per database: far fewer than the processes' pools (10 each). */
 const POOL_SIZE = 2;
@@ -25,9 +26,8 @@ describe('PgBouncer in transaction pooling mode', function () {
   before(async function () {
     const binary = await findPgBouncer();
     if (!binary) {
-      // No PgBouncer on this machine (apt-get install pgbouncer). CI installs it (.ci/run), so there
-      // this suite always runs.
-      this.skip();
+      // CI installs it (.ci/run), so there this suite always runs.
+      skipBecause(this, 'no pgbouncer binary on this machine (apt-get install pgbouncer)');
     }
     bouncer = new LocalPgBouncer(binary, { serverUrl: testEnvironment().databaseUrl, poolSize: POOL_SIZE });
     await bouncer.start();
