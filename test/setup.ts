@@ -5,6 +5,9 @@ import { leakedIntoLogs } from './helpers/log-check.js';
 import { unexplainedSkips } from './helpers/skip.js';
 import { takeWebhookViolations } from './helpers/webhook-validator.js';
 
+/** How long the process may outlive the last hook before a resource left open fails the run. */
+const LEFT_OPEN_GRACE_MS = 20_000;
+
 /** Mocha root hooks: one environment for the whole run, torn down at the end. */
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
@@ -47,6 +50,15 @@ export const mochaHooks = {
       await stopUnusedBuild();
       await closeTestApps();
       if (hasTestEnvironment()) await testEnvironment().stop();
+      // Mocha runs without exit: true, so a run ends when nothing is left open. Something left open
+      // would hold it forever: after a grace it names what kinds of resource are left and fails.
+      setTimeout(() => {
+        process.stderr.write(
+          `\nthe run is over but the process is held open by: ${process.getActiveResourcesInfo().join(', ')}\n` +
+            'close them in the test or helper that opened them (docs/operations.md, "Test suites")\n',
+        );
+        process.exit(1);
+      }, LEFT_OPEN_GRACE_MS).unref();
     }
   },
 };
