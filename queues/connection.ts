@@ -32,3 +32,23 @@ export function patientConnection(like: RedisClient, options: Partial<RedisOptio
   redis.on('error', () => undefined); // reconnection is automatic; readiness reports the outage
   return redis;
 }
+
+const dependents = new WeakMap<RedisClient, Set<() => void>>();
+
+/**
+ * Has `close` run when `connection` is closed through `closeConnection`: for what lives as long as
+ * a connection (a connection made from it, a cache subscribed on one). Not an 'end' listener:
+ * ioredis emits no 'end' for a connection closed while it waits to reconnect (Redis down), and a
+ * dependent left open then retries forever and keeps its process alive.
+ */
+export function closeWith(connection: RedisClient, close: () => void): void {
+  dependents.set(connection, (dependents.get(connection) ?? new Set()).add(close));
+}
+
+/** Closes what was made to live as long as `connection` (`closeWith`), then the connection. */
+export function closeConnection(connection: RedisClient): void {
+  const closers = dependents.get(connection);
+  dependents.delete(connection);
+  for (const close of closers ?? []) close();
+  connection.disconnect();
+}

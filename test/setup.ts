@@ -1,8 +1,12 @@
 import { closeTestApps, sharedApp } from './helpers/app.js';
-import { ensureBuilt } from './helpers/compiled.js';
+import { ensureBuilt, stopUnusedBuild } from './helpers/compiled.js';
 import { hasTestEnvironment, startTestEnvironment, testEnvironment } from './helpers/environment.js';
 import { leakedIntoLogs } from './helpers/log-check.js';
+import { unexplainedSkips } from './helpers/skip.js';
 import { takeWebhookViolations } from './helpers/webhook-validator.js';
+
+/** How long the process may outlive the last hook before a resource left open fails the run. */
+const LEFT_OPEN_GRACE_MS = 20_000;
 
 /** Mocha root hooks: one environment for the whole run, torn down at the end. */
 export const mochaHooks = {
@@ -35,9 +39,26 @@ export const mochaHooks = {
           );
         }
       }
+      // A skip nobody reads is a test that silently stopped running: every skip prints why.
+      const root = this.test?.parent;
+      const unexplained = root ? unexplainedSkips(root) : [];
+      if (unexplained.length > 0)
+        throw new Error(
+          `${unexplained.length} test(s) skipped without a printed reason (skip with skipBecause, test/helpers/skip.ts):\n  ${unexplained.join('\n  ')}`,
+        );
     } finally {
+      await stopUnusedBuild();
       await closeTestApps();
       if (hasTestEnvironment()) await testEnvironment().stop();
+      // Mocha runs without exit: true, so a run ends when nothing is left open. Something left open
+      // would hold it forever: after a grace it names what kinds of resource are left and fails.
+      setTimeout(() => {
+        process.stderr.write(
+          `\nthe run is over but the process is held open by: ${process.getActiveResourcesInfo().join(', ')}\n` +
+            'close them in the test or helper that opened them (docs/operations.md, "Test suites")\n',
+        );
+        process.exit(1);
+      }, LEFT_OPEN_GRACE_MS).unref();
     }
   },
 };

@@ -18,6 +18,7 @@ import {
   linkExpiryTicker,
   outboxSweeper,
   renewalSweeper,
+  type Periodic,
   type SweepOptions,
 } from '../src/sweeps/sweep.js';
 import { buildProcessors } from './processors.js';
@@ -27,6 +28,8 @@ export interface RunningWorkers {
   close(): Promise<void>;
   /** The producers the workers use (tests and benchmarks enqueue through them). */
   producers: Producers;
+  /** The periodic sweeps, whose finished runs a caller can wait for (`runsFromNow`). */
+  sweeps: { outbox: Pick<Periodic, 'runsFromNow'>; renewal: Pick<Periodic, 'runsFromNow'> };
 }
 
 export interface WorkerOptions {
@@ -145,6 +148,7 @@ export async function startWorkers(
   );
   return {
     producers,
+    sweeps: { outbox: sweeper, renewal: renewalSweep },
     async close() {
       // Lane runners finish what is in flight and hand their lanes on to the other workers.
       stopping = true;

@@ -4,7 +4,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { Router, type RequestHandler } from 'express';
 import type { AppContext } from '../shared/context.js';
-import { patientConnection, Producers } from '../../queues/index.js';
+import { closeWith, patientConnection, Producers } from '../../queues/index.js';
 
 export const ADMIN_QUEUES_PATH = '/admin/queues';
 
@@ -98,6 +98,8 @@ export function adminQueuesRouter(ctx: AppContext): Router {
     serverAdapter.setBasePath(ADMIN_QUEUES_PATH);
     // The board's own connection: it reads a lot and should wait out a Redis blip, not fail fast.
     const redis = patientConnection(ctx.redis);
+    // Its queues hold nothing but this connection: closing it, with the process's, closes the board.
+    closeWith(ctx.redis, () => redis.disconnect());
     createBullBoard({
       queues: new Producers(redis, ctx.config.queuePrefix)
         .all()

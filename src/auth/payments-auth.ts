@@ -4,7 +4,7 @@ import { AuthenticationError, PermissionError } from '../shared/errors.js';
 import { sha256Hex } from '../shared/ids.js';
 import { KEY_PATTERN } from '../keys/key-format.js';
 import { findKeyByHash, touchKeyLastUsed, type KeyLookup } from '../keys/repository.js';
-import { isCluster, patientConnection } from '../../queues/index.js';
+import { closeWith, isCluster, patientConnection } from '../../queues/index.js';
 import { KeyCache } from './key-cache.js';
 import { bearerToken } from './bearer.js';
 import { LastUsedTracker } from './last-used.js';
@@ -48,6 +48,6 @@ function newKeyCache(ctx: AppContext): KeyCache {
   // on a cluster every request reads its key (ttl 0 caches nothing).
   const ttlMs = isCluster(ctx.redis) ? 0 : ctx.config.limits.keyCacheTtlMs;
   const cache = new KeyCache(patientConnection(ctx.redis), ttlMs);
-  ctx.redis.once('end', () => cache.close());
+  closeWith(ctx.redis, () => cache.close());
   return cache;
 }

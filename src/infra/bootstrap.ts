@@ -1,4 +1,4 @@
-import { Producers } from '../../queues/index.js';
+import { closeConnection, Producers } from '../../queues/index.js';
 import { ConfigError, loadConfig, type Config } from '../shared/config.js';
 import type { AppContext } from '../shared/context.js';
 import { createDatabase } from '../shared/db/index.js';
@@ -72,7 +72,7 @@ export function createContext(
     ctx: { config, db: database.db, pool: database.pool, redis, producers, logger },
     async close() {
       await producers.close();
-      redis.disconnect();
+      closeConnection(redis);
       await database.close();
     },
   };

@@ -60,6 +60,18 @@ export const breakerOpenings = new Counter({
   registers: [registry],
 });
 
+/**
+ * Runs of the worker's periodic sweeps finished, by sweep (`outbox`, `renewal`) and outcome: a sweep
+ * that stops running (stuck on a lock, its process wedged) shows as a flat line, and an operator or a
+ * test can tell "nothing was due" from "nobody looked".
+ */
+export const sweepRuns = new Counter({
+  name: 'sweep_runs_total',
+  help: 'Runs of the periodic sweeps finished by this process, by sweep (outbox, renewal) and outcome (ok, failed)',
+  labelNames: ['sweep', 'outcome'] as const,
+  registers: [registry],
+});
+
 export const deliveryLag = new Histogram({
   name: 'webhook_delivery_lag_seconds',
   help: 'Time from an event’s commit to the first attempt of each of its deliveries',

@@ -4,6 +4,7 @@ import { sweepRenewals } from '../orders/renewals.js';
 import { sweepReconciliations } from '../orders/settlement.js';
 import { EXPIRY_BATCH, expireDueBatch } from '../payment-links/expiry.js';
 import type { AppContext } from '../shared/context.js';
+import { sweepRuns } from '../shared/metrics.js';
 import { sweepDeliveries, type DeliverySweepOptions } from '../webhooks/sweep.js';
 
 export type SweepOptions = DeliverySweepOptions;
@@ -77,6 +78,9 @@ export class Periodic {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  /** Runs finished so far. */
+  private finished = 0;
+  private waiters: Array<{ runs: number; resolve: () => void; reject: (err: Error) => void }> = [];
 
   constructor(
     private readonly intervalMs: number,
@@ -94,11 +98,27 @@ export class Periodic {
     this.schedule(0);
   }
 
+  /**
+   * Resolves once `count` runs that started after this call have finished: what a caller that must
+   * show some work was NOT done waits for, instead of a guess at how long the runs take. Rejects if
+   * the sweep stops first.
+   */
+  runsFromNow(count = 1): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('the sweep has stopped'));
+    // A run under way started before this call: it does not count.
+    const runs = this.finished + count + (this.running ? 1 : 0);
+    return new Promise<void>((resolve, reject) => this.waiters.push({ runs, resolve, reject }));
+  }
+
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.running = this.work().finally(() => {
         this.running = undefined;
+        this.finished += 1;
+        const due = this.waiters.filter((w) => w.runs <= this.finished);
+        this.waiters = this.waiters.filter((w) => w.runs > this.finished);
+        for (const w of due) w.resolve();
         this.schedule(this.intervalMs);
       });
     }, ms);
@@ -109,6 +129,8 @@ export class Periodic {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    for (const w of this.waiters.splice(0))
+      w.reject(new Error('the sweep stopped before the runs waited for'));
   }
 }
 
@@ -119,8 +141,10 @@ export function outboxSweeper(ctx: AppContext, intervalMs: number, options: Swee
       const report = await sweepOnce(ctx, options);
       if (report.events + report.lanes + report.links + report.orders > 0)
         ctx.logger.info(report, 'outbox sweep recovered work');
+      sweepRuns.inc({ sweep: 'outbox', outcome: 'ok' });
     } catch (err) {
       ctx.logger.warn({ err }, 'outbox sweep failed; retrying at the next interval');
+      sweepRuns.inc({ sweep: 'outbox', outcome: 'failed' });
     }
   });
 }
@@ -131,17 +155,21 @@ export function outboxSweeper(ctx: AppContext, intervalMs: number, options: Swee
  */
 export function renewalSweeper(ctx: AppContext, intervalMs: number): Periodic {
   return new Periodic(intervalMs, async () => {
+    let outcome: 'ok' | 'failed' = 'ok';
     try {
       const renewed = await sweepRenewals(ctx);
       if (renewed > 0) ctx.logger.info({ renewed }, 'renewal sweep renewed overdue subscriptions');
     } catch (err) {
+      outcome = 'failed';
       ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next interval');
     }
     try {
       const read = await sweepReconciliations(ctx);
       if (read > 0) ctx.logger.info({ read }, 'renewal sweep read overdue charges from their gateway');
     } catch (err) {
+      outcome = 'failed';
       ctx.logger.warn({ err }, 'reconciliation sweep failed; retrying at the next interval');
     }
+    sweepRuns.inc({ sweep: 'renewal', outcome });
   });
 }

@@ -290,12 +290,13 @@ describe('Pix, boleto and card instalments in Chromium', function () {
 
 /** Waits until `read` gives text matching `pattern` (a copy confirmation is written asynchronously). */
 async function textEventually(read: () => Promise<string | null>, pattern: RegExp): Promise<void> {
-  const deadline = Date.now() + 3000;
-  for (;;) {
-    const text = (await read()) ?? '';
-    if (pattern.test(text)) return;
-    if (Date.now() > deadline)
-      throw new Error(`expected text matching ${String(pattern)}, got ${JSON.stringify(text)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  let text = '';
+  await eventually(
+    async () => {
+      text = (await read()) ?? '';
+      return pattern.test(text) ? true : undefined;
+    },
+    3000,
+    () => `text matching ${String(pattern)}, got ${JSON.stringify(text)}`,
+  );
 }

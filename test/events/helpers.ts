@@ -48,6 +48,8 @@ export class Receiver {
   private server: http.Server | undefined;
   private readonly path = `/hook-${randomBase62(12)}`;
   private waiters: Array<() => void> = [];
+  /** Answers held back (`delayMs`): dropped when the receiver closes, with their connections. */
+  private readonly held = new Set<NodeJS.Timeout>();
   private validator: WebhookBodyValidator | undefined;
 
   private check(received: ReceivedRequest): void {
@@ -88,8 +90,13 @@ export class Receiver {
           res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
           res.end(answer.body ?? '');
         };
-        if (answer.delayMs) setTimeout(send, answer.delayMs);
-        else send();
+        if (answer.delayMs) {
+          const timer = setTimeout(() => {
+            this.held.delete(timer);
+            send();
+          }, answer.delayMs);
+          this.held.add(timer);
+        } else send();
       });
     });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
@@ -122,25 +129,15 @@ export class Receiver {
   }
 
   async close(): Promise<void> {
+    for (const timer of this.held) clearTimeout(timer);
+    this.held.clear();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()));
   }
 }
 
-/** Polls `check` until it returns a value other than undefined (bounded; for state in PostgreSQL). */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+// The one polling helper lives in test/helpers; the event tests have always imported it from here.
+export { eventually } from '../helpers/eventually.js';
 
 export interface IntegrationInput {
   url?: string;

@@ -173,7 +173,7 @@ describe('requests that cannot be decoded', () => {
 });
 
 describe('slow requests', () => {
-  it('answers 408 (or closes) when headers and body have not arrived within the request timeout', async () => {
+  it('answers 408 when headers and body have not arrived within the request timeout', async () => {
     const app = await startTestApp({ REQUEST_TIMEOUT_MS: '500' });
     try {
       const url = new URL(app.url);
@@ -191,7 +191,8 @@ describe('slow requests', () => {
         socket.on('error', () => resolve(received));
       });
       expect(Date.now() - started).to.be.lessThan(5000);
-      if (answer !== '') expect(answer).to.match(/^HTTP\/1\.1 408/);
+      // docs/api.md promises a 408, not a silently closed connection.
+      expect(answer).to.match(/^HTTP\/1\.1 408/);
     } finally {
       await app.close();
     }

@@ -2,10 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import { capturedLogFile } from '../helpers/captured-logs.js';
 import { seed, sharedApp } from '../helpers/app.js';
+import { skipBecause } from '../helpers/skip.js';
 
 describe('captured service logs (the log check at the end of the run reads them)', () => {
   it('hold the request lines of the in-process service, with route and status but no credential', async function () {
-    if (process.env.TEST_LOG_LEVEL) this.skip(); // logs go to stdout instead when a developer asks to see them
+    if (process.env.TEST_LOG_LEVEL)
+      skipBecause(this, 'TEST_LOG_LEVEL is set: the service logs go to stdout, not to the capture file');
     const app = await sharedApp();
     const tenant = await seed();
     const res = await app.http.get('/v1/offers', { auth: tenant.keys.test });

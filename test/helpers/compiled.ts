@@ -1,14 +1,20 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let built: Promise<void> | undefined;
+/** The build step under way, if any. */
+let running: ChildProcess | undefined;
 
 /** One step of the build, run with this Node; rejects with its output when it fails. */
 function step(args: string[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    running = child;
+    child.once('exit', () => {
+      if (running === child) running = undefined;
+    });
     let output = '';
     for (const stream of [child.stdout, child.stderr])
       stream.on('data', (c: Buffer) => (output += c.toString()));
@@ -29,4 +35,16 @@ export function ensureBuilt(): Promise<void> {
     step([path.join(REPO_ROOT, 'scripts/copy-static.mjs')]),
   );
   return built;
+}
+
+/**
+ * Ends a build nobody waited for (a run of tests that start no compiled process), so the run exits
+ * when its tests are done instead of when tsc is; the next run builds again anyway.
+ */
+export async function stopUnusedBuild(): Promise<void> {
+  const child = running;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }

@@ -10,6 +10,7 @@ export class LaggingProxy {
   private readonly sockets = new Set<net.Socket>();
   /** Everything the clients sent, in order. */
   sent = '';
+  private sentWaiters: Array<{ pattern: RegExp; from: number; resolve: () => void }> = [];
 
   private constructor(
     private readonly target: { host: string; port: number },
@@ -40,11 +41,19 @@ export class LaggingProxy {
     client.on('data', (chunk: Buffer) => {
       this.sent += chunk.toString('latin1');
       upstream.write(chunk);
+      const arrived = this.sentWaiters.filter((w) => w.pattern.test(this.sent.slice(w.from)));
+      this.sentWaiters = this.sentWaiters.filter((w) => !arrived.includes(w));
+      for (const w of arrived) w.resolve();
     });
     // Each chunk leaves lagMs after it came; timers of equal delay fire in order, so order holds.
     upstream.on('data', (chunk) => setTimeout(() => client.write(chunk), this.lagMs));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => setTimeout(() => client.destroy(), this.lagMs));
+  }
+
+  /** Resolves once a client sends, from now on, something matching `pattern` (passed on to the server at once). */
+  nextSent(pattern: RegExp): Promise<void> {
+    return new Promise((resolve) => this.sentWaiters.push({ pattern, from: this.sent.length, resolve }));
   }
 
   async stop(): Promise<void> {

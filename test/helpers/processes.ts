@@ -5,13 +5,20 @@ import { fileURLToPath } from 'node:url';
 import { ServiceProcess } from '../../bench/harness/service-process.js';
 import { freePort } from '../../src/infra/free-port.js';
 import { randomBase62 } from '../../src/shared/ids.js';
+import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import pg from 'pg';
+import { Producers, type JobEnd, type QueueKey } from '../../queues/index.js';
 import { seedCompany, type SeedOptions, type SeedResult } from '../../src/cli/seed.js';
 import { createDatabase, type Db } from '../../src/shared/db/index.js';
 import { migrate } from '../../src/shared/db/migrate.js';
+import { Receiver } from '../events/helpers.js';
 import { capturedLogFile } from './captured-logs.js';
 import { ensureBuilt } from './compiled.js';
+import { eventually } from './eventually.js';
 import { databaseOnServer, testEnvironment } from './environment.js';
+import { HttpClient } from './http.js';
+import { sampleValue, scrapeMetrics } from './prometheus.js';
 import { noteSecret } from './secrets.js';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,6 +34,29 @@ export interface Deployment {
   db: Db;
   /** A company with keys, token and catalog in the deployment's database. */
   seed(options?: SeedOptions): Promise<SeedResult>;
+  /** The webs in turn (`web(i)` is web `i` modulo their number): a test spreads its requests over all. */
+  web(i: number): HttpClient;
+  /** A webhook receiver on loopback, answering as `reply` says; closed by `stop`. */
+  receiver(reply?: Receiver['reply']): Promise<Receiver>;
+  /** A webhook integration for every product, made through the first web's panel API. */
+  integrate(
+    tenant: SeedResult,
+    url: string,
+    events: string[],
+    extra?: Record<string, unknown>,
+  ): Promise<number>;
+  /** A test-mode link of the tenant's active offer, made through `web(i)`: its id. */
+  testLink(tenant: SeedResult, i: number): Promise<string>;
+  /**
+   * Resolves once every worker process has finished `runs` runs of `sweep` that started after this
+   * call (its `sweep_runs_total` on its METRICS_PORT): how a test shows that the sweeps, which would
+   * redo or duplicate work if they were wrong, looked and found nothing to do.
+   */
+  sweeps(sweep: 'outbox' | 'renewal', runs?: number): Promise<void>;
+  /** How one job of the deployment's queues ended (BullMQ's own completed/failed mark), or `timeout`. */
+  jobEnd(key: QueueKey, jobId: string, timeoutMs?: number): Promise<JobEnd>;
+  /** Closes the receivers made so far (a suite that starts a second deployment keeps none). */
+  closeReceivers(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -62,6 +92,15 @@ export async function startDeployment(options: {
   await migrator.end();
   const { db, pool } = createDatabase(database.url, 5);
   const ports = await Promise.all(Array.from({ length: options.webs }, () => freePort()));
+  // Each worker serves its metrics (the sweeps' runs among them) unless the test chose its own port.
+  const metricsToken = options.env?.METRICS_TOKEN ?? `deployment-metrics-${randomBase62(16)}`;
+  noteSecret(metricsToken);
+  const workerEnvs = await Promise.all(
+    Array.from({ length: options.workers }, async (_, i) => ({
+      METRICS_PORT: String(await freePort()),
+      ...options.workerEnv?.(i),
+    })),
+  );
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'production',
@@ -76,6 +115,7 @@ export async function startDeployment(options: {
     ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
     DEV_GATEWAY: 'true',
     GATEWAY_WEBHOOK_SECRET: 'deployment-gateway-secret-0123456789',
+    METRICS_TOKEN: metricsToken,
     ...options.env,
   };
   // One public address, as behind a load balancer: links and checkout URLs name the first web.
@@ -107,7 +147,7 @@ export async function startDeployment(options: {
         cwd: REPO_ROOT,
         compiled: true,
         script: 'workers/main.ts',
-        env: { ...base, PUBLIC_BASE_URL: publicBase, ...options.workerEnv?.(i) },
+        env: { ...base, PUBLIC_BASE_URL: publicBase, ...workerEnvs[i] },
         logFile: path.join(logDir, `worker-${i + 1}.log`),
         readyLine: '"workers started"',
       }),
@@ -121,8 +161,21 @@ export async function startDeployment(options: {
     await database.drop();
     throw err;
   }
+  const webs = ports.map((port) => `http://127.0.0.1:${port}`);
+  // Responses are checked against the documents each web serves; the panel's mount path is the default.
+  const clients = webs.map((url) => new HttpClient(url, environment.config()));
+  const web = (i: number): HttpClient => {
+    const client = clients[i % clients.length];
+    if (!client) throw new Error('this deployment has no web process');
+    return client;
+  };
+  const receivers: Receiver[] = [];
+  let queues: { redis: Redis; producers: Producers } | undefined;
+  const closeReceivers = async (): Promise<void> => {
+    await Promise.all(receivers.splice(0).map((r) => r.close()));
+  };
   return {
-    webs: ports.map((port) => `http://127.0.0.1:${port}`),
+    webs,
     webProcesses,
     workerProcesses,
     env: base,
@@ -133,7 +186,63 @@ export async function startDeployment(options: {
       for (const value of [seeded.panel_token, ...Object.values(seeded.keys)]) noteSecret(value);
       return seeded;
     },
+    web,
+    async receiver(reply) {
+      const r = await new Receiver().start();
+      if (reply) r.reply = reply;
+      receivers.push(r);
+      return r;
+    },
+    async integrate(tenant, url, events, extra = {}) {
+      const res = await web(0).post<{ id: number }>('/panel/v1/integrations/', {
+        auth: tenant.panel_token,
+        body: { type: 'webhook', config: { url }, events, send_to_all_products: true, ...extra },
+      });
+      expect(res.status, res.text).to.equal(201);
+      return res.body.id;
+    },
+    async testLink(tenant, i) {
+      const offer = tenant.offers.find((o) => o.status === 'active');
+      const res = await web(i).post<{ id: string }>('/v1/payment-links', {
+        auth: tenant.keys.test,
+        body: { offer_code: offer?.code, external_reference: `deployment-${i}` },
+      });
+      expect(res.status, res.text).to.equal(201);
+      return res.body.id;
+    },
+    async sweeps(sweep, runs = 2) {
+      const finished = async (env: Record<string, string>): Promise<number> =>
+        sampleValue(
+          await scrapeMetrics(`http://127.0.0.1:${env.METRICS_PORT ?? ''}/metrics`, metricsToken),
+          'sweep_runs_total',
+          { sweep },
+        );
+      await Promise.all(
+        workerEnvs.map(async (env, i) => {
+          // The run under way when the count is read started before this call: one more than asked.
+          const target = (await finished(env)) + runs + 1;
+          let seen = 0;
+          await eventually(
+            async () => ((seen = await finished(env)) >= target ? true : undefined),
+            20_000,
+            () => `${runs} ${sweep} sweeps of worker ${i + 1} (${seen} of ${target} runs)`,
+          );
+        }),
+      );
+    },
+    jobEnd(key, jobId, timeoutMs = 15_000) {
+      if (!base.REDIS_URL) throw new Error('jobEnd reads the queues of a deployment on one Redis');
+      if (!queues) {
+        const redis = new Redis(base.REDIS_URL);
+        queues = { redis, producers: new Producers(redis, String(base.QUEUE_PREFIX)) };
+      }
+      return queues.producers.waitForJob(key, jobId, timeoutMs);
+    },
+    closeReceivers,
     async stop() {
+      await closeReceivers();
+      await queues?.producers.close();
+      queues?.redis.disconnect();
       await Promise.all(all.map((p) => p.stop()));
       await pool.end();
       await database.drop();

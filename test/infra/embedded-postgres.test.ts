@@ -19,6 +19,7 @@ import {
 } from '../../src/infra/postgres-as-root.js';
 import { PrivateRedis } from '../../src/infra/private-redis.js';
 import { StartupError } from '../../src/infra/startup-error.js';
+import { skipBecause } from '../helpers/skip.js';
 
 const run = promisify(execFile);
 
@@ -115,7 +116,7 @@ describe('embedded PostgreSQL and private Redis in private folders', function ()
 
   describe('as root', () => {
     before(function () {
-      if (!runsAsRoot()) this.skip();
+      if (!runsAsRoot()) skipBecause(this, 'not running as root: these tests are of what only root does');
     });
 
     it('copies binaries the postgres user cannot reach to a cache it can, once', async () => {

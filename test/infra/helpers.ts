@@ -92,15 +92,3 @@ export async function processesMentioning(
     .map((m) => ({ pid: Number(m[1]), args: m[2] ?? '' }))
     .filter((p) => p.pid !== process.pid && needles.some((n) => p.args.includes(n)));
 }
-
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}

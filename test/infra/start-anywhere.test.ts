@@ -6,7 +6,8 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { freePort, isListening } from '../../src/infra/free-port.js';
 import { ROOT_DIRS, runsAsRoot } from '../../src/infra/postgres-as-root.js';
-import { copyProject, eventually, processesMentioning, ServiceProcess, type LogLine } from './helpers.js';
+import { eventually, TimedOut } from '../helpers/eventually.js';
+import { copyProject, processesMentioning, ServiceProcess, type LogLine } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -71,8 +72,14 @@ describe('npm start in a mode-700 folder, on a path with a space', function () {
       await service.exited;
     }
     // Anything still alive failed this suite's point; its command line names our folders, so it is ours.
-    const left = await eventually(async () => ((await ours()).length === 0 ? [] : undefined), 5000);
-    if (!left) {
+    const stillRunning = await eventually(async () => ((await ours()).length === 0 ? true : undefined), 5000).then(
+      () => false,
+      (err: unknown) => {
+        if (err instanceof TimedOut) return true;
+        throw err;
+      },
+    );
+    if (stillRunning) {
       for (const p of await ours()) {
         try {
           process.kill(p.pid, 'SIGKILL');
@@ -144,11 +151,14 @@ describe('npm start in a mode-700 folder, on a path with a space', function () {
     expect(await ours()).to.not.deep.equal([]);
     service?.child.kill('SIGKILL');
     await service?.exited;
-    const gone = await eventually(async () => {
-      const alive =
-        (await ours()).length > 0 || (await isListening(pgPort)) || (await isListening(redisPort));
-      return alive ? undefined : true;
-    }, 5000);
-    expect(gone, `still running: ${JSON.stringify(await ours())}`).to.equal(true);
+    await eventually(
+      async () => {
+        const alive =
+          (await ours()).length > 0 || (await isListening(pgPort)) || (await isListening(redisPort));
+        return alive ? undefined : true;
+      },
+      5000,
+      async () => `nothing left running, still running: ${JSON.stringify(await ours())}`,
+    );
   });
 });

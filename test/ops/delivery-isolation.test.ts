@@ -7,8 +7,6 @@ import type { SeedResult } from '../../src/cli/seed.js';
 import { schema } from '../../src/shared/db/index.js';
 import { PrivateRedis } from '../../src/infra/private-redis.js';
 import { eventually, Receiver } from '../events/helpers.js';
-import { sharedApp } from '../helpers/app.js';
-import { HttpClient } from '../helpers/http.js';
 import { startDeployment, type Deployment } from '../helpers/processes.js';
 
 const CAP = 3;
@@ -22,12 +20,9 @@ const BREAKER_THRESHOLD = 4;
 describe('delivery isolation: two worker processes, one lane per integration', function () {
   this.timeout(120_000);
   let deployment: Deployment;
-  let web: HttpClient;
-  const receivers: Receiver[] = [];
 
   async function startWith(env: Record<string, string> = {}, redisUrl?: string): Promise<Deployment> {
-    const local = await sharedApp();
-    const started = await startDeployment({
+    return startDeployment({
       webs: 1,
       workers: 2,
       ...(redisUrl === undefined ? {} : { redisUrl }),
@@ -42,35 +37,12 @@ describe('delivery isolation: two worker processes, one lane per integration', f
         ...env,
       },
     });
-    web = new HttpClient(started.webs[0] ?? '', local.ctx.config);
-    return started;
-  }
-
-  async function receiver(reply?: Receiver['reply']): Promise<Receiver> {
-    const r = await new Receiver().start();
-    if (reply) r.reply = reply;
-    receivers.push(r);
-    return r;
-  }
-
-  async function integrate(
-    tenant: SeedResult,
-    url: string,
-    events: string[],
-    extra: Record<string, unknown> = {},
-  ): Promise<number> {
-    const res = await web.post<{ id: number }>('/panel/v1/integrations/', {
-      auth: tenant.panel_token,
-      body: { type: 'webhook', config: { url }, events, send_to_all_products: true, ...extra },
-    });
-    expect(res.status, res.text).to.equal(201);
-    return res.body.id;
   }
 
   /** A buyer pays a live link by card at the checkout: order.created, lead.created, order.paid. */
   async function cardPayment(tenant: SeedResult, n: number): Promise<string> {
     const offer = tenant.offers.find((o) => o.status === 'active');
-    const link = await web.post<{ id: string }>('/v1/payment-links', {
+    const link = await deployment.web(0).post<{ id: string }>('/v1/payment-links', {
       auth: tenant.keys.live,
       body: { offer_code: offer?.code, external_reference: `iso-${n}` },
     });
@@ -107,14 +79,13 @@ describe('delivery isolation: two worker processes, one lane per integration', f
       deployment = await startWith();
     });
     after(async () => {
-      await Promise.all(receivers.splice(0).map((r) => r.close()));
       await deployment?.stop();
     });
 
     it('never has more than WEBHOOK_MAX_IN_FLIGHT requests open to one receiver, across both workers', async () => {
       const tenant = await deployment.seed();
-      const slow = await receiver(() => ({ status: 200, delayMs: 800 }));
-      await integrate(tenant, slow.url, ['order.paid']);
+      const slow = await deployment.receiver(() => ({ status: 200, delayMs: 800 }));
+      await deployment.integrate(tenant, slow.url, ['order.paid']);
       // Twelve payments at once: a backlog four times the cap.
       await Promise.all(Array.from({ length: 12 }, (_, i) => cardPayment(tenant, i)));
       await slow.waitFor(12, 30_000);
@@ -123,8 +94,8 @@ describe('delivery isolation: two worker processes, one lane per integration', f
 
     it('starts an integration’s deliveries in the order their events committed', async () => {
       const tenant = await deployment.seed();
-      const one = await receiver();
-      await integrate(tenant, one.url, ['order.paid']);
+      const one = await deployment.receiver();
+      await deployment.integrate(tenant, one.url, ['order.paid']);
       for (let i = 0; i < 15; i += 1) await cardPayment(tenant, i);
       await one.waitFor(15, 30_000);
       const committed = await eventIds(tenant, 'order.paid');
@@ -145,8 +116,8 @@ describe('delivery isolation: two worker processes, one lane per integration', f
 
     it('starts at most rate_limit_per_second attempts per second (within 10 % over 10 s)', async () => {
       const tenant = await deployment.seed();
-      const metered = await receiver();
-      const integrationId = await integrate(
+      const metered = await deployment.receiver();
+      const integrationId = await deployment.integrate(
         tenant,
         metered.url,
         ['order.paid', 'order.created', 'lead.created'],
@@ -154,10 +125,11 @@ describe('delivery isolation: two worker processes, one lane per integration', f
           rate_limit_per_second: 5,
         },
       );
-      const got = await web.get<{ rate_limit_per_second: number | null }>(
-        `/panel/v1/integrations/${integrationId}`,
-        { auth: tenant.panel_token },
-      );
+      const got = await deployment
+        .web(0)
+        .get<{ rate_limit_per_second: number | null }>(`/panel/v1/integrations/${integrationId}`, {
+          auth: tenant.panel_token,
+        });
       expect(got.body.rate_limit_per_second).to.equal(5);
       // 22 payments: 66 events, more than 12 s of backlog at 5/s.
       for (let i = 0; i < 22; i += 1) await cardPayment(tenant, i);
@@ -170,12 +142,12 @@ describe('delivery isolation: two worker processes, one lane per integration', f
 
     it('pauses only the integration whose receiver answered 429 with Retry-After', async () => {
       const [busy, calm] = [await deployment.seed(), await deployment.seed()];
-      const paused = await receiver((_req, i) =>
+      const paused = await deployment.receiver((_req, i) =>
         i === 0 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 200 },
       );
-      const other = await receiver();
-      await integrate(busy, paused.url, ['order.paid']);
-      await integrate(calm, other.url, ['order.paid']);
+      const other = await deployment.receiver();
+      await deployment.integrate(busy, paused.url, ['order.paid']);
+      await deployment.integrate(calm, other.url, ['order.paid']);
       await cardPayment(busy, 1);
       await paused.waitFor(1);
       const refusedAt = paused.requests[0]?.at ?? 0;
@@ -190,11 +162,11 @@ describe('delivery isolation: two worker processes, one lane per integration', f
 
     it('tells the company’s other integrations when one is failing and when its breaker opens, never that one', async () => {
       const tenant = await deployment.seed();
-      const broken = await receiver(() => ({ status: 500, body: 'down' }));
-      const watcher = await receiver();
+      const broken = await deployment.receiver(() => ({ status: 500, body: 'down' }));
+      const watcher = await deployment.receiver();
       const kinds = ['order.paid', 'integration.failing', 'integration.disabled'];
-      const brokenId = await integrate(tenant, broken.url, kinds);
-      await integrate(tenant, watcher.url, ['integration.failing', 'integration.disabled']);
+      const brokenId = await deployment.integrate(tenant, broken.url, kinds);
+      await deployment.integrate(tenant, watcher.url, ['integration.failing', 'integration.disabled']);
       for (let i = 0; i < BREAKER_THRESHOLD + 1; i += 1) await cardPayment(tenant, i);
       const [failing, disabled] = (await watcher.waitFor(2, 20_000)).map(
         (r) => JSON.parse(r.body) as { type: string; data: { integration: Record<string, unknown> } },
@@ -234,10 +206,10 @@ describe('delivery isolation: two worker processes, one lane per integration', f
 
     it('keeps another company’s webhooks on time beside a receiver that takes 1.5 s per request', async () => {
       const [slowCo, fastCo] = [await deployment.seed(), await deployment.seed()];
-      const slow = await receiver(() => ({ status: 200, delayMs: 1500 }));
-      const fast = await receiver();
-      await integrate(slowCo, slow.url, ['order.paid', 'order.created', 'lead.created']);
-      await integrate(fastCo, fast.url, ['order.paid']);
+      const slow = await deployment.receiver(() => ({ status: 200, delayMs: 1500 }));
+      const fast = await deployment.receiver();
+      await deployment.integrate(slowCo, slow.url, ['order.paid', 'order.created', 'lead.created']);
+      await deployment.integrate(fastCo, fast.url, ['order.paid']);
       // The slow receiver's backlog: 30 events at 3 in flight, 15 s of work.
       for (let i = 0; i < 10; i += 1) await cardPayment(slowCo, i);
       const lags: number[] = [];
@@ -263,7 +235,6 @@ describe('delivery isolation: two worker processes, one lane per integration', f
       deployment = await startWith({}, redis.url);
     });
     after(async () => {
-      await Promise.all(receivers.splice(0).map((r) => r.close()));
       await deployment?.stop();
       await redis.stop();
       await rm(redisDir, { recursive: true, force: true });
@@ -271,10 +242,10 @@ describe('delivery isolation: two worker processes, one lane per integration', f
 
     it('delivers every event of a paused integration once its pause ends', async () => {
       const tenant = await deployment.seed();
-      const paused = await receiver((_req, i) =>
+      const paused = await deployment.receiver((_req, i) =>
         i === 0 ? { status: 429, headers: { 'retry-after': '4' } } : { status: 200 },
       );
-      await integrate(tenant, paused.url, ['order.paid', 'order.created', 'lead.created']);
+      await deployment.integrate(tenant, paused.url, ['order.paid', 'order.created', 'lead.created']);
       await cardPayment(tenant, 0);
       await paused.waitFor(1);
       // The backlog waits in PostgreSQL while the integration is paused.

@@ -9,22 +9,10 @@ import { PrivateRedis } from '../../src/infra/private-redis.js';
 import { createLink as insertLink, eventually, Receiver } from '../events/helpers.js';
 import { sharedApp, startTestApp } from '../helpers/app.js';
 import { startDeployment, type Deployment } from '../helpers/processes.js';
+import { sampleValue } from '../helpers/prometheus.js';
 import { noteSecret } from '../helpers/secrets.js';
 
 const TOKEN = 'metrics-token-for-the-test-0123';
-
-const sampleValue = (
-  families: PrometheusFamily[],
-  name: string,
-  labels: Record<string, string> = {},
-): number => {
-  const family = families.find((f) => f.name === name);
-  if (!family) throw new Error(`no metric ${name}`);
-  const matching = family.metrics.filter((m) =>
-    Object.entries(labels).every(([k, v]) => m.labels?.[k] === v),
-  );
-  return matching.reduce((sum, m) => sum + Number(m.value ?? m.count ?? 0), 0);
-};
 
 describe('metrics: Prometheus text on the web process and on the worker’s METRICS_PORT', function () {
   this.timeout(90_000);

@@ -1,15 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { MIGRATION_LOCK } from '../../src/shared/db/migrate.js';
+import { eventually } from '../helpers/eventually.js';
 import { databaseBefore } from '../helpers/migration-database.js';
-
-async function waitUntil(done: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('gave up waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const CONCURRENT_INDEX = '0708_delivery_attempts_by_integration_time';
 
@@ -65,13 +58,18 @@ describe(`migration ${CONCURRENT_INDEX}`, function () {
         await holder.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
         const both = Promise.all([db.migrate(), db.migrate()]);
         // (Asked on the holder's connection: the migrators have both of the pool's.)
-        await waitUntil(async () => {
-          const waiting = await holder.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND query ILIKE '%advisory_lock%' AND pid <> pg_backend_pid()`,
-          );
-          return (waiting.rows[0]?.n ?? 0) >= 2;
-        });
+        await eventually(
+          async () => {
+            const waiting = await holder.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND query ILIKE '%advisory_lock%' AND pid <> pg_backend_pid()`,
+            );
+            return (waiting.rows[0]?.n ?? 0) >= 2 ? true : undefined;
+          },
+          10_000,
+          'both migrators waiting on the lock',
+          20,
+        );
         await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
         expect((await both).flat()).to.deep.equal([CONCURRENT_INDEX]);
       } finally {

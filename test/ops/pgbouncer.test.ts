@@ -1,15 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import { and, eq } from 'drizzle-orm';
-import type { SeedResult } from '../../src/cli/seed.js';
 import { createDatabase, schema } from '../../src/shared/db/index.js';
 import { findKeyByHash } from '../../src/keys/repository.js';
-import { eventually, Receiver } from '../events/helpers.js';
-import { sharedApp } from '../helpers/app.js';
+import { eventually } from '../events/helpers.js';
 import { testEnvironment } from '../helpers/environment.js';
-import { HttpClient } from '../helpers/http.js';
 import { findPgBouncer, LocalPgBouncer } from '../helpers/pgbouncer.js';
 import { startDeployment, type Deployment } from '../helpers/processes.js';
+import { skipBecause } from '../helpers/skip.js';
 
 /** Server connections PgBouncer may open per database: far fewer than the processes' pools (10 each). */
 const POOL_SIZE = 2;
@@ -24,17 +22,13 @@ describe('PgBouncer in transaction pooling mode', function () {
   this.timeout(120_000);
   let bouncer: LocalPgBouncer;
   let deployment: Deployment;
-  let webs: HttpClient[];
-  const receivers: Receiver[] = [];
 
   before(async function () {
     const binary = await findPgBouncer();
     if (!binary) {
-      // No PgBouncer on this machine (apt-get install pgbouncer). CI installs it (.ci/run), so there
-      // this suite always runs.
-      this.skip();
+      // CI installs it (.ci/run), so there this suite always runs.
+      skipBecause(this, 'no pgbouncer binary on this machine (apt-get install pgbouncer)');
     }
-    const local = await sharedApp();
     bouncer = new LocalPgBouncer(binary, { serverUrl: testEnvironment().databaseUrl, poolSize: POOL_SIZE });
     await bouncer.start();
     deployment = await startDeployment({
@@ -50,30 +44,18 @@ describe('PgBouncer in transaction pooling mode', function () {
         BREAKER_THRESHOLD: '1000',
       },
     });
-    webs = deployment.webs.map((url) => new HttpClient(url, local.ctx.config));
   });
   after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
     await deployment?.stop();
     await bouncer?.stop();
   });
-
-  const web = (i: number): HttpClient => webs[i % webs.length] ?? (webs[0] as HttpClient);
-  async function integrate(tenant: SeedResult, url: string, events: string[]): Promise<number> {
-    const res = await web(0).post<{ id: number }>('/panel/v1/integrations/', {
-      auth: tenant.panel_token,
-      body: { type: 'webhook', config: { url }, events, send_to_all_products: true },
-    });
-    expect(res.status, res.text).to.equal(201);
-    return res.body.id;
-  }
 
   it('writes: 40 link creates over both webs (10 racing on one Idempotency-Key) all answer, one link per key', async () => {
     const tenant = await deployment.seed();
     const offer = tenant.offers.find((o) => o.status === 'active');
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        web(i).post<{ id: string }>('/v1/payment-links', {
+        deployment.web(i).post<{ id: string }>('/v1/payment-links', {
           auth: tenant.keys.test,
           headers: i < 10 ? { 'Idempotency-Key': 'bouncer-race' } : {},
           body: { offer_code: offer?.code, external_reference: i < 10 ? 'bouncer-race' : `bouncer-${i}` },
@@ -83,7 +65,9 @@ describe('PgBouncer in transaction pooling mode', function () {
     expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 201)).to.deep.equal([]);
     expect(new Set(answers.slice(0, 10).map((a) => a.body.id)).size).to.equal(1);
     const reads = await Promise.all(
-      answers.map((a, i) => web(i + 1).get(`/v1/payment-links/${a.body.id}`, { auth: tenant.keys.test })),
+      answers.map((a, i) =>
+        deployment.web(i + 1).get(`/v1/payment-links/${a.body.id}`, { auth: tenant.keys.test }),
+      ),
     );
     expect(reads.map((r) => r.status)).to.deep.equal(answers.map(() => 200));
     const links = await deployment.db
@@ -95,8 +79,7 @@ describe('PgBouncer in transaction pooling mode', function () {
 
   it('the outbox relay: 20 simulated payments and a checkout payment reach the receiver once each, a retry too', async () => {
     const tenant = await deployment.seed();
-    const receiver = await new Receiver().start();
-    receivers.push(receiver);
+    const receiver = await deployment.receiver();
     const failures = new Set<string>();
     // The first request of each event fails once: its retry also goes through the outbox engine.
     receiver.reply = (req) => {
@@ -105,11 +88,11 @@ describe('PgBouncer in transaction pooling mode', function () {
       failures.add(id);
       return { status: 500, body: 'once' };
     };
-    await integrate(tenant, receiver.url, ['order.paid']);
+    await deployment.integrate(tenant, receiver.url, ['order.paid']);
     const offer = tenant.offers.find((o) => o.status === 'active');
     const links = await Promise.all(
       Array.from({ length: 20 }, async (_, i) => {
-        const res = await web(i).post<{ id: string }>('/v1/payment-links', {
+        const res = await deployment.web(i).post<{ id: string }>('/v1/payment-links', {
           auth: tenant.keys.test,
           body: { offer_code: offer?.code, external_reference: `relay-${i}` },
         });
@@ -118,19 +101,19 @@ describe('PgBouncer in transaction pooling mode', function () {
     );
     const simulated = await Promise.all(
       links.map((id, i) =>
-        web(i).post(`/v1/payment-links/${id}/simulate`, {
+        deployment.web(i).post(`/v1/payment-links/${id}/simulate`, {
           auth: tenant.keys.test,
           body: { outcome: 'paid' },
         }),
       ),
     );
     expect(simulated.map((s) => s.status)).to.deep.equal(links.map(() => 200));
-    const live = await web(0).post<{ id: string }>('/v1/payment-links', {
+    const live = await deployment.web(0).post<{ id: string }>('/v1/payment-links', {
       auth: tenant.keys.live,
       body: { offer_code: offer?.code },
     });
     expect(live.status, live.text).to.equal(201);
-    const paid = await web(1).post<string>(`/pay/${offer?.code ?? ''}/pay`, {
+    const paid = await deployment.web(1).post<string>(`/pay/${offer?.code ?? ''}/pay`, {
       rawBody: new URLSearchParams({
         plink: live.body.id,
         name: 'Bouncer Buyer',
@@ -161,17 +144,18 @@ describe('PgBouncer in transaction pooling mode', function () {
 
   it('the panel: integrations, their delivery log, keys, products and orders, each role', async () => {
     const tenant = await deployment.seed();
-    const receiver = await new Receiver().start();
-    receivers.push(receiver);
-    const integrationId = await integrate(tenant, receiver.url, ['order.paid']);
-    const test = await web(1).post(`/panel/v1/integrations/${integrationId}/test`, {
+    const receiver = await deployment.receiver();
+    const integrationId = await deployment.integrate(tenant, receiver.url, ['order.paid']);
+    const test = await deployment.web(1).post(`/panel/v1/integrations/${integrationId}/test`, {
       auth: tenant.panel_token,
       body: { event: 'order.paid' },
     });
     expect(test.status, test.text).to.be.oneOf([200, 201, 202]);
-    const log = await web(0).get<{ data: unknown[] }>(`/panel/v1/integrations/${integrationId}/deliveries`, {
-      auth: tenant.panel_token,
-    });
+    const log = await deployment
+      .web(0)
+      .get<{ data: unknown[] }>(`/panel/v1/integrations/${integrationId}/deliveries`, {
+        auth: tenant.panel_token,
+      });
     expect(log.status, log.text).to.equal(200);
     for (const path of [
       '/panel/v1/integrations/',
@@ -180,17 +164,17 @@ describe('PgBouncer in transaction pooling mode', function () {
       '/panel/v1/api-keys',
     ]) {
       for (const [i, auth] of [tenant.panel_token, tenant.keys.read_only].entries()) {
-        const res = await web(i).get(path, { auth });
+        const res = await deployment.web(i).get(path, { auth });
         expect(res.status, `${path}: ${res.text}`).to.equal(200);
       }
     }
-    const key = await web(0).post<{ id: number; key: string }>('/panel/v1/api-keys', {
+    const key = await deployment.web(0).post<{ id: number; key: string }>('/panel/v1/api-keys', {
       auth: tenant.panel_token,
       body: { name: 'bouncer', kind: 'payments', test: true },
     });
     expect(key.status, key.text).to.equal(201);
-    expect((await web(1).get('/v1/offers', { auth: key.body.key })).status).to.equal(200);
-    const refused = await web(1).post('/panel/v1/api-keys', {
+    expect((await deployment.web(1).get('/v1/offers', { auth: key.body.key })).status).to.equal(200);
+    const refused = await deployment.web(1).post('/panel/v1/api-keys', {
       auth: tenant.keys.read_only,
       body: { name: 'not allowed', kind: 'payments', test: true },
     });
@@ -205,7 +189,7 @@ describe('PgBouncer in transaction pooling mode', function () {
     // transaction, and PgBouncer must have counted every one of them.
     const tenant = await deployment.seed();
     const offer = tenant.offers.find((o) => o.status === 'active');
-    const link = await web(0).post<{ id: string }>('/v1/payment-links', {
+    const link = await deployment.web(0).post<{ id: string }>('/v1/payment-links', {
       auth: tenant.keys.test,
       body: { offer_code: offer?.code },
     });
@@ -213,7 +197,9 @@ describe('PgBouncer in transaction pooling mode', function () {
     const before = await transactions();
     const READS = 30;
     for (let i = 0; i < READS; i++) {
-      const read = await web(i).get(`/v1/payment-links/${link.body.id}`, { auth: tenant.keys.test });
+      const read = await deployment
+        .web(i)
+        .get(`/v1/payment-links/${link.body.id}`, { auth: tenant.keys.test });
       expect(read.status, read.text).to.equal(200);
     }
     expect((await transactions()) - before).to.be.at.least(READS);

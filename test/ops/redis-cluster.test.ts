@@ -6,11 +6,8 @@ import { and, eq } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { LocalRedisCluster } from '../../bench/harness/redis-cluster.js';
 import { QUEUE, QUEUE_KEYS, queuePrefixFor } from '../../queues/index.js';
-import type { SeedResult } from '../../src/cli/seed.js';
 import { schema } from '../../src/shared/db/index.js';
-import { createLink as insertLink, eventually, Receiver } from '../events/helpers.js';
-import { sharedApp } from '../helpers/app.js';
-import { HttpClient } from '../helpers/http.js';
+import { createLink as insertLink, eventually } from '../events/helpers.js';
 import { startDeployment, type Deployment } from '../helpers/processes.js';
 
 const run = promisify(execFile);
@@ -35,11 +32,8 @@ describe('Redis Cluster: every Redis use on a real 3-master cluster', function (
   this.timeout(120_000);
   const cluster = new LocalRedisCluster({ masters: 3 });
   let deployment: Deployment;
-  let webs: HttpClient[];
-  const receivers: Receiver[] = [];
 
   before(async () => {
-    const local = await sharedApp();
     await cluster.start();
     deployment = await startDeployment({
       webs: 2,
@@ -57,43 +51,16 @@ describe('Redis Cluster: every Redis use on a real 3-master cluster', function (
         ADMIN_PASSWORD: ADMIN.password,
       },
     });
-    webs = deployment.webs.map((url) => new HttpClient(url, local.ctx.config));
   });
   after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
     await deployment?.stop();
     await cluster.stop();
   });
 
-  const web = (i: number): HttpClient => webs[i % webs.length] ?? (webs[0] as HttpClient);
-  async function receiver(reply?: Receiver['reply']): Promise<Receiver> {
-    const r = await new Receiver().start();
-    if (reply) r.reply = reply;
-    receivers.push(r);
-    return r;
-  }
-  async function integrate(tenant: SeedResult, url: string, events: string[]): Promise<number> {
-    const res = await web(0).post<{ id: number }>('/panel/v1/integrations/', {
-      auth: tenant.panel_token,
-      body: { type: 'webhook', config: { url }, events, send_to_all_products: true },
-    });
-    expect(res.status, res.text).to.equal(201);
-    return res.body.id;
-  }
-  async function testLink(tenant: SeedResult, i: number): Promise<string> {
-    const offer = tenant.offers.find((o) => o.status === 'active');
-    const res = await web(i).post<{ id: string }>('/v1/payment-links', {
-      auth: tenant.keys.test,
-      body: { offer_code: offer?.code, external_reference: `cluster-${i}` },
-    });
-    expect(res.status, res.text).to.equal(201);
-    return res.body.id;
-  }
-
   it('links: created through one web, read through the other; /readyz says Redis is ok', async () => {
     const tenant = await deployment.seed();
-    const id = await testLink(tenant, 0);
-    const read = await web(1).get<{ id: string; status: string }>(`/v1/payment-links/${id}`, {
+    const id = await deployment.testLink(tenant, 0);
+    const read = await deployment.web(1).get<{ id: string; status: string }>(`/v1/payment-links/${id}`, {
       auth: tenant.keys.test,
     });
     expect(read.status, read.text).to.equal(200);
@@ -106,12 +73,12 @@ describe('Redis Cluster: every Redis use on a real 3-master cluster', function (
 
   it('simulate answers with the inline result of each first attempt (the wait works on a cluster)', async () => {
     const tenant = await deployment.seed();
-    const ok = await receiver();
-    const failing = await receiver(() => ({ status: 503, body: 'down' }));
-    const okId = await integrate(tenant, ok.url, ['order.paid']);
-    const failingId = await integrate(tenant, failing.url, ['order.paid']);
-    const link = await testLink(tenant, 1);
-    const res = await web(1).post<Simulated>(`/v1/payment-links/${link}/simulate`, {
+    const ok = await deployment.receiver();
+    const failing = await deployment.receiver(() => ({ status: 503, body: 'down' }));
+    const okId = await deployment.integrate(tenant, ok.url, ['order.paid']);
+    const failingId = await deployment.integrate(tenant, failing.url, ['order.paid']);
+    const link = await deployment.testLink(tenant, 1);
+    const res = await deployment.web(1).post<Simulated>(`/v1/payment-links/${link}/simulate`, {
       auth: tenant.keys.test,
       body: { outcome: 'paid' },
     });
@@ -123,10 +90,12 @@ describe('Redis Cluster: every Redis use on a real 3-master cluster', function (
 
   it('delivers with retries: a receiver failing twice gets the third attempt, same webhook-id', async () => {
     const tenant = await deployment.seed();
-    const flaky = await receiver((_req, i) => (i < 2 ? { status: 500, body: 'not yet' } : { status: 200 }));
-    await integrate(tenant, flaky.url, ['order.paid']);
-    const link = await testLink(tenant, 0);
-    const res = await web(0).post(`/v1/payment-links/${link}/simulate`, {
+    const flaky = await deployment.receiver((_req, i) =>
+      i < 2 ? { status: 500, body: 'not yet' } : { status: 200 },
+    );
+    await deployment.integrate(tenant, flaky.url, ['order.paid']);
+    const link = await deployment.testLink(tenant, 0);
+    const res = await deployment.web(0).post(`/v1/payment-links/${link}/simulate`, {
       auth: tenant.keys.test,
       body: { outcome: 'paid' },
     });
@@ -149,8 +118,8 @@ describe('Redis Cluster: every Redis use on a real 3-master cluster', function (
 
   it('expiry: a link past its deadline expires once, with order.expired delivered', async () => {
     const tenant = await deployment.seed();
-    const r = await receiver();
-    await integrate(tenant, r.url, ['order.expired']);
+    const r = await deployment.receiver();
+    await deployment.integrate(tenant, r.url, ['order.expired']);
     const link = await insertLink(deployment.db, tenant, { expiresAt: new Date(Date.now() + 500) });
     const [request] = await r.waitFor(1, 15_000);
     expect(JSON.parse(request?.body ?? '{}')).to.nested.include({ type: 'order.expired' });
@@ -165,7 +134,8 @@ describe('Redis Cluster: every Redis use on a real 3-master cluster', function (
     const tenant = await deployment.seed();
     const statuses = await Promise.all(
       Array.from({ length: READS_PER_MINUTE + 10 }, (_, i) =>
-        web(i)
+        deployment
+          .web(i)
           .get('/v1/payment-links?limit=1', { auth: tenant.keys.test })
           .then((r) => r.status),
       ),
@@ -175,7 +145,7 @@ describe('Redis Cluster: every Redis use on a real 3-master cluster', function (
   });
 
   it('a key revoked through one web fails on its very next request to the other', async () => {
-    const [a, b] = [web(0), web(1)];
+    const [a, b] = [deployment.web(0), deployment.web(1)];
     const tenant = await deployment.seed();
     for (let round = 0; round < 3; round += 1) {
       const created = await a.post<{ id: number; key: string }>('/panel/v1/api-keys', {

@@ -2,11 +2,10 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { and, eq, sql } from 'drizzle-orm';
+import { jobIds } from '../../queues/index.js';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { schema } from '../../src/shared/db/index.js';
 import { createLink as insertLink, eventually, Receiver } from '../events/helpers.js';
-import { sharedApp, type TestApp } from '../helpers/app.js';
-import { HttpClient } from '../helpers/http.js';
 import { startDeployment, type Deployment } from '../helpers/processes.js';
 
 const BREAKER_THRESHOLD = 4;
@@ -19,12 +18,8 @@ const READS_PER_MINUTE = 60;
 describe('scale-out: two web and two worker processes behave as one', function () {
   this.timeout(120_000);
   let deployment: Deployment;
-  let local: TestApp;
-  let webs: HttpClient[];
-  const receivers: Receiver[] = [];
 
   before(async () => {
-    local = await sharedApp();
     deployment = await startDeployment({
       webs: 2,
       workers: 2,
@@ -39,46 +34,20 @@ describe('scale-out: two web and two worker processes behave as one', function (
         RENEWAL_RETRY_SCHEDULE: '1',
       },
     });
-    webs = deployment.webs.map((url) => new HttpClient(url, local.ctx.config));
   });
   after(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
     await deployment?.stop();
   });
 
-  const web = (i: number): HttpClient => webs[i % webs.length] ?? (webs[0] as HttpClient);
-  async function receiver(reply?: Receiver['reply']): Promise<Receiver> {
-    const r = await new Receiver().start();
-    if (reply) r.reply = reply;
-    receivers.push(r);
-    return r;
-  }
-  async function integrate(tenant: SeedResult, url: string, events: string[]): Promise<number> {
-    const res = await web(0).post<{ id: number }>('/panel/v1/integrations/', {
-      auth: tenant.panel_token,
-      body: { type: 'webhook', config: { url }, events, send_to_all_products: true },
-    });
-    expect(res.status, res.text).to.equal(201);
-    return res.body.id;
-  }
-  async function testLink(tenant: SeedResult, i: number): Promise<string> {
-    const offer = tenant.offers.find((o) => o.status === 'active');
-    const res = await web(i).post<{ id: string }>('/v1/payment-links', {
-      auth: tenant.keys.test,
-      body: { offer_code: offer?.code, external_reference: `scale-${i}` },
-    });
-    expect(res.status, res.text).to.equal(201);
-    return res.body.id;
-  }
   /** A live plan link made through one web and paid by card at the other's checkout: its subscription. */
   async function subscribed(tenant: SeedResult, email: string) {
     const plan = tenant.plans.find((p) => p.status === 'active');
-    const link = await web(0).post<{ id: string }>('/v1/payment-links', {
+    const link = await deployment.web(0).post<{ id: string }>('/v1/payment-links', {
       auth: tenant.keys.live,
       body: { plan_code: plan?.code },
     });
     expect(link.status, link.text).to.equal(201);
-    const paid = await web(1).post<string>(`/pay/${plan?.code ?? ''}/pay`, {
+    const paid = await deployment.web(1).post<string>(`/pay/${plan?.code ?? ''}/pay`, {
       rawBody: new URLSearchParams({ plink: link.body.id, name: 'Scale Subscriber', email }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
@@ -122,7 +91,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
     const tenant = await deployment.seed();
     const statuses = await Promise.all(
       Array.from({ length: READS_PER_MINUTE + 10 }, (_, i) =>
-        web(i)
+        deployment
+          .web(i)
           .get('/v1/payment-links?limit=1', { auth: tenant.keys.test })
           .then((r) => r.status),
       ),
@@ -136,7 +106,7 @@ describe('scale-out: two web and two worker processes behave as one', function (
     const offer = tenant.offers.find((o) => o.status === 'active');
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        web(i).post<{ id: string }>('/v1/payment-links', {
+        deployment.web(i).post<{ id: string }>('/v1/payment-links', {
           auth: tenant.keys.test,
           headers: { 'Idempotency-Key': 'race-across-webs' },
           body: { offer_code: offer?.code, external_reference: 'race' },
@@ -160,13 +130,13 @@ describe('scale-out: two web and two worker processes behave as one', function (
 
   it('delivers each event once per integration whichever worker takes it', async () => {
     const tenant = await deployment.seed();
-    const [a, b] = [await receiver(), await receiver()];
-    await integrate(tenant, a.url, ['order.paid']);
-    await integrate(tenant, b.url, ['order.paid']);
-    const links = await Promise.all(Array.from({ length: 20 }, (_, i) => testLink(tenant, i)));
+    const [a, b] = [await deployment.receiver(), await deployment.receiver()];
+    await deployment.integrate(tenant, a.url, ['order.paid']);
+    await deployment.integrate(tenant, b.url, ['order.paid']);
+    const links = await Promise.all(Array.from({ length: 20 }, (_, i) => deployment.testLink(tenant, i)));
     const simulated = await Promise.all(
       links.map((id, i) =>
-        web(i).post(`/v1/payment-links/${id}/simulate`, {
+        deployment.web(i).post(`/v1/payment-links/${id}/simulate`, {
           auth: tenant.keys.test,
           body: { outcome: 'paid' },
         }),
@@ -179,8 +149,9 @@ describe('scale-out: two web and two worker processes behave as one', function (
       .from(schema.events)
       .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.paid')));
     expect(events).to.have.length(20);
-    // A duplicate is an absence to disprove: give it several sweeps of both workers (300 ms each) to show.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // A duplicate is an absence to disprove: two sweeps of each worker that started after the last
+    // delivery, each of which would have relayed an event again had it been left unmarked.
+    await deployment.sweeps('outbox');
     expect([a.requests.length, b.requests.length, duplicates(a), duplicates(b)]).to.deep.equal([
       20, 20, 0, 0,
     ]);
@@ -188,11 +159,11 @@ describe('scale-out: two web and two worker processes behave as one', function (
 
   it('the breaker opens once, at its threshold, with failures spread over both workers', async () => {
     const tenant = await deployment.seed();
-    const failing = await receiver(() => ({ status: 500, body: 'down' }));
-    const integrationId = await integrate(tenant, failing.url, ['order.paid']);
+    const failing = await deployment.receiver(() => ({ status: 500, body: 'down' }));
+    const integrationId = await deployment.integrate(tenant, failing.url, ['order.paid']);
     for (let i = 0; i < BREAKER_THRESHOLD + 3; i += 1) {
-      const id = await testLink(tenant, i);
-      const res = await web(i).post(`/v1/payment-links/${id}/simulate`, {
+      const id = await deployment.testLink(tenant, i);
+      const res = await deployment.web(i).post(`/v1/payment-links/${id}/simulate`, {
         auth: tenant.keys.test,
         body: { outcome: 'paid' },
       });
@@ -226,8 +197,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
 
   it('a link expires once, with one order.expired, while both workers sweep', async () => {
     const tenant = await deployment.seed();
-    const r = await receiver();
-    await integrate(tenant, r.url, ['order.expired']);
+    const r = await deployment.receiver();
+    await deployment.integrate(tenant, r.url, ['order.expired']);
     const links = await Promise.all(
       Array.from({ length: 5 }, () =>
         insertLink(deployment.db, tenant, { expiresAt: new Date(Date.now() + 500) }),
@@ -241,8 +212,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
         .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.expired')));
       return rows.length >= 5 ? rows : undefined;
     });
-    // Several sweeps of both workers later, still one event and one delivery per link.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Two sweeps of each worker later, still one event and one delivery per link.
+    await deployment.sweeps('outbox');
     const again = await deployment.db
       .select()
       .from(schema.events)
@@ -260,8 +231,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
 
   it('a due subscription renews once, with one order.paid, while both workers sweep', async () => {
     const tenant = await deployment.seed();
-    const r = await receiver();
-    await integrate(tenant, r.url, ['order.paid']);
+    const r = await deployment.receiver();
+    await deployment.integrate(tenant, r.url, ['order.paid']);
     const subscription = await subscribed(tenant, 'renew@example.com');
     await r.waitFor(1, 15_000);
     // Its first period ended five minutes ago: both workers' sweeps now find it due at once.
@@ -278,8 +249,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
       return rows.length >= 2 ? rows : undefined;
     }, 15_000);
     await r.waitFor(2, 15_000);
-    // Many sweeps of both workers later, still one renewal order and one renewal delivery.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Two renewal sweeps of each worker later, still one renewal order and one renewal delivery.
+    await deployment.sweeps('renewal');
     const again = await deployment.db
       .select()
       .from(schema.orders)
@@ -291,15 +262,17 @@ describe('scale-out: two web and two worker processes behave as one', function (
   it('a due renewal retry runs once, with one paid order and one order.paid and subscription.renewed per integration, while its job and both workers race', async () => {
     const tenant = await deployment.seed();
     const kinds = ['order.paid', 'order.failed', 'subscription.past_due', 'subscription.renewed'];
-    const [a, b] = [await receiver(), await receiver()];
-    await integrate(tenant, a.url, kinds);
-    await integrate(tenant, b.url, kinds);
+    const [a, b] = [await deployment.receiver(), await deployment.receiver()];
+    await deployment.integrate(tenant, a.url, kinds);
+    await deployment.integrate(tenant, b.url, kinds);
     const subscription = await subscribed(tenant, 'retry@example.com');
     // The renewal is declined (renew now under the dev gateway): past_due, its retry a second away.
-    const failed = await web(0).post<{ status: string }>(`/panel/v1/subscriptions/${subscription.id}/renew`, {
-      auth: tenant.panel_token,
-      body: { outcome: 'failed' },
-    });
+    const failed = await deployment
+      .web(0)
+      .post<{ status: string }>(`/panel/v1/subscriptions/${subscription.id}/renew`, {
+        auth: tenant.panel_token,
+        body: { outcome: 'failed' },
+      });
     expect(failed.body.status, failed.text).to.equal('past_due');
     // And overdue by five minutes: both workers' sweeps (every 200 ms) reach for it as its job fires.
     await deployment.db.execute(
@@ -312,8 +285,12 @@ describe('scale-out: two web and two worker processes behave as one', function (
         .where(eq(schema.orders.subscriptionId, subscription.id));
     await eventually(async () => ((await orders()).length >= 3 ? true : undefined), 15_000);
     await Promise.all([a.waitFor(5, 15_000), b.waitFor(5, 15_000)]);
-    // Many sweeps of both workers, and the retry job, later: still one retry charged, once per receiver.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // The retry's own job has run (it finds the charge made and does nothing) and two renewal sweeps
+    // of each worker have looked too: still one retry charged, once per receiver.
+    expect(await deployment.jobEnd('renewals', jobIds.renewalRetries(subscription.id, 2, 1))).to.equal(
+      'completed',
+    );
+    await deployment.sweeps('renewal');
     expect((await orders()).map((o) => o.status).sort()).to.deep.equal(['failed', 'paid', 'paid']);
     const [after] = await deployment.db
       .select()
@@ -334,10 +311,8 @@ describe('scale-out: two web and two worker processes behave as one', function (
 describe('key lookups cached per web process, revoked everywhere at once', function () {
   this.timeout(60_000);
   let deployment: Deployment;
-  let local: TestApp;
 
   before(async () => {
-    local = await sharedApp();
     deployment = await startDeployment({ webs: 2, workers: 0 });
   });
   after(async () => {
@@ -345,8 +320,7 @@ describe('key lookups cached per web process, revoked everywhere at once', funct
   });
 
   it('a key revoked through one web fails on its very next request to the other', async () => {
-    const [a, b] = deployment.webs.map((url) => new HttpClient(url, local.ctx.config));
-    if (!a || !b) throw new Error('two webs expected');
+    const [a, b] = [deployment.web(0), deployment.web(1)];
     const tenant = await deployment.seed();
     for (let round = 0; round < 5; round += 1) {
       const created = await a.post<{ id: number; key: string }>('/panel/v1/api-keys', {

@@ -97,10 +97,21 @@ describe('link transitions (one conditional UPDATE each)', () => {
 
   it('a transition rolled back with its transaction leaves no trace', async () => {
     const link = await newLink();
-    await inTx(async (tx) => {
-      await cancelLink(tx, { companyId: tenant.company.id, livemode: true, linkId: link.id });
+    const ended = await inTx(async (tx) => {
+      const canceled = await cancelLink(tx, {
+        companyId: tenant.company.id,
+        livemode: true,
+        linkId: link.id,
+      });
+      // Inside the transaction the transition took effect …
+      expect(canceled?.status).to.equal('canceled');
       tx.rollback();
-    }).catch(() => undefined);
+    }).then(
+      () => 'committed',
+      (err: unknown) => err,
+    );
+    // … and the transaction ended by the rollback asked for, not by any other error.
+    expect(ended).to.be.instanceOf(TransactionRollbackError);
     expect((await findLinkById(app.ctx.db, link.id))?.link.status).to.equal('active');
   });
 

@@ -145,8 +145,10 @@ describe('KeyCache: a revoke announced before a request is handled before that r
   });
 
   it('reads the key instead when the subscription drops while a request waits on the barrier', async () => {
+    // The barrier's PING has gone out; its answer is held LAG_MS by the proxy when the link drops.
+    const pinged = proxy.nextSent(/ping/i);
     const waiting = cache.getConfirmed(hash);
-    await new Promise((resolve) => setTimeout(resolve, LAG_MS / 3));
+    await pinged;
     subscriber.disconnect(true);
     expect(await waiting).to.equal(null);
   });

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { checkBoleto, readStaticPix } from '../checkout/helpers.js';
+import { eventually } from '../helpers/eventually.js';
 import {
   MercadoPagoStandIn,
   type MpChargeback,
@@ -96,14 +97,6 @@ function signatureVerifies(
 function decodeQr(base64: string): string | null {
   const image = PNG.sync.read(Buffer.from(base64, 'base64'));
   return jsQR.default(new Uint8ClampedArray(image.data), image.width, image.height)?.data ?? null;
-}
-
-/** Resolves once `condition` holds (checked every 10 ms, for up to 5 s). */
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 10) {
-    if (waited > 5000) throw new Error('condition not met in 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** An instant as MP takes a date_of_expiration, in Brasília time (-03:00). */
@@ -407,7 +400,12 @@ describe('Mercado Pago stand-in', function () {
         () => 'answered',
         (err: unknown) => err,
       );
-      await until(() => mp.paymentsOf(seller.userId).length === before + 2);
+      await eventually(
+        () => (mp.paymentsOf(seller.userId).length === before + 2 ? true : undefined),
+        5000,
+        'the slow payment recorded',
+        10,
+      );
       giveUp.abort();
       expect(await slow, 'the client gave up').to.be.instanceOf(Error);
       const slowRetry = await pix(token, slowKey);
