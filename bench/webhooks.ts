@@ -29,7 +29,14 @@ import { createLogger } from '../src/shared/logger.js';
 import { createRedis } from '../src/shared/redis.js';
 import { startTestEnvironment } from '../test/helpers/environment.js';
 import { benchTracing, percentChange, startOtlpSink } from './harness/otlp-sink.js';
-import { cpuSeconds, postgresCpuSeconds, serverPids } from './harness/util.js';
+import {
+  cpuSeconds,
+  percentile,
+  postgresCpuSeconds,
+  serverPids,
+  sleep,
+  waitFor as waitUntil,
+} from './harness/util.js';
 
 const RAW_JOBS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RATES = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
@@ -43,7 +50,6 @@ const CONCURRENCY = process.env.DELIVERY_CONCURRENCY ?? '32';
 
 const log = (message: string): void =>
   console.log(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}`);
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const hardStop = setTimeout(() => {
   console.error('bench: took longer than 20 minutes, giving up');
@@ -250,21 +256,9 @@ async function commitAtRate(rate: number, seconds: number, commit: () => Promise
   return total / ((performance.now() - started) / 1000);
 }
 
-async function waitFor(what: string, done: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let lastLog = Date.now();
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    if (Date.now() - lastLog > 2000) {
-      log(`  … ${what}: ${received} received`);
-      lastLog = Date.now();
-    }
-    await sleep(5);
-  }
-}
-
-const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+/** Waits for `done`, saying every 2 s how many deliveries the receiver has got so far. */
+const waitFor = (what: string, done: () => boolean, timeoutMs: number): Promise<void> =>
+  waitUntil(what, done, timeoutMs, () => log(`  … ${what}: ${received} received`));
 
 const lastEventSeq = async (): Promise<string> =>
   (await ctx.pool.query<{ seq: string }>('SELECT coalesce(max(seq), 0) AS seq FROM events')).rows[0]?.seq ??
