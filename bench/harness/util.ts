@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
+/** Epoch milliseconds with the sub-millisecond part: comparable across processes on one machine. */
+export const epochNow = (): number => performance.timeOrigin + performance.now();
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
