@@ -47,6 +47,8 @@ import {
 const RAW_JOBS = Number(process.env.BENCH_EVENTS ?? 3000);
 const RATES = (process.env.BENCH_RATES ?? '500,1000').split(',').map(Number);
 const LATENCY_SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+/** The latency runs' worker takes the first rate for this long, fresh, before the runs that count. */
+const LATENCY_WARMUP_SECONDS = Number(process.env.BENCH_LATENCY_WARMUP_SECONDS ?? 5);
 /** Alternating rounds: bare sender and engine, each measured for ROUND_SECONDS after WARMUP_SECONDS. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 10);
@@ -687,13 +689,19 @@ function workerLoopDelay(child: ChildProcess): Promise<string> {
 }
 
 /**
- * One latency run: `rate` events/s for LATENCY_SECONDS, commit → first attempt arriving, and where
+ * One latency run: `rate` events/s for `seconds`, commit → first attempt arriving, and where
  * each event's time went, hop by hop (harness/hops.ts), with what may have stalled the hops: the
  * worker's and this process's event loops, PostgreSQL's waits, the lane jobs that had to start.
  */
-async function latencyRun(rate: number, worker: ChildProcess, web: WebProcess): Promise<string[]> {
+async function latencyRun(
+  rate: number,
+  worker: ChildProcess,
+  web: WebProcess,
+  seconds = LATENCY_SECONDS,
+  label = '',
+): Promise<string[]> {
   const tapConnection = new Redis(env.redis.url);
-  log(`latency: ${rate} events/s for ${LATENCY_SECONDS} s`);
+  log(`latency${label}: ${rate} events/s for ${seconds} s`);
   commitTimes.clear();
   firstArrival.clear();
   const outboxTap = new QueueTap(tapConnection, ctx.producers.queue('outbox'), true);
@@ -704,7 +712,7 @@ async function latencyRun(rate: number, worker: ChildProcess, web: WebProcess): 
   await workerLoopDelay(worker);
   const benchLoop = monitorEventLoopDelay({ resolution: 5 });
   benchLoop.enable();
-  const achievedRate = await web(rate, LATENCY_SECONDS);
+  const achievedRate = await web(rate, seconds);
   await waitFor(
     'latency deliveries',
     () => [...commitTimes.keys()].every((id) => firstArrival.has(id)),
@@ -720,7 +728,7 @@ async function latencyRun(rate: number, worker: ChildProcess, web: WebProcess): 
     .map(([id, at]) => (firstArrival.get(id) ?? NaN) - at)
     .sort((x, y) => x - y);
   const lines = [
-    `commit → first attempt at ${rate}/s offered (${achievedRate.toFixed(0)}/s committed): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms over ${latencies.length} events`,
+    `commit → first attempt${label} at ${rate}/s offered (${achievedRate.toFixed(0)}/s committed): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms over ${latencies.length} events`,
   ];
   // The rows' own clocks: PostgreSQL's as the fan-out claimed the event, the worker's as the POST started.
   const rows = await ctx.pool.query<{ id: string; claimed: number; request: number }>(
@@ -861,6 +869,17 @@ try {
 
     // 5. Latency at fixed offered rates: commit → first attempt arriving at the receiver.
     const latencyResults: string[] = [];
+    // A worker in service has run for a while: its first seconds (connections opened, statements
+    // prepared, code compiled) are measured apart, at the first rate, then each rate is measured.
+    latencyResults.push(
+      ...(await latencyRun(
+        RATES[0] ?? 500,
+        latencyWorker,
+        web,
+        LATENCY_WARMUP_SECONDS,
+        ', the worker fresh',
+      )),
+    );
     for (const rate of RATES) latencyResults.push(...(await latencyRun(rate, latencyWorker, web)));
     await stopWorkerProcess(latencyWorker);
 
