@@ -4,6 +4,7 @@
  */
 import { configuredStores, createContext } from '../src/infra/bootstrap.js';
 import { Worker } from 'bullmq';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { Agent, request } from 'undici';
@@ -87,6 +88,31 @@ if (mode === 'bare') {
     await owned.close();
   };
 }
+/**
+ * On SIGUSR2, a line `loop-delay <p50> <p99> <max> gc <count> <total ms> <longest ms>`: this
+ * process's event-loop delay and garbage-collection pauses since the last SIGUSR2 (then reset), so
+ * the bench can tell a worker that waits on its own event loop from one that waits on something else.
+ */
+const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+loopDelay.enable();
+const gc = { count: 0, totalMs: 0, longestMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gc.count += 1;
+    gc.totalMs += entry.duration;
+    gc.longestMs = Math.max(gc.longestMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
+process.on('SIGUSR2', () => {
+  // The histogram holds the intervals of a 5 ms timer: the delay is what exceeds them.
+  const ms = (ns: number): string => Math.max(0, ns / 1e6 - 5).toFixed(1);
+  process.stdout.write(
+    `loop-delay ${ms(loopDelay.percentile(50))} ${ms(loopDelay.percentile(99))} ${ms(loopDelay.max)} ` +
+      `gc ${gc.count} ${gc.totalMs.toFixed(1)} ${gc.longestMs.toFixed(1)}\n`,
+  );
+  loopDelay.reset();
+  Object.assign(gc, { count: 0, totalMs: 0, longestMs: 0 });
+});
 process.on('SIGTERM', () => {
   void close().then(() => process.exit(0));
 });

@@ -1,7 +1,32 @@
 import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 
+/** Epoch milliseconds with the sub-millisecond part: comparable across processes on one machine. */
+export const epochNow = (): number => performance.timeOrigin + performance.now();
+
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves once `done()` holds, checking every 5 ms; rejects after `timeoutMs`, naming `what`.
+ * `progress`, when given, is called every 2 s while it waits (a long drain says where it is).
+ */
+export async function waitFor(
+  what: string,
+  done: () => boolean,
+  timeoutMs: number,
+  progress?: () => void,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let lastProgress = Date.now();
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (progress && Date.now() - lastProgress > 2000) {
+      progress();
+      lastProgress = Date.now();
+    }
+    await sleep(5);
+  }
+}
 
 /** Nearest-rank percentile of an ascending array (NaN when empty). */
 export function percentile(sorted: readonly number[], p: number): number {

@@ -72,6 +72,13 @@ export function nudgeLocalLanes(ctx: Pick<AppContext, 'db'>, integrationIds: Ite
   for (const id of integrationIds) running.get(id)?.forEach((runner) => runner.nudge());
 }
 
+/** Lane runners running in this process (each holds one of its DELIVERY_CONCURRENCY lane slots). */
+function runnersIn(ctx: Pick<AppContext, 'db'>): number {
+  let count = 0;
+  for (const runners of localRunners.get(ctx.db)?.values() ?? []) count += runners.size;
+  return count;
+}
+
 export async function runLane(
   ctx: AppContext,
   job: LaneJobData,
@@ -104,12 +111,14 @@ class LaneRunner {
   private readonly unrecorded = new Set<number>();
   private readonly work = new Set<Promise<void>>();
   private moreMayBeDue = true;
+  /** Nudges so far: a read that began before the latest one cannot have seen what it announced. */
+  private nudges = 0;
   private idlePolls = 0;
   private sent = 0;
   private lost = false;
   private failure: unknown;
   private poke: (() => void) | undefined;
-  private readonly startedAt = Date.now();
+  private sliceStartedAt = Date.now();
 
   constructor(
     private readonly ctx: AppContext,
@@ -147,6 +156,7 @@ class LaneRunner {
 
   /** New deliveries were written for this lane: read them at the next turn instead of polling. */
   nudge(): void {
+    this.nudges += 1;
     this.moreMayBeDue = true;
     this.idlePolls = 0;
     this.poke?.();
@@ -159,12 +169,14 @@ class LaneRunner {
         if (this.failure !== undefined) throw this.failure;
         return { kind: 'lost', sent: this.sent };
       }
-      const ending = this.options.stopping() || Date.now() - this.startedAt >= this.options.sliceMs;
+      const ending = this.options.stopping() || this.sliceOver();
+      // What is buffered starts before the next read: a read is a round trip, and while deliveries
+      // keep coming, nudges keep asking for one.
+      if (!ending) this.startWhatMay();
       if (!ending && this.moreMayBeDue && this.buffer.length < this.cap) {
         await this.read();
         continue;
       }
-      if (!ending) this.startWhatMay();
       if (this.sending.size === 0 && this.unrecorded.size === 0) {
         if (ending) return this.handOn();
         if (this.buffer.length === 0) {
@@ -183,9 +195,24 @@ class LaneRunner {
     }
   }
 
+  /**
+   * Whether the runner's time slice is over. A slice lets the lanes waiting for a worker slot have
+   * one; while this process has a slot free, none waits for this one (any worker takes a waiting lane
+   * job), so the runner goes on with a new slice rather than stall its lane to hand it on.
+   */
+  private sliceOver(): boolean {
+    if (Date.now() - this.sliceStartedAt < this.options.sliceMs) return false;
+    if (runnersIn(this.ctx) < this.ctx.config.workers.deliveryConcurrency) {
+      this.sliceStartedAt = Date.now();
+      return false;
+    }
+    return true;
+  }
+
   /** Reads the next due deliveries, and what the integration looks like now. */
   private async read(): Promise<void> {
     let batch: LaneBatch | undefined;
+    const nudgesBefore = this.nudges;
     try {
       const skip = [...this.unrecorded, ...this.buffer.map((d) => d.id)];
       batch = await readLaneBatch(
@@ -226,8 +253,11 @@ class LaneRunner {
     this.buffer.push(...batch.deliveries);
     // A retry that came due may be older than what is buffered: keep commit order.
     this.buffer.sort((a, b) => a.id - b.id);
-    this.moreMayBeDue = batch.deliveries.length >= this.fetchSize;
-    this.idlePolls = batch.deliveries.length > 0 ? 0 : this.idlePolls + 1;
+    // A nudge during the read announced deliveries its snapshot may predate: read again at once,
+    // rather than wait for the next idle poll.
+    const nudged = this.nudges !== nudgesBefore;
+    this.moreMayBeDue = nudged || batch.deliveries.length >= this.fetchSize;
+    this.idlePolls = nudged || batch.deliveries.length > 0 ? 0 : this.idlePolls + 1;
   }
 
   /** Starts, oldest first, as many buffered deliveries as the cap, the pause and the rate limit allow. */

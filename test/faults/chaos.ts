@@ -22,7 +22,7 @@ import { cleanup, installCleanupHandlers } from '../../bench/harness/cleanup.js'
 import type { Check } from '../../bench/harness/ledger.js';
 import type { Death } from '../../bench/harness/service-process.js';
 import { DEFAULT_MIX, Traffic, type Mix } from '../../bench/harness/traffic.js';
-import { clock, ms, sleep, table } from '../../bench/harness/util.js';
+import { clock, ms, sleep, table, waitFor } from '../../bench/harness/util.js';
 import { World } from '../../bench/harness/world.js';
 import { QUEUE, queuePrefixFor } from '../../queues/index.js';
 
@@ -72,14 +72,6 @@ interface Fault {
   inject(world: World, traffic: Traffic): Promise<string>;
 }
 
-async function waitUntil(what: string, condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
-
 async function redisKeys(port: number): Promise<string> {
   try {
     const { stdout } = await run('redis-cli', ['-p', String(port), 'dbsize']);
@@ -106,7 +98,7 @@ const FAULTS: Fault[] = [
       world.receiver.delayMs = 1000;
       let inFlight: number;
       try {
-        await waitUntil('a delivery in flight', () => world.receiver.inFlight > 0, 20_000);
+        await waitFor('a delivery in flight', () => world.receiver.inFlight > 0, 20_000);
         await sleep(300);
         inFlight = world.receiver.inFlight;
         await world.worker.kill('SIGKILL');
@@ -123,7 +115,7 @@ const FAULTS: Fault[] = [
     name: 'web-kill',
     title: 'web SIGKILL mid-request',
     inject: async (world, traffic) => {
-      await waitUntil('a request in flight', () => traffic.inFlight > 0, 20_000);
+      await waitFor('a request in flight', () => traffic.inFlight > 0, 20_000);
       const inFlight = traffic.inFlight;
       await world.web.kill('SIGKILL');
       log(`web killed with ${inFlight} requests in flight; restarting it in 1 s`);
@@ -138,7 +130,7 @@ const FAULTS: Fault[] = [
     mix: SIMULATE_HEAVY,
     load: STORE,
     inject: async (world, traffic) => {
-      await waitUntil(
+      await waitFor(
         'simulate calls in flight',
         () => (traffic.inFlightBy.get('POST /v1/payment-links/{id}/simulate') ?? 0) > 0,
         20_000,
@@ -166,7 +158,7 @@ const FAULTS: Fault[] = [
     inject: async (world, traffic) => {
       const cluster = world.cluster;
       if (!cluster) throw new Error('cluster-failover needs the cluster world');
-      await waitUntil('requests in flight', () => traffic.inFlight > 1, 20_000);
+      await waitFor('requests in flight', () => traffic.inFlight > 1, 20_000);
       const outbox = queuePrefixFor(QUEUE_PREFIX, QUEUE.outbox);
       const victim = await cluster.masterOf(outbox);
       const killedAt = Date.now();
@@ -194,7 +186,7 @@ const FAULTS: Fault[] = [
     title: 'PostgreSQL stopped 10 s',
     load: STORE,
     inject: async (world, traffic) => {
-      await waitUntil('requests in flight', () => traffic.inFlight > 1, 20_000);
+      await waitFor('requests in flight', () => traffic.inFlight > 1, 20_000);
       const inFlight = traffic.inFlight;
       try {
         await world.pg.stop();
