@@ -9,7 +9,7 @@ import { errors, json } from '../shared/openapi/builders.js';
 import { buildDocument } from '../shared/openapi/document.js';
 import type { JsonSchema, OpenApiDocument } from '../shared/openapi/types.js';
 import { simulateSchemas } from '../simulate/openapi.js';
-import { eventSchemas, eventWebhooks } from './event-schemas.js';
+import { eventListSchemas, eventSchemas, eventWebhooks } from './event-payloads.js';
 import { deliverySchemas } from '../webhooks/openapi.js';
 
 const SCHEMAS: Record<string, JsonSchema> = {
@@ -21,6 +21,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   ...deliverySchemas,
   ...orderSchemas,
   ...eventSchemas,
+  ...eventListSchemas,
 };
 
 const RATE_LIMIT_HEADERS: Record<string, JsonSchema> = {

@@ -1,5 +1,5 @@
 import { jobIds } from '../../queues/index.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent, webhookBody } from '../events/outbox.js';
 import { publishAfterCommit } from '../events/publish.js';
 import type { AppContext } from '../shared/context.js';
 import { isRetryableTransactionError } from '../shared/db/errors.js';
@@ -66,7 +66,7 @@ export async function sendAttempt(
   delivery: LaneDelivery,
 ): Promise<AttemptOutcome> {
   const attempt = delivery.attempts + 1;
-  const body = JSON.stringify(delivery.payload);
+  const body = webhookBody(delivery.payload);
   const result = target.url
     ? await postWebhook(
         ctx.config,
