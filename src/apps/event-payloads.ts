@@ -8,7 +8,7 @@ import { ref } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
 import { eventSchemaName } from './event-schemas.js';
 
-export { eventSchemas, eventWebhooks } from './event-schemas.js';
+export { eventSchemaName, eventSchemas, eventWebhooks } from './event-schemas.js';
 
 /** `Event` (any kind's body, told apart by `type`) and `EventList`, for `GET /v1/events`. */
 export const eventListSchemas: Record<string, JsonSchema> = {

@@ -12,7 +12,8 @@ import { simulateSchemas } from '../simulate/openapi.js';
 import { eventListSchemas, eventSchemas, eventWebhooks } from './event-payloads.js';
 import { deliverySchemas } from '../webhooks/openapi.js';
 
-const SCHEMAS: Record<string, JsonSchema> = {
+/** Every component schema of both documents (the event bodies' parts included). */
+export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   ...catalogSchemas,
   ...paymentLinkSchemas,
   ...simulateSchemas,
@@ -72,7 +73,7 @@ export function paymentsDocumentRoute(config: Config, routes: Route[]): Route {
       },
       servers: [{ url: config.urls.payments }],
       routes: [self, ...routes],
-      schemas: SCHEMAS,
+      schemas: COMPONENT_SCHEMAS,
       authenticatedResponses: errors('429'),
       successHeaders: RATE_LIMIT_HEADERS,
       webhooks: eventWebhooks(),
@@ -94,7 +95,7 @@ export function panelDocumentRoute(config: Config, routes: Route[]): Route {
       },
       servers: [{ url: config.urls.panel }],
       routes: [self, ...routes],
-      schemas: SCHEMAS,
+      schemas: COMPONENT_SCHEMAS,
       authenticatedResponses: errors('402'),
     }),
   );

@@ -24,6 +24,7 @@ export interface IntegrationWire {
   last_failure_at: string | null;
   disabled_reason: string;
   rate_limit_per_second: number | null;
+  filter: Record<string, unknown>;
   created_at: string;
   updated_at: string;
 }
@@ -69,6 +70,7 @@ export function toIntegrationWire(
     last_failure_at: row.lastFailureAt ? row.lastFailureAt.toISOString() : null,
     disabled_reason: row.disabledReason,
     rate_limit_per_second: row.rateLimitPerSecond,
+    filter: row.filter ?? {},
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -21,6 +21,7 @@ export const integrationSchemas: Record<string, JsonSchema> = {
       'last_failure_at',
       'disabled_reason',
       'rate_limit_per_second',
+      'filter',
       'created_at',
       'updated_at',
     ],
@@ -44,6 +45,18 @@ export const integrationSchemas: Record<string, JsonSchema> = {
       failure_count: { type: 'integer', minimum: 0 },
       last_failure_at: nullable(dateTime),
       disabled_reason: { type: 'string', enum: ['', 'auto_disabled'] },
+      filter: {
+        type: 'object',
+        maxProperties: 10,
+        additionalProperties: {
+          anyOf: [
+            { type: ['string', 'number', 'boolean'] },
+            { type: 'array', items: { type: ['string', 'number', 'boolean'] } },
+          ],
+        },
+        description:
+          'Deliver only the events whose body matches every entry (dotted path → value, or list of values: any of); `{}`: no filter',
+      },
       rate_limit_per_second: {
         ...nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
         description: 'Most webhook attempts started per second across every worker process; null: no limit',

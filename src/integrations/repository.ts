@@ -16,12 +16,13 @@ type EditableField =
   | 'oauthState'
   | 'oauthStateExpiresAt'
   | 'oauthCodeVerifier'
-  | 'rateLimitPerSecond';
+  | 'rateLimitPerSecond'
+  | 'filter';
 export type NewIntegration = Pick<
   IntegrationRow,
-  'companyId' | Exclude<EditableField, 'oauthStateExpiresAt' | 'oauthCodeVerifier'>
+  'companyId' | Exclude<EditableField, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter'>
 > &
-  Partial<Pick<IntegrationRow, 'oauthStateExpiresAt' | 'oauthCodeVerifier'>>;
+  Partial<Pick<IntegrationRow, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter'>>;
 export type IntegrationChanges = Partial<
   Pick<IntegrationRow, EditableField | 'previousSecret' | 'previousSecretExpiresAt'>
 >;

@@ -1,6 +1,7 @@
 import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
 import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
+import { FILTER_LIMITS, FILTER_PATH_PATTERN, type FilterValue } from './filters.js';
 import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES } from './types.js';
 
 const MAX_INT4 = 2_147_483_647;
@@ -31,6 +32,32 @@ const rateLimit = () =>
     .description(
       'Most webhook attempts started per second for this integration, across every worker process; ' +
         'null (the default) for no limit',
+    );
+
+const filterScalar = () =>
+  v.oneOf(v.oneOf(v.string().max(FILTER_LIMITS.valueLength), v.number()), v.strictBoolean());
+
+/**
+ * `filter`: dotted paths of the event body to a value or a list of values (any of them); every entry
+ * must match for an event to be delivered. Whether a path exists is checked by the service against
+ * the event schemas (400 under `filter`). Null (or `{}`) is no filter.
+ */
+const filter = () =>
+  v
+    .nullable(
+      v.record(
+        v.string().min(1).max(FILTER_LIMITS.pathLength).pattern(FILTER_PATH_PATTERN),
+        v.produces<FilterValue | FilterValue[]>()(
+          v.oneOf(filterScalar(), v.array(filterScalar()).min(1).max(FILTER_LIMITS.values)),
+        ),
+        FILTER_LIMITS.entries,
+      ),
+    )
+    .description(
+      `Deliver only the events whose body matches every entry: a dotted path of the event body (e.g. ` +
+        '`data.order.payment_method`, `data.purchase.payment_link.metadata.channel`) to a string, number or ' +
+        `boolean, or a list of them (any of). At most ${FILTER_LIMITS.entries} entries; a path no event kind ` +
+        'has is 400. Null or `{}`: every subscribed event is delivered. Events left out make no delivery.',
     );
 
 /** Config of the webhook-kind types: where to POST and how to sign. */
@@ -104,6 +131,7 @@ export const createIntegrationBody = v.required(
     is_active: v.strictBoolean().meta({ default: true }),
     send_to_all_products: v.strictBoolean().meta({ default: false }),
     rate_limit_per_second: rateLimit().meta({ default: null }),
+    filter: filter().meta({ default: null }),
   }),
 );
 export const updateIntegrationBody = v.required(
@@ -114,6 +142,7 @@ export const updateIntegrationBody = v.required(
     is_active: v.strictBoolean(),
     send_to_all_products: v.strictBoolean(),
     rate_limit_per_second: rateLimit(),
+    filter: filter(),
   }),
 );
 export type IntegrationInput = Output<typeof updateIntegrationBody>;

@@ -10,6 +10,7 @@ import { fieldErrors } from '../shared/validation/fields.js';
 import * as repo from './repository.js';
 import { refreshProductIds, withCompanyIntegrationsLock } from './repository.js';
 import { managedConfig, webhookConfig, type IntegrationInput, type RotateSecretInput } from './schemas.js';
+import { checkFilterPaths, storedFilter, type EventPathCheck, type WebhookFilter } from './filters.js';
 import { isWebhookKindType } from './types.js';
 import { assertSafeWebhookUrl } from './url-guard.js';
 import { detachAccounts } from './gateway-accounts.js';
@@ -22,6 +23,8 @@ import {
 } from './gateway-connection.js';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
+/** What a create or update needs: the check of a filter's paths against the event schemas too. */
+export type EditDeps = Deps & { eventPaths: EventPathCheck };
 
 export interface IntegrationWithLinks {
   row: repo.IntegrationRow;
@@ -59,6 +62,19 @@ async function normalizeConfig(
   const { url, secret } = value;
   await assertSafeWebhookUrl(url, deps.config.webhooks.allowPrivateTargets);
   return { url, secret: secret ?? previousSecret ?? newWebhookSecret() };
+}
+
+/**
+ * The filter to store: only webhook-kind types take one (their events are what it selects), and
+ * every path must be one some event kind has. Null or `{}` is no filter.
+ */
+function filterFor(deps: EditDeps, type: string, filter: WebhookFilter | null): WebhookFilter | null {
+  const stored = storedFilter(filter);
+  if (stored === null) return null;
+  if (!isWebhookKindType(type))
+    throw ValidationError.field('filter', `an integration of type ${type} receives no webhooks to filter`);
+  checkFilterPaths(stored, deps.eventPaths);
+  return stored;
 }
 
 /** Unique violations of the one-active-gateway index are the 409 of a second active `gateway` integration of a company. */
@@ -100,11 +116,12 @@ export async function getIntegration(db: Db, companyId: number, id: number): Pro
 
 /** Creates an integration; a gateway starts waiting for its OAuth authorization. */
 export async function createIntegration(
-  deps: Deps,
+  deps: EditDeps,
   companyId: number,
   input: Required<Pick<IntegrationInput, 'type' | 'config' | 'events'>> & IntegrationInput,
   linkedProducts?: number[],
 ): Promise<IntegrationWithLinks> {
+  const filter = filterFor(deps, input.type, input.filter ?? null);
   const config = await normalizeConfig(deps, input.type, input.config, undefined);
   const gateway = input.type === 'gateway';
   return withCompanyIntegrationsLock(deps.db, companyId, async (tx) => {
@@ -117,6 +134,7 @@ export async function createIntegration(
         events: input.events,
         sendToAllProducts: input.send_to_all_products ?? false,
         rateLimitPerSecond: input.rate_limit_per_second ?? null,
+        filter,
         oauthPending: gateway,
         ...(gateway ? newOauthState(deps) : { oauthState: null }),
       })
@@ -135,7 +153,7 @@ export async function createIntegration(
  * count starts again at 0. Sent to an active integration it changes nothing there.
  */
 export async function updateIntegration(
-  deps: Deps,
+  deps: EditDeps,
   companyId: number,
   id: number,
   input: IntegrationInput,
@@ -180,6 +198,9 @@ export async function updateIntegration(
     if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
     if (input.is_active !== undefined) changes.isActive = input.is_active;
     if (input.rate_limit_per_second !== undefined) changes.rateLimitPerSecond = input.rate_limit_per_second;
+    if (input.filter !== undefined) changes.filter = filterFor(deps, type, input.filter);
+    // Moving out of the webhook family leaves nothing to filter.
+    else if (typeChanged && !isWebhookKindType(type)) changes.filter = null;
     const reenable = input.is_active === true;
     const updated = await repo
       .updateIntegration(tx, companyId, id, changes, reenable)
@@ -399,7 +420,10 @@ export async function mercadoPagoState(deps: Deps, companyId: number): Promise<M
  * authorization (created, moved from another provider, or as it is when it waits already), and the
  * address of MP's consent page. Undefined when it is connected already.
  */
-export async function startMercadoPagoConnection(deps: Deps, companyId: number): Promise<string | undefined> {
+export async function startMercadoPagoConnection(
+  deps: EditDeps,
+  companyId: number,
+): Promise<string | undefined> {
   const current = await repo.findActiveGateway(deps.db, companyId);
   let row = current;
   if (!current) {
