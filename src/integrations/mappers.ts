@@ -1,3 +1,4 @@
+import { maskedHeaders } from './custom-headers.js';
 import type { IntegrationProductView, IntegrationRow } from './repository.js';
 
 /** IntegrationProduct: an integration's link to one product, as the panel API returns it. */
@@ -15,7 +16,8 @@ export interface IntegrationWire {
   id: number;
   type: string;
   is_active: boolean;
-  config: Record<string, string>;
+  /** String values, and for a webhook-kind type with custom headers `headers` (names, values masked). */
+  config: Record<string, string | Record<string, string>>;
   events: string[];
   products: IntegrationProductWire[];
   send_to_all_products: boolean;
@@ -56,12 +58,19 @@ export function toIntegrationWire(
   view: IntegrationView,
 ): IntegrationWire {
   const { secret, ...config } = row.config;
+  // Masked for every caller, owners included: a header value is never shown again once stored.
+  const headers: Record<string, Record<string, string>> = row.headers
+    ? { headers: maskedHeaders(row.headers) }
+    : {};
   return {
     id: row.id,
     type: row.type,
     is_active: row.isActive,
-    config:
-      secret === undefined ? config : { ...config, secret: view.revealSecret ? secret : maskSecret(secret) },
+    config: {
+      ...config,
+      ...(secret === undefined ? {} : { secret: view.revealSecret ? secret : maskSecret(secret) }),
+      ...headers,
+    },
     events: row.events,
     products: products.filter((p) => p.integrationId === row.id).map(toIntegrationProductWire),
     send_to_all_products: row.sendToAllProducts,

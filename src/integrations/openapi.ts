@@ -31,8 +31,17 @@ export const integrationSchemas: Record<string, JsonSchema> = {
       is_active: { type: 'boolean' },
       config: {
         type: 'object',
+        properties: {
+          headers: {
+            type: 'object',
+            maxProperties: 10,
+            additionalProperties: { const: '••••' },
+            description: 'Custom headers of a webhook-kind integration: their names, values always masked',
+          },
+        },
         additionalProperties: { type: 'string' },
-        description: 'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters)',
+        description:
+          'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters); custom header values are masked for everyone',
       },
       events: { type: 'array', items: { type: 'string', enum: [...EVENT_KINDS] } },
       products: { type: 'array', items: ref('IntegrationProduct') },

@@ -17,12 +17,13 @@ type EditableField =
   | 'oauthStateExpiresAt'
   | 'oauthCodeVerifier'
   | 'rateLimitPerSecond'
-  | 'filter';
+  | 'filter'
+  | 'headers';
 export type NewIntegration = Pick<
   IntegrationRow,
-  'companyId' | Exclude<EditableField, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter'>
+  'companyId' | Exclude<EditableField, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter' | 'headers'>
 > &
-  Partial<Pick<IntegrationRow, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter'>>;
+  Partial<Pick<IntegrationRow, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter' | 'headers'>>;
 export type IntegrationChanges = Partial<
   Pick<IntegrationRow, EditableField | 'previousSecret' | 'previousSecretExpiresAt'>
 >;

@@ -1,6 +1,13 @@
 import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
 import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
+import {
+  forbiddenHeaderName,
+  HEADER_LIMITS,
+  HEADER_MASK,
+  HEADER_NAME_PATTERN,
+  HEADER_VALUE_PATTERN,
+} from './custom-headers.js';
 import { FILTER_LIMITS, FILTER_PATH_PATTERN, type FilterValue } from './filters.js';
 import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES } from './types.js';
 
@@ -60,6 +67,36 @@ const filter = () =>
         'has is 400. Null or `{}`: every subscribed event is delivered. Events left out make no delivery.',
     );
 
+/**
+ * `config.headers`: at most ten, names as HTTP allows and none of ours, values of visible ASCII (or
+ * the mask, to keep a stored value in a PATCH). Errors are under `config.headers`.
+ */
+const customHeaders = () =>
+  v
+    .record(
+      v
+        .string()
+        .max(HEADER_LIMITS.nameLength)
+        .pattern(HEADER_NAME_PATTERN)
+        .custom((name: string, helpers) => {
+          const why = forbiddenHeaderName(name);
+          return why === undefined ? name : helpers.message({ custom: `is not allowed (${why})` });
+        })
+        .messages({ 'string.pattern.base': 'is not an HTTP header name' }),
+      v
+        .string()
+        .max(HEADER_LIMITS.valueLength)
+        .pattern(new RegExp(`${HEADER_VALUE_PATTERN.source}|^${HEADER_MASK}$`))
+        .messages({ 'string.pattern.base': 'must be visible ASCII characters (spaces and tabs inside)' }),
+      HEADER_LIMITS.count,
+    )
+    .description(
+      `Sent with every attempt: at most ${HEADER_LIMITS.count}, not content-type, content-length, host, ` +
+        'user-agent, webhook-* nor the connection headers; values up to 1,024 characters, stored encrypted ' +
+        `and shown as "${HEADER_MASK}" (send "${HEADER_MASK}" back to keep a stored value). Omitted in a PATCH: ` +
+        'kept; `{}`: none.',
+    );
+
 /** Config of the webhook-kind types: where to POST and how to sign. */
 export const webhookConfig = v.object({
   url: v
@@ -71,6 +108,7 @@ export const webhookConfig = v.object({
     // Whether a URL is accepted depends on DNS and configuration, not on its shape alone.
     .meta({ format: 'uri', ...references({}) }),
   secret: v.string().max(256).description('Signing secret; generated (`whsec_…`) when absent'),
+  headers: customHeaders(),
 });
 
 /** Config of the other types: free-form string values, possibly none. */

@@ -10,6 +10,7 @@ import { fieldErrors } from '../shared/validation/fields.js';
 import * as repo from './repository.js';
 import { refreshProductIds, withCompanyIntegrationsLock } from './repository.js';
 import { managedConfig, webhookConfig, type IntegrationInput, type RotateSecretInput } from './schemas.js';
+import { sealHeaders } from './custom-headers.js';
 import { checkFilterPaths, storedFilter, type EventPathCheck, type WebhookFilter } from './filters.js';
 import { isWebhookKindType } from './types.js';
 import { assertSafeWebhookUrl } from './url-guard.js';
@@ -41,9 +42,16 @@ const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64
 const configError = (type: string, error: Joi.ValidationError): ValidationError =>
   new ValidationError(`config does not fit type ${type}`, fieldErrors(error, { prefix: 'config' }));
 
+/** A config as stored, and the custom headers the request sent apart from it (undefined: none sent). */
+interface NormalizedConfig {
+  config: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
 /**
  * Checks a config against its type and returns what is stored. Webhook-kind types need a safe `url`
- * and keep (or get) a signing secret; the others take free-form strings.
+ * and keep (or get) a signing secret, and may carry custom headers (stored apart, sealed); the
+ * others take free-form strings.
  */
 async function normalizeConfig(
   deps: Deps,
@@ -51,17 +59,20 @@ async function normalizeConfig(
   config: Record<string, unknown>,
   previousSecret: string | undefined,
   stored?: Record<string, string>,
-): Promise<Record<string, string>> {
+): Promise<NormalizedConfig> {
   if (!isWebhookKindType(type)) {
     const { value, error } = managedConfig.validate(config, { abortEarly: false });
     if (error) throw configError(type, error);
-    return type === 'gateway' ? gatewayConfig(deps, value, stored) : value;
+    return { config: type === 'gateway' ? gatewayConfig(deps, value, stored) : value };
   }
   const { value, error } = webhookConfig.validate(config, { abortEarly: false });
   if (error) throw configError(type, error);
-  const { url, secret } = value;
+  const { url, secret, headers } = value;
   await assertSafeWebhookUrl(url, deps.config.webhooks.allowPrivateTargets);
-  return { url, secret: secret ?? previousSecret ?? newWebhookSecret() };
+  return {
+    config: { url, secret: secret ?? previousSecret ?? newWebhookSecret() },
+    ...(headers !== undefined ? { headers } : {}),
+  };
 }
 
 /**
@@ -122,7 +133,7 @@ export async function createIntegration(
   linkedProducts?: number[],
 ): Promise<IntegrationWithLinks> {
   const filter = filterFor(deps, input.type, input.filter ?? null);
-  const config = await normalizeConfig(deps, input.type, input.config, undefined);
+  const { config, headers } = await normalizeConfig(deps, input.type, input.config, undefined);
   const gateway = input.type === 'gateway';
   return withCompanyIntegrationsLock(deps.db, companyId, async (tx) => {
     const created = await repo
@@ -141,6 +152,11 @@ export async function createIntegration(
       .catch((err: unknown) => {
         throw writeError(err);
       });
+    // The id is part of each sealed value's purpose, so the headers are sealed once the row exists.
+    if (headers !== undefined) {
+      const sealed = sealHeaders(deps.config.credentialsKey, created.id, headers, null);
+      await repo.updateIntegration(tx, companyId, created.id, { headers: sealed });
+    }
     if (linkedProducts) await linkExactly(tx, companyId, created.id, linkedProducts);
     await refreshProductIds(tx, companyId, created.id);
     return withLinks(tx, await requireIntegration(tx, companyId, created.id));
@@ -169,10 +185,11 @@ export async function updateIntegration(
     // Moving between the webhook family and the managed types carries no config across.
     const carried = isWebhookKindType(type) === isWebhookKindType(current.type) ? current.config : {};
     const stored = typeChanged ? undefined : current.config;
-    let config: Record<string, string> | undefined;
+    let normalized: NormalizedConfig | undefined;
     if (input.config !== undefined)
-      config = await normalizeConfig(deps, type, input.config, previousSecret, stored);
-    else if (typeChanged) config = await normalizeConfig(deps, type, carried, previousSecret);
+      normalized = await normalizeConfig(deps, type, input.config, previousSecret, stored);
+    else if (typeChanged) normalized = await normalizeConfig(deps, type, carried, previousSecret);
+    const config = normalized?.config;
 
     const changes: repo.IntegrationChanges = {};
     const gatewayChanged = type === 'gateway' && (typeChanged || reconnectNeeded(current.config, config));
@@ -198,6 +215,10 @@ export async function updateIntegration(
     if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
     if (input.is_active !== undefined) changes.isActive = input.is_active;
     if (input.rate_limit_per_second !== undefined) changes.rateLimitPerSecond = input.rate_limit_per_second;
+    // Headers a config leaves out are kept; the mask sent back keeps one stored value.
+    if (normalized?.headers !== undefined)
+      changes.headers = sealHeaders(deps.config.credentialsKey, id, normalized.headers, current.headers);
+    else if (!isWebhookKindType(type)) changes.headers = null;
     if (input.filter !== undefined) changes.filter = filterFor(deps, type, input.filter);
     // Moving out of the webhook family leaves nothing to filter.
     else if (typeChanged && !isWebhookKindType(type)) changes.filter = null;

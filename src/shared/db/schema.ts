@@ -267,6 +267,8 @@ export const integrations = pgTable('integrations', {
   /** Dotted path of the event body → value or values; null: every subscribed event (0803). */
   filter:
     jsonb('filter').$type<Record<string, string | number | boolean | Array<string | number | boolean>>>(),
+  /** Custom header name → value sealed with CREDENTIALS_ENCRYPTION_KEY; null: none (0804). */
+  headers: jsonb('headers').$type<Record<string, string>>(),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
