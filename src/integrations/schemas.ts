@@ -60,6 +60,8 @@ const filter = () =>
         FILTER_LIMITS.entries,
       ),
     )
+    // Whether a path exists depends on the event schemas, which no JSON Schema keyword here states.
+    .meta(references({}))
     .description(
       `Deliver only the events whose body matches every entry: a dotted path of the event body (e.g. ` +
         '`data.order.payment_method`, `data.purchase.payment_link.metadata.channel`) to a string, number or ' +
@@ -90,6 +92,8 @@ const customHeaders = () =>
         .messages({ 'string.pattern.base': 'must be visible ASCII characters (spaces and tabs inside)' }),
       HEADER_LIMITS.count,
     )
+    // The mask keeps a stored value: whether one exists is stored data.
+    .meta(references({}))
     .description(
       `Sent with every attempt: at most ${HEADER_LIMITS.count}, not content-type, content-length, host, ` +
         'user-agent, webhook-* nor the connection headers; values up to 1,024 characters, stored encrypted ' +
