@@ -9,8 +9,12 @@ export interface EventScope {
   livemode: boolean;
 }
 
-/** What `GET /v1/events` narrows by, already checked (kinds known, the integration the company's). */
-export interface EventListQuery extends EventScope {
+/**
+ * What `GET /v1/events` narrows by, already checked (kinds known, the integration the company's).
+ * Without `livemode` (the operator's CLI), both modes.
+ */
+export interface EventListQuery extends Omit<EventScope, 'livemode'> {
+  livemode: boolean | undefined;
   types?: readonly string[];
   createdGte?: Date;
   createdLte?: Date;
@@ -31,7 +35,8 @@ export type StoredEnvelope = Record<string, unknown>;
  * unknown or foreign cursor matches nothing and `created_at` keeps its full precision.
  */
 export async function listEvents(executor: Executor, query: EventListQuery): Promise<StoredEnvelope[]> {
-  const conditions: SQL[] = [eq(events.companyId, query.companyId), eq(events.livemode, query.livemode)];
+  const conditions: SQL[] = [eq(events.companyId, query.companyId)];
+  if (query.livemode !== undefined) conditions.push(eq(events.livemode, query.livemode));
   if (query.types && query.types.length > 0) conditions.push(inArray(events.type, [...query.types]));
   if (query.createdGte) conditions.push(sql`${events.createdAt} >= ${query.createdGte}`);
   if (query.createdLte) conditions.push(sql`${events.createdAt} <= ${query.createdLte}`);
@@ -49,7 +54,9 @@ export async function listEvents(executor: Executor, query: EventListQuery): Pro
     conditions.push(
       sql`(${events.createdAt}, ${events.id}) < (
         SELECT c.created_at, c.id FROM events c
-         WHERE c.id = ${query.startingAfter} AND c.company_id = ${query.companyId} AND c.livemode = ${query.livemode})`,
+         WHERE c.id = ${query.startingAfter} AND c.company_id = ${query.companyId}${
+           query.livemode === undefined ? sql`` : sql` AND c.livemode = ${query.livemode}`
+         })`,
     );
   }
   const rows = await executor
