@@ -73,6 +73,12 @@ const filter = () =>
  * `config.headers`: at most ten, names as HTTP allows and none of ours, values of visible ASCII (or
  * the mask, to keep a stored value in a PATCH). Errors are under `config.headers`.
  */
+const HEADERS_DESCRIPTION =
+  `Sent with every attempt: at most ${HEADER_LIMITS.count}, not content-type, content-length, host, ` +
+  'user-agent, webhook-* nor the connection headers; values up to 1,024 characters, stored encrypted ' +
+  `and shown as "${HEADER_MASK}" (send "${HEADER_MASK}" back to keep a stored value). Omitted in a PATCH: ` +
+  'kept; `{}`: none.';
+
 const customHeaders = () =>
   v
     .record(
@@ -94,15 +100,10 @@ const customHeaders = () =>
     )
     // The mask keeps a stored value: whether one exists is stored data.
     .meta(references({}))
-    .description(
-      `Sent with every attempt: at most ${HEADER_LIMITS.count}, not content-type, content-length, host, ` +
-        'user-agent, webhook-* nor the connection headers; values up to 1,024 characters, stored encrypted ' +
-        `and shown as "${HEADER_MASK}" (send "${HEADER_MASK}" back to keep a stored value). Omitted in a PATCH: ` +
-        'kept; `{}`: none.',
-    );
+    .description(HEADERS_DESCRIPTION);
 
 /** Config of the webhook-kind types: where to POST and how to sign. */
-export const webhookConfig = v.object({
+const webhookTarget = {
   url: v
     .required(v.string().max(2048))
     .description(
@@ -112,7 +113,18 @@ export const webhookConfig = v.object({
     // Whether a URL is accepted depends on DNS and configuration, not on its shape alone.
     .meta({ format: 'uri', ...references({}) }),
   secret: v.string().max(256).description('Signing secret; generated (`whsec_…`) when absent'),
-  headers: customHeaders(),
+};
+
+export const webhookConfig = v.object({ ...webhookTarget, headers: customHeaders() });
+
+/**
+ * The webhook config as a PATCH's alternatives read it: headers only as an object of strings. A
+ * failing alternative would be reported as the whole `config` not fitting either shape; the service
+ * checks the config against `webhookConfig` again, so a bad header is a 400 under `config.headers`.
+ */
+const webhookConfigOfPatch = v.object({
+  ...webhookTarget,
+  headers: v.map(v.string(), v.string().allow('')).description(HEADERS_DESCRIPTION).meta(references({})),
 });
 
 /** Config of the other types: free-form string values, possibly none. */
@@ -136,7 +148,7 @@ const configForType = () =>
  */
 const configOfEitherType = () =>
   v
-    .oneOf(webhookConfig, managedConfig)
+    .oneOf(webhookConfigOfPatch, managedConfig)
     .messages({
       'alternatives.match':
         'must have a url (and an optional secret) for a webhook-kind type, or string values for the other types',

@@ -159,6 +159,14 @@ describe('custom headers of webhook integrations', function () {
     const count = await engine.app.ctx.db.execute<{ n: number }>(sql`
       SELECT count(*)::int AS n FROM integrations WHERE company_id = ${tenant.company.id} AND type = 'webhook'`);
     expect(count.rows[0]?.n, 'nothing half-written').to.equal(0);
+    // A PATCH names config.headers too (not the whole config).
+    const ok = await create(tenant, { 'X-Fine': 'v' });
+    const patched = await engine.app.http.patch<ErrorBody>(`/panel/v1/integrations/${ok.body.id}`, {
+      auth: tenant.panel_token,
+      body: { config: { url: receiver.url, headers: { 'Webhook-Id': 'evt_forged' } } },
+    });
+    expect(patched.status).to.equal(400);
+    expect(patched.body.error.fields).to.have.property('config.headers');
     const ten = await create(
       tenant,
       Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`X-H${i}`, 'v'])),

@@ -28,6 +28,7 @@ import { canChange, confirmPage, sendPage, type Chrome } from '../page.js';
 import { doneQuery, fitting, formOf, integrationId, pathPart, queryOf } from '../params.js';
 import { fieldProblems } from '../problems.js';
 import { changing, companyOf, requireChrome, signedIn } from '../session-guard.js';
+import { parseFilterText, parseHeadersText } from './rules.js';
 import {
   integrationPage,
   integrationsPage,
@@ -117,6 +118,8 @@ function checkProducts(ids: number[], products: ProductRow[]): void {
 }
 
 const urlForm = v.object({ url: v.required(v.string().trim()) }).unknown(true);
+const filterForm = v.object({ filter: v.defaulted(v.string().allow('').max(20_000), '') }).unknown(true);
+const headersForm = v.object({ headers: v.defaulted(v.string().allow('').max(20_000), '') }).unknown(true);
 const testForm = v.object({ event: v.required(v.enum(EVENT_KINDS).trim()) }).unknown(true);
 
 export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck): Router {
@@ -246,6 +249,26 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const { url } = formOf(req, urlForm);
     await integrations.updateIntegration(deps, companyOf(req), id, { config: { url } });
     res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'url_saved' }));
+  });
+
+  // The filter and the headers, each checked by the API's own schema, then by its service, as a PATCH is.
+  router.post('/integrations/:id/filter', async (req, res) => {
+    const id = pathPart(integrationId(), req.params.id);
+    const input = validated(updateIntegrationBody, {
+      filter: parseFilterText(formOf(req, filterForm).filter),
+    });
+    await integrations.updateIntegration(deps, companyOf(req), id, input);
+    res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
+  });
+
+  router.post('/integrations/:id/headers', async (req, res) => {
+    const id = pathPart(integrationId(), req.params.id);
+    const companyId = companyOf(req);
+    const { row } = await integrations.getIntegration(ctx.db, companyId, id);
+    const headers = parseHeadersText(formOf(req, headersForm).headers);
+    const input = validated(updateIntegrationBody, { config: { url: row.config.url ?? '', headers } });
+    await integrations.updateIntegration(deps, companyId, id, input);
+    res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
   });
 
   // Events, products and rate limit, as the API's PATCH and product links change them.
