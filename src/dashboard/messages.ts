@@ -490,7 +490,7 @@ const ptBR: DashboardMessages = {
     webhookFilterHint:
       'Uma linha por condição: um caminho do corpo do evento, =, e um valor ou vários separados por vírgula (qualquer um). Todas as linhas precisam valer. Exemplo: data.order.payment_method = pix, boleto. Vazio: todos os eventos assinados.',
     noFilter: 'Nenhum: todos os eventos assinados',
-    saveFilter: 'Salvar filtro',
+    saveFilter: 'Salvar condições',
     headers: 'Cabeçalhos enviados',
     headersHint:
       'Uma linha por cabeçalho: Nome: valor (até 10). Os valores ficam cifrados e aparecem como ••••; deixe •••• para manter um valor. Vazio: nenhum.',
@@ -811,7 +811,7 @@ const en: DashboardMessages = {
     webhookFilterHint:
       'One condition a line: a path of the event body, =, and one value or several separated by commas (any of them). Every line must hold. Example: data.order.payment_method = pix, boleto. Empty: every subscribed event.',
     noFilter: 'None: every subscribed event',
-    saveFilter: 'Save filter',
+    saveFilter: 'Save conditions',
     headers: 'Headers sent',
     headersHint:
       'One header a line: Name: value (10 at most). Values are stored encrypted and shown as ••••; leave •••• to keep a value. Empty: none.',
