@@ -116,6 +116,15 @@ describe('custom headers of webhook integrations', function () {
     expect(got.headers['x-gateway-token']).to.equal(NEWER);
     expect(got.headers['x-three']).to.equal('c');
 
+    // A test send carries them too.
+    const sent = await engine.app.http.post<{ event_id: string; success: boolean }>(
+      `/panel/v1/integrations/${id}/test`,
+      { auth: tenant.panel_token, body: { event: 'order.paid' } },
+    );
+    expect(sent.body.success).to.equal(true);
+    const tested = receiver.requests.find((r) => r.headers['webhook-id'] === sent.body.event_id);
+    expect(tested?.headers.authorization).to.equal(`Bearer ${TOKEN}`);
+
     // No value anywhere in the database: every column of every table read as text.
     const stored = await everyStoredValue(engine);
     expect(stored).to.include('X-Gateway-Token');
