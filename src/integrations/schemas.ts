@@ -79,7 +79,8 @@ const HEADERS_DESCRIPTION =
   `and shown as "${HEADER_MASK}" (send "${HEADER_MASK}" back to keep a stored value). Omitted in a PATCH: ` +
   'kept; `{}`: none.';
 
-const customHeaders = () =>
+/** `keep`: the mask may stand for a stored value (updates); a new integration has none to keep. */
+const customHeaders = (keep: boolean) =>
   v
     .record(
       v
@@ -94,7 +95,7 @@ const customHeaders = () =>
       v
         .string()
         .max(HEADER_LIMITS.valueLength)
-        .pattern(new RegExp(`${HEADER_VALUE_PATTERN.source}|^${HEADER_MASK}$`))
+        .pattern(keep ? new RegExp(`${HEADER_VALUE_PATTERN.source}|^${HEADER_MASK}$`) : HEADER_VALUE_PATTERN)
         .messages({ 'string.pattern.base': 'must be visible ASCII characters (spaces and tabs inside)' }),
       HEADER_LIMITS.count,
     )
@@ -115,7 +116,9 @@ const webhookTarget = {
   secret: v.string().max(256).description('Signing secret; generated (`whsec_…`) when absent'),
 };
 
-export const webhookConfig = v.object({ ...webhookTarget, headers: customHeaders() });
+/** What the service stores for a webhook-kind type (a create, or an update with masks to keep). */
+export const webhookConfig = v.object({ ...webhookTarget, headers: customHeaders(true) });
+const webhookConfigOfCreate = v.object({ ...webhookTarget, headers: customHeaders(false) });
 
 /**
  * The webhook config as a PATCH's alternatives read it: headers only as an object of strings. A
@@ -139,7 +142,7 @@ const CONFIG_DESCRIPTION =
 
 /** On creation the type is in the body, so the config's shape follows from it. */
 const configForType = () =>
-  v.when('type', WEBHOOK_KIND_TYPES, webhookConfig, managedConfig).description(CONFIG_DESCRIPTION);
+  v.when('type', WEBHOOK_KIND_TYPES, webhookConfigOfCreate, managedConfig).description(CONFIG_DESCRIPTION);
 
 /**
  * On update the type may be the stored one, which no schema knows: the config must have one of the
