@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { dashboardRouter } from '../dashboard/routes.js';
 import type { AppContext } from '../shared/context.js';
+import { eventFilterPaths } from './filter-paths.js';
 
 /** The dashboard's pages, mounted at `/dashboard`. */
 export const DASHBOARD_PATH = '/dashboard';
@@ -10,6 +11,6 @@ export function dashboardApp(ctx: AppContext): Express {
   app.disable('x-powered-by');
   app.set('case sensitive routing', true);
   app.set('trust proxy', ctx.config.trustProxy);
-  app.use(dashboardRouter(ctx));
+  app.use(dashboardRouter(ctx, eventFilterPaths));
   return app;
 }

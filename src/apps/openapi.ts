@@ -9,10 +9,11 @@ import { errors, json } from '../shared/openapi/builders.js';
 import { buildDocument } from '../shared/openapi/document.js';
 import type { JsonSchema, OpenApiDocument } from '../shared/openapi/types.js';
 import { simulateSchemas } from '../simulate/openapi.js';
-import { eventSchemas, eventWebhooks } from './event-schemas.js';
+import { eventListSchemas, eventSchemas, eventWebhooks } from './event-payloads.js';
 import { deliverySchemas } from '../webhooks/openapi.js';
 
-const SCHEMAS: Record<string, JsonSchema> = {
+/** Every component schema of both documents (the event bodies' parts included). */
+export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   ...catalogSchemas,
   ...paymentLinkSchemas,
   ...simulateSchemas,
@@ -21,6 +22,7 @@ const SCHEMAS: Record<string, JsonSchema> = {
   ...deliverySchemas,
   ...orderSchemas,
   ...eventSchemas,
+  ...eventListSchemas,
 };
 
 const RATE_LIMIT_HEADERS: Record<string, JsonSchema> = {
@@ -71,7 +73,7 @@ export function paymentsDocumentRoute(config: Config, routes: Route[]): Route {
       },
       servers: [{ url: config.urls.payments }],
       routes: [self, ...routes],
-      schemas: SCHEMAS,
+      schemas: COMPONENT_SCHEMAS,
       authenticatedResponses: errors('429'),
       successHeaders: RATE_LIMIT_HEADERS,
       webhooks: eventWebhooks(),
@@ -93,7 +95,7 @@ export function panelDocumentRoute(config: Config, routes: Route[]): Route {
       },
       servers: [{ url: config.urls.panel }],
       routes: [self, ...routes],
-      schemas: SCHEMAS,
+      schemas: COMPONENT_SCHEMAS,
       authenticatedResponses: errors('402'),
     }),
   );

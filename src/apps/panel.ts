@@ -9,6 +9,7 @@ import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
 import { caseSensitiveRouter, mountRoutes } from '../shared/http/operation.js';
 import { deliveriesRoutes } from '../webhooks/routes.js';
+import { eventFilterPaths } from './filter-paths.js';
 import { panelDocumentRoute } from './openapi.js';
 
 /** The panel API, mounted at `{panel_api_url}` (default `/panel/v1`). */
@@ -16,7 +17,7 @@ export function panelApp(ctx: AppContext): Router {
   // The gateway's OAuth redirect carries no panel token; its single-use state authenticates it.
   const publicRoutes = integrationsOauthRoutes(ctx);
   const routes = [
-    ...integrationsRoutes(ctx),
+    ...integrationsRoutes(ctx, eventFilterPaths),
     ...deliveriesRoutes(ctx),
     ...keysRoutes(ctx),
     ...catalogPanelRoutes(ctx, productChanges),

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { AppContext } from '../shared/context.js';
 import { AuthenticationError, PermissionError } from '../shared/errors.js';
+import { routeMatcher, type Route } from '../shared/http/operation.js';
 import { sha256Hex } from '../shared/ids.js';
 import { KEY_PATTERN } from '../keys/key-format.js';
 import { findKeyByHash, touchKeyLastUsed, type KeyLookup } from '../keys/repository.js';
@@ -11,9 +12,11 @@ import { LastUsedTracker } from './last-used.js';
 
 /**
  * Payments API authentication (docs/api.md, "Authentication and keys"): a `vk_test_`/`vk_live_` payments key of an active
- * company. The mode comes from the key.
+ * company. The mode comes from the key. A read-only key passes only on the routes marked
+ * `readOnlyKeys` (the events API), with the mode of its own `test` flag.
  */
-export function paymentsAuth(ctx: AppContext): RequestHandler {
+export function paymentsAuth(ctx: AppContext, routes: Route[]): RequestHandler {
+  const readOnlyAllowed = routeMatcher(routes.filter((r) => r.readOnlyKeys));
   const lastUsed = new LastUsedTracker((id) => touchKeyLastUsed(ctx.db, id), ctx.logger);
   const cache = newKeyCache(ctx);
   const lookup = async (keyHash: string): Promise<KeyLookup | undefined> => {
@@ -30,7 +33,8 @@ export function paymentsAuth(ctx: AppContext): RequestHandler {
     const key = await lookup(sha256Hex(token));
     if (!key || key.revoked)
       throw new AuthenticationError(key ? 'This API key has been revoked' : 'Invalid API key');
-    if (key.kind !== 'payments') throw new PermissionError('Read-only keys cannot use the payments API');
+    if (key.kind !== 'payments' && !readOnlyAllowed(req))
+      throw new PermissionError('Read-only keys cannot use the payments API (but for GET /v1/events)');
     if (!key.companyActive) throw new PermissionError('The company is not active');
     lastUsed.touch(key.id);
     res.locals.payments = { companyId: key.companyId, keyId: key.id, livemode: !key.test };

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { isCluster, type RedisClient } from '../../queues/index.js';
 import { MicroBatcher } from '../shared/batcher.js';
 import type { AppContext } from '../shared/context.js';
 import { RateLimitedError } from '../shared/errors.js';
-import type { Route } from '../shared/http/operation.js';
+import { routeMatcher, type Route } from '../shared/http/operation.js';
 import { paymentsPrincipal } from '../shared/http/principal.js';
 
 const WINDOW_MS = 60_000;
@@ -147,15 +147,6 @@ function setHeaders(res: Response, windows: WindowCount[]): void {
   res.setHeader('RateLimit-Reset', String(secondsUntil(shown.resetInMs)));
 }
 
-/** `/v1/payment-links/{id}/cancel` → a matcher of the request paths it names. */
-const pathMatcher = (template: string): RegExp =>
-  new RegExp(
-    `^${template
-      .split(/\{[^}]+\}/)
-      .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
-      .join('[^/]+')}$`,
-  );
-
 /**
  * Per-key limits shared by every web process through Redis (every payments request counts
  * toward `requestsPerMinute`; link create and cancel, the routes marked `rateLimit: 'writes'`, also
@@ -166,13 +157,7 @@ const pathMatcher = (template: string): RegExp =>
 export function paymentsRateLimit(ctx: AppContext, routes: Route[]): RequestHandler {
   const { requestsPerMinute, writesPerMinute } = ctx.config.limits;
   const base = ctx.config.queuePrefix.replace(/^\{(.*)\}$/, '$1');
-  const writes = routes
-    .filter((r) => r.rateLimit === 'writes')
-    .map((r) => ({ method: r.operation.method.toUpperCase(), path: pathMatcher(r.operation.path) }));
-  const isWrite = (req: Request): boolean => {
-    const path = `${req.baseUrl}${req.path}`;
-    return writes.some((w) => w.method === req.method && w.path.test(path));
-  };
+  const isWrite = routeMatcher(routes.filter((r) => r.rateLimit === 'writes'));
   const local = new LocalWindows();
   const localBatch = (requests: CountRequest[]): Array<Array<[number, number]>> =>
     requests.map((r) => local.count(r.keys));

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { EventKind } from '../events/kinds.js';
+import { isEventKind, type EventKind } from '../events/kinds.js';
 import { ListenError, parseEvents } from './listen.js';
 import { QueuesCommandError, selectQueues, type QueuesAction } from './queues.js';
 
@@ -20,6 +20,9 @@ export const USAGE = `Usage: npm run cli -- <command> [options]
       Like \`stripe listen\`: receive the company's webhooks on a local receiver and print one
       verified line per event (whole bodies with --json), optionally forwarding each; the webhook
       integration it creates (or reuses) is removed on exit (Ctrl-C).
+  events list --company ID [--type KIND[,KIND]] [--since ISO] [--limit N]
+      The company's events of both modes, newest first (at most N, default 50), each the body its
+      webhooks carried: a table in a terminal, one JSON body per line otherwise (piped or redirected).
   queues status|pause|resume [--queue NAME] [--json]
       Show each queue's jobs (waiting, delayed, active, failed), or pause / resume one queue or
       all: a paused queue keeps its jobs, every worker stops taking new ones. Uses REDIS_URL (or
@@ -55,7 +58,8 @@ export type Invocation =
       forwardTo: string | undefined;
       json: boolean;
     }
-  | { command: 'queues'; action: QueuesAction; queue: string | undefined; json: boolean };
+  | { command: 'queues'; action: QueuesAction; queue: string | undefined; json: boolean }
+  | { command: 'events list'; companyId: number; types: EventKind[]; since: Date | undefined; limit: number };
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -69,6 +73,9 @@ const OPTIONS = {
   events: { type: 'string' },
   'forward-to': { type: 'string' },
   queue: { type: 'string' },
+  type: { type: 'string', multiple: true },
+  since: { type: 'string' },
+  limit: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -83,6 +90,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   'company activate': ['company'],
   'company deactivate': ['company'],
   listen: ['company', 'events', 'forward-to', 'json'],
+  'events list': ['company', 'type', 'since', 'limit'],
   'queues status': ['queue', 'json'],
   'queues pause': ['queue', 'json'],
   'queues resume': ['queue', 'json'],
@@ -160,6 +168,21 @@ export function parseInvocation(argv: string[]): Invocation {
       } catch (err) {
         throw err instanceof ListenError ? new UsageError(err.message) : err;
       }
+    }
+    case 'events list': {
+      const companyId = positiveInt(values.company, 'company');
+      const types = (values.type ?? []).flatMap((t) => t.split(',')).map((t) => t.trim());
+      const unknown = types.filter((t) => !isEventKind(t));
+      if (unknown.length > 0) throw new UsageError(`--type: unknown event kind ${unknown.join(', ')}`);
+      let since: Date | undefined;
+      if (values.since !== undefined) {
+        since = new Date(values.since);
+        if (!/^\d{4}-\d{2}-\d{2}/.test(values.since) || Number.isNaN(since.getTime()))
+          throw new UsageError('--since must be an ISO 8601 date or date-time, e.g. 2026-11-24T00:00:00Z');
+      }
+      const limit = values.limit === undefined ? 50 : positiveInt(values.limit, 'limit');
+      if (limit > 10_000) throw new UsageError('--limit must be at most 10000');
+      return { command, companyId, types: types.filter(isEventKind), since, limit };
     }
     case 'queues status':
     case 'queues pause':

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { Webhook } from 'standardwebhooks';
+import { eventFilterPaths } from '../apps/filter-paths.js';
 import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
 import { listIntegrations } from '../integrations/repository.js';
 import { createIntegration, deleteIntegration, updateIntegration } from '../integrations/service.js';
@@ -137,7 +138,7 @@ export async function listen(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${LISTEN_PATH}`;
 
-  const deps = { db, config };
+  const deps = { db, config, eventPaths: eventFilterPaths };
   const mine = (await listIntegrations(db, options.companyId, 'webhook')).find((i) =>
     String(i.config.url ?? '').includes(LISTEN_PATH),
   );

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { createKey, revokeKey } from '../keys/service.js';
 import { createOwnerToken, createPanelToken, setCompanyActive } from '../companies/service.js';
 import { parseInvocation, UsageError, USAGE, type Invocation } from './arguments.js';
+import { listCompanyEvents } from './events.js';
 import { listen, ListenError } from './listen.js';
 import { seedCompany } from './seed.js';
 import { formatQueueStatus, queuesCommand, QueuesCommandError } from './queues.js';
@@ -106,6 +107,17 @@ async function run(
         return changed;
       });
       console.log(`Company ${row.id} "${row.name}" is now ${row.active ? 'active' : 'inactive'}`);
+      return;
+    }
+    case 'events list': {
+      await listCompanyEvents(db, {
+        companyId: invocation.companyId,
+        types: invocation.types,
+        since: invocation.since,
+        limit: invocation.limit,
+        table: process.stdout.isTTY === true,
+        out: (line) => process.stdout.write(`${line}\n`),
+      });
       return;
     }
     case 'listen': {

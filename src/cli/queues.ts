@@ -9,6 +9,7 @@ import {
 } from '../../queues/index.js';
 import type { Config } from '../shared/config.js';
 import { configuredRedis, createRedis } from '../shared/redis.js';
+import { formatTable } from './table.js';
 
 export class QueuesCommandError extends Error {}
 
@@ -101,13 +102,5 @@ export function formatQueueStatus(rows: QueueStatus[]): string {
     String(r.failed),
     ...(onCluster ? [r.node ?? ''] : []),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
-  return [header, ...lines]
-    .map((cells) =>
-      cells
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  return formatTable(header, lines);
 }

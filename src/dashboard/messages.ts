@@ -30,6 +30,8 @@ export const PROBLEM_FIELDS = [
   'products',
   'rate_limit_per_second',
   'send_to_all_products',
+  'filter',
+  'headers',
   'event',
   'since',
   'from',
@@ -190,6 +192,14 @@ export interface DashboardMessages extends LanguageMessages {
     rotateSubmit: string;
     newSecret: string;
     newSecretHint: string;
+    webhookFilter: string;
+    webhookFilterHint: string;
+    noFilter: string;
+    saveFilter: string;
+    headers: string;
+    headersHint: string;
+    noHeaders: string;
+    saveHeaders: string;
     deliveries: string;
     filter: string;
     anyStatus: string;
@@ -418,6 +428,10 @@ const ptBR: DashboardMessages = {
       events: 'Escolha eventos da lista (no máximo 50).',
       products: 'Escolha produtos desta empresa.',
       rate_limit_per_second: 'O limite por segundo deve ser um número inteiro de 1 a 1000, ou vazio.',
+      filter:
+        'Confira o filtro: no máximo 10 linhas, cada uma um caminho que algum evento tem, =, e valores separados por vírgula.',
+      headers:
+        'Confira os cabeçalhos: no máximo 10, nomes sem espaços e que não sejam content-type, content-length, host, user-agent nem webhook-*, valores de até 1024 caracteres visíveis.',
       send_to_all_products: 'A opção de todos os produtos veio num formato inválido.',
       event: 'Escolha um evento da lista para o teste.',
       since: 'Informe dia e hora, nos últimos 14 dias.',
@@ -472,6 +486,16 @@ const ptBR: DashboardMessages = {
     rotateSubmit: 'Gerar novo segredo',
     newSecret: 'Novo segredo de assinatura',
     newSecretHint: 'Copie agora: ele não será mostrado de novo.',
+    webhookFilter: 'Filtro de eventos',
+    webhookFilterHint:
+      'Uma linha por condição: um caminho do corpo do evento, =, e um valor ou vários separados por vírgula (qualquer um). Todas as linhas precisam valer. Exemplo: data.order.payment_method = pix, boleto. Vazio: todos os eventos assinados.',
+    noFilter: 'Nenhum: todos os eventos assinados',
+    saveFilter: 'Salvar condições',
+    headers: 'Cabeçalhos enviados',
+    headersHint:
+      'Uma linha por cabeçalho: Nome: valor (até 10). Os valores ficam cifrados e aparecem como ••••; deixe •••• para manter um valor. Vazio: nenhum.',
+    noHeaders: 'Nenhum',
+    saveHeaders: 'Salvar cabeçalhos',
     deliveries: 'Entregas',
     filter: 'Filtrar entregas',
     anyStatus: 'Qualquer estado',
@@ -725,6 +749,10 @@ const en: DashboardMessages = {
       events: 'Choose events from the list (50 at most).',
       products: 'Choose products of this company.',
       rate_limit_per_second: 'The rate limit must be a whole number from 1 to 1000, or empty.',
+      filter:
+        'Check the filter: 10 lines at most, each a path some event has, =, and values separated by commas.',
+      headers:
+        'Check the headers: 10 at most, names without spaces and other than content-type, content-length, host, user-agent or webhook-*, values of up to 1024 visible characters.',
       send_to_all_products: 'The every-product option came in an invalid form.',
       event: 'Choose an event from the list for the test.',
       since: 'Give a day and time within the last 14 days.',
@@ -779,6 +807,16 @@ const en: DashboardMessages = {
     rotateSubmit: 'Generate a new secret',
     newSecret: 'New signing secret',
     newSecretHint: 'Copy it now: it will not be shown again.',
+    webhookFilter: 'Event filter',
+    webhookFilterHint:
+      'One condition a line: a path of the event body, =, and one value or several separated by commas (any of them). Every line must hold. Example: data.order.payment_method = pix, boleto. Empty: every subscribed event.',
+    noFilter: 'None: every subscribed event',
+    saveFilter: 'Save conditions',
+    headers: 'Headers sent',
+    headersHint:
+      'One header a line: Name: value (10 at most). Values are stored encrypted and shown as ••••; leave •••• to keep a value. Empty: none.',
+    noHeaders: 'None',
+    saveHeaders: 'Save headers',
     deliveries: 'Deliveries',
     filter: 'Filter deliveries',
     anyStatus: 'Any status',

@@ -16,6 +16,7 @@ import { PROBLEM_FIELDS, type ProblemField, type ProblemKey } from './messages.j
 /** A field as the services name it (`config.url`, `events.3`) → the form field it belongs to. */
 const FIELD_ALIASES: Record<string, ProblemField> = {
   'config.url': 'url',
+  'config.headers': 'headers',
   config: 'url',
   product_id: 'products',
   product_ids: 'products',

@@ -6,6 +6,7 @@
  * sign-in, integrations, deliveries, orders (and subscriptions), keys.
  */
 import express, { type Router } from 'express';
+import type { EventPathCheck } from '../integrations/filters.js';
 import type { AppContext } from '../shared/context.js';
 import { NotFoundError } from '../shared/errors.js';
 import { errorHandler } from '../shared/http/errors.js';
@@ -20,7 +21,8 @@ import { problemSentences } from './problems.js';
 import { chromeOf, sessionGuard } from './session-guard.js';
 import { signInRoutes } from './sign-in/routes.js';
 
-export function dashboardRouter(ctx: AppContext): Router {
+/** `eventPaths` checks a webhook filter's paths (src/apps/filter-paths.ts). */
+export function dashboardRouter(ctx: AppContext, eventPaths: EventPathCheck): Router {
   const router = express.Router({ caseSensitive: true, strict: false });
   // Before the session is read: a stylesheet or a script needs none.
   router.use(DASHBOARD_ASSETS.router());
@@ -30,7 +32,7 @@ export function dashboardRouter(ctx: AppContext): Router {
   router.use(sessionGuard(ctx));
 
   router.use(signInRoutes(ctx));
-  router.use(integrationsRoutes(ctx));
+  router.use(integrationsRoutes(ctx, eventPaths));
   router.use(deliveriesRoutes(ctx));
   router.use(ordersRoutes(ctx));
   router.use(keysRoutes(ctx));

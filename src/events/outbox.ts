@@ -30,6 +30,12 @@ export type EventEnvelope = {
   data: Record<string, unknown>;
 };
 
+/**
+ * The bytes a webhook carries for a stored envelope (the payload column as `pg` reads it back). The
+ * events API answers the same object, so an item of `GET /v1/events` is these bytes too.
+ */
+export const webhookBody = (payload: Record<string, unknown>): string => JSON.stringify(payload);
+
 export interface RecordedEvent {
   id: string;
   envelope: EventEnvelope;

@@ -1,3 +1,4 @@
+import { maskedHeaders } from './custom-headers.js';
 import type { IntegrationProductView, IntegrationRow } from './repository.js';
 
 /** IntegrationProduct: an integration's link to one product, as the panel API returns it. */
@@ -15,7 +16,8 @@ export interface IntegrationWire {
   id: number;
   type: string;
   is_active: boolean;
-  config: Record<string, string>;
+  /** String values, and for a webhook-kind type with custom headers `headers` (names, values masked). */
+  config: Record<string, string | Record<string, string>>;
   events: string[];
   products: IntegrationProductWire[];
   send_to_all_products: boolean;
@@ -24,6 +26,7 @@ export interface IntegrationWire {
   last_failure_at: string | null;
   disabled_reason: string;
   rate_limit_per_second: number | null;
+  filter: Record<string, unknown>;
   created_at: string;
   updated_at: string;
 }
@@ -55,12 +58,19 @@ export function toIntegrationWire(
   view: IntegrationView,
 ): IntegrationWire {
   const { secret, ...config } = row.config;
+  // Masked for every caller, owners included: a header value is never shown again once stored.
+  const headers: Record<string, Record<string, string>> = row.headers
+    ? { headers: maskedHeaders(row.headers) }
+    : {};
   return {
     id: row.id,
     type: row.type,
     is_active: row.isActive,
-    config:
-      secret === undefined ? config : { ...config, secret: view.revealSecret ? secret : maskSecret(secret) },
+    config: {
+      ...config,
+      ...(secret === undefined ? {} : { secret: view.revealSecret ? secret : maskSecret(secret) }),
+      ...headers,
+    },
     events: row.events,
     products: products.filter((p) => p.integrationId === row.id).map(toIntegrationProductWire),
     send_to_all_products: row.sendToAllProducts,
@@ -69,6 +79,7 @@ export function toIntegrationWire(
     last_failure_at: row.lastFailureAt ? row.lastFailureAt.toISOString() : null,
     disabled_reason: row.disabledReason,
     rate_limit_per_second: row.rateLimitPerSecond,
+    filter: row.filter ?? {},
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -21,6 +21,7 @@ export const integrationSchemas: Record<string, JsonSchema> = {
       'last_failure_at',
       'disabled_reason',
       'rate_limit_per_second',
+      'filter',
       'created_at',
       'updated_at',
     ],
@@ -30,8 +31,17 @@ export const integrationSchemas: Record<string, JsonSchema> = {
       is_active: { type: 'boolean' },
       config: {
         type: 'object',
+        properties: {
+          headers: {
+            type: 'object',
+            maxProperties: 10,
+            additionalProperties: { const: '••••' },
+            description: 'Custom headers of a webhook-kind integration: their names, values always masked',
+          },
+        },
         additionalProperties: { type: 'string' },
-        description: 'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters)',
+        description:
+          'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters); custom header values are masked for everyone',
       },
       events: { type: 'array', items: { type: 'string', enum: [...EVENT_KINDS] } },
       products: { type: 'array', items: ref('IntegrationProduct') },
@@ -44,6 +54,18 @@ export const integrationSchemas: Record<string, JsonSchema> = {
       failure_count: { type: 'integer', minimum: 0 },
       last_failure_at: nullable(dateTime),
       disabled_reason: { type: 'string', enum: ['', 'auto_disabled'] },
+      filter: {
+        type: 'object',
+        maxProperties: 10,
+        additionalProperties: {
+          anyOf: [
+            { type: ['string', 'number', 'boolean'] },
+            { type: 'array', items: { type: ['string', 'number', 'boolean'] } },
+          ],
+        },
+        description:
+          'Deliver only the events whose body matches every entry (dotted path → value, or list of values: any of); `{}`: no filter',
+      },
       rate_limit_per_second: {
         ...nullable({ type: 'integer', minimum: 1, maximum: 1000 }),
         description: 'Most webhook attempts started per second across every worker process; null: no limit',

@@ -16,12 +16,14 @@ type EditableField =
   | 'oauthState'
   | 'oauthStateExpiresAt'
   | 'oauthCodeVerifier'
-  | 'rateLimitPerSecond';
+  | 'rateLimitPerSecond'
+  | 'filter'
+  | 'headers';
 export type NewIntegration = Pick<
   IntegrationRow,
-  'companyId' | Exclude<EditableField, 'oauthStateExpiresAt' | 'oauthCodeVerifier'>
+  'companyId' | Exclude<EditableField, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter' | 'headers'>
 > &
-  Partial<Pick<IntegrationRow, 'oauthStateExpiresAt' | 'oauthCodeVerifier'>>;
+  Partial<Pick<IntegrationRow, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter' | 'headers'>>;
 export type IntegrationChanges = Partial<
   Pick<IntegrationRow, EditableField | 'previousSecret' | 'previousSecretExpiresAt'>
 >;

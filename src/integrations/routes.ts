@@ -6,6 +6,7 @@ import { panelPrincipal } from '../shared/http/principal.js';
 import { arrayOf, errors, json, noContent, ref, responseRef } from '../shared/openapi/builders.js';
 import { randomBase62 } from '../shared/ids.js';
 import { toIntegrationProductWire, toIntegrationWire, type IntegrationView } from './mappers.js';
+import type { EventPathCheck } from './filters.js';
 import type { IntegrationWithLinks } from './service.js';
 import {
   createIntegrationBody,
@@ -29,8 +30,12 @@ const caller = (res: Response) => {
   return { companyId: principal.companyId, view };
 };
 
-/** Integrations API, at `{panel_api_url}/integrations`, behind panel auth. */
-export function integrationsRoutes(ctx: AppContext): Route[] {
+/**
+ * Integrations API, at `{panel_api_url}/integrations`, behind panel auth. `eventPaths` checks a
+ * filter's paths against the event schemas (the apps hand it down: see src/apps/filter-paths.ts).
+ */
+export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck): Route[] {
+  const deps = { ...ctx, eventPaths };
   const wire = ({ row, links }: IntegrationWithLinks, view: IntegrationView) =>
     toIntegrationWire(row, links, view);
   return [
@@ -92,7 +97,7 @@ export function integrationsRoutes(ctx: AppContext): Route[] {
       }),
       async ({ body }, res) => {
         const { companyId, view } = caller(res);
-        res.status(201).json(wire(await service.createIntegration(ctx, companyId, body), view));
+        res.status(201).json(wire(await service.createIntegration(deps, companyId, body), view));
       },
     ),
     route(
@@ -122,7 +127,7 @@ export function integrationsRoutes(ctx: AppContext): Route[] {
       }),
       async ({ params, body }, res) => {
         const { companyId, view } = caller(res);
-        res.json(wire(await service.updateIntegration(ctx, companyId, params.id, body), view));
+        res.json(wire(await service.updateIntegration(deps, companyId, params.id, body), view));
       },
     ),
     route(

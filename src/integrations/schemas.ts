@@ -1,6 +1,14 @@
 import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
 import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
+import {
+  forbiddenHeaderName,
+  HEADER_LIMITS,
+  HEADER_MASK,
+  HEADER_NAME_PATTERN,
+  HEADER_VALUE_PATTERN,
+} from './custom-headers.js';
+import { FILTER_LIMITS, FILTER_PATH_PATTERN, type FilterValue } from './filters.js';
 import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES } from './types.js';
 
 const MAX_INT4 = 2_147_483_647;
@@ -33,8 +41,70 @@ const rateLimit = () =>
         'null (the default) for no limit',
     );
 
+const filterScalar = () =>
+  v.oneOf(v.oneOf(v.string().max(FILTER_LIMITS.valueLength), v.number()), v.strictBoolean());
+
+/**
+ * `filter`: dotted paths of the event body to a value or a list of values (any of them); every entry
+ * must match for an event to be delivered. Whether a path exists is checked by the service against
+ * the event schemas (400 under `filter`). Null (or `{}`) is no filter.
+ */
+const filter = () =>
+  v
+    .nullable(
+      v.record(
+        v.string().min(1).max(FILTER_LIMITS.pathLength).pattern(FILTER_PATH_PATTERN),
+        v.produces<FilterValue | FilterValue[]>()(
+          v.oneOf(filterScalar(), v.array(filterScalar()).min(1).max(FILTER_LIMITS.values)),
+        ),
+        FILTER_LIMITS.entries,
+      ),
+    )
+    // Whether a path exists depends on the event schemas, which no JSON Schema keyword here states.
+    .meta(references({}))
+    .description(
+      `Deliver only the events whose body matches every entry: a dotted path of the event body (e.g. ` +
+        '`data.order.payment_method`, `data.purchase.payment_link.metadata.channel`) to a string, number or ' +
+        `boolean, or a list of them (any of). At most ${FILTER_LIMITS.entries} entries; a path no event kind ` +
+        'has is 400. Null or `{}`: every subscribed event is delivered. Events left out make no delivery.',
+    );
+
+/**
+ * `config.headers`: at most ten, names as HTTP allows and none of ours, values of visible ASCII (or
+ * the mask, to keep a stored value in a PATCH). Errors are under `config.headers`.
+ */
+const HEADERS_DESCRIPTION =
+  `Sent with every attempt: at most ${HEADER_LIMITS.count}, not content-type, content-length, host, ` +
+  'user-agent, webhook-* nor the connection headers; values up to 1,024 characters, stored encrypted ' +
+  `and shown as "${HEADER_MASK}" (send "${HEADER_MASK}" back to keep a stored value). Omitted in a PATCH: ` +
+  'kept; `{}`: none.';
+
+/** `keep`: the mask may stand for a stored value (updates); a new integration has none to keep. */
+const customHeaders = (keep: boolean) =>
+  v
+    .record(
+      v
+        .string()
+        .max(HEADER_LIMITS.nameLength)
+        .pattern(HEADER_NAME_PATTERN)
+        .custom((name: string, helpers) => {
+          const why = forbiddenHeaderName(name);
+          return why === undefined ? name : helpers.message({ custom: `is not allowed (${why})` });
+        })
+        .messages({ 'string.pattern.base': 'is not an HTTP header name' }),
+      v
+        .string()
+        .max(HEADER_LIMITS.valueLength)
+        .pattern(keep ? new RegExp(`${HEADER_VALUE_PATTERN.source}|^${HEADER_MASK}$`) : HEADER_VALUE_PATTERN)
+        .messages({ 'string.pattern.base': 'must be visible ASCII characters (spaces and tabs inside)' }),
+      HEADER_LIMITS.count,
+    )
+    // The mask keeps a stored value: whether one exists is stored data.
+    .meta(references({}))
+    .description(HEADERS_DESCRIPTION);
+
 /** Config of the webhook-kind types: where to POST and how to sign. */
-export const webhookConfig = v.object({
+const webhookTarget = {
   url: v
     .required(v.string().max(2048))
     .description(
@@ -44,6 +114,20 @@ export const webhookConfig = v.object({
     // Whether a URL is accepted depends on DNS and configuration, not on its shape alone.
     .meta({ format: 'uri', ...references({}) }),
   secret: v.string().max(256).description('Signing secret; generated (`whsec_…`) when absent'),
+};
+
+/** What the service stores for a webhook-kind type (a create, or an update with masks to keep). */
+export const webhookConfig = v.object({ ...webhookTarget, headers: customHeaders(true) });
+const webhookConfigOfCreate = v.object({ ...webhookTarget, headers: customHeaders(false) });
+
+/**
+ * The webhook config as a PATCH's alternatives read it: headers only as an object of strings. A
+ * failing alternative would be reported as the whole `config` not fitting either shape; the service
+ * checks the config against `webhookConfig` again, so a bad header is a 400 under `config.headers`.
+ */
+const webhookConfigOfPatch = v.object({
+  ...webhookTarget,
+  headers: v.map(v.string(), v.string().allow('')).description(HEADERS_DESCRIPTION).meta(references({})),
 });
 
 /** Config of the other types: free-form string values, possibly none. */
@@ -58,7 +142,7 @@ const CONFIG_DESCRIPTION =
 
 /** On creation the type is in the body, so the config's shape follows from it. */
 const configForType = () =>
-  v.when('type', WEBHOOK_KIND_TYPES, webhookConfig, managedConfig).description(CONFIG_DESCRIPTION);
+  v.when('type', WEBHOOK_KIND_TYPES, webhookConfigOfCreate, managedConfig).description(CONFIG_DESCRIPTION);
 
 /**
  * On update the type may be the stored one, which no schema knows: the config must have one of the
@@ -67,7 +151,7 @@ const configForType = () =>
  */
 const configOfEitherType = () =>
   v
-    .oneOf(webhookConfig, managedConfig)
+    .oneOf(webhookConfigOfPatch, managedConfig)
     .messages({
       'alternatives.match':
         'must have a url (and an optional secret) for a webhook-kind type, or string values for the other types',
@@ -104,6 +188,7 @@ export const createIntegrationBody = v.required(
     is_active: v.strictBoolean().meta({ default: true }),
     send_to_all_products: v.strictBoolean().meta({ default: false }),
     rate_limit_per_second: rateLimit().meta({ default: null }),
+    filter: filter().meta({ default: null }),
   }),
 );
 export const updateIntegrationBody = v.required(
@@ -114,6 +199,7 @@ export const updateIntegrationBody = v.required(
     is_active: v.strictBoolean(),
     send_to_all_products: v.strictBoolean(),
     rate_limit_per_second: rateLimit(),
+    filter: filter(),
   }),
 );
 export type IntegrationInput = Output<typeof updateIntegrationBody>;

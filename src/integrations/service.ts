@@ -10,6 +10,8 @@ import { fieldErrors } from '../shared/validation/fields.js';
 import * as repo from './repository.js';
 import { refreshProductIds, withCompanyIntegrationsLock } from './repository.js';
 import { managedConfig, webhookConfig, type IntegrationInput, type RotateSecretInput } from './schemas.js';
+import { sealHeaders } from './custom-headers.js';
+import { checkFilterPaths, storedFilter, type EventPathCheck, type WebhookFilter } from './filters.js';
 import { isWebhookKindType } from './types.js';
 import { assertSafeWebhookUrl } from './url-guard.js';
 import { detachAccounts } from './gateway-accounts.js';
@@ -22,6 +24,8 @@ import {
 } from './gateway-connection.js';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
+/** What a create or update needs: the check of a filter's paths against the event schemas too. */
+export type EditDeps = Deps & { eventPaths: EventPathCheck };
 
 export interface IntegrationWithLinks {
   row: repo.IntegrationRow;
@@ -38,9 +42,16 @@ const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64
 const configError = (type: string, error: Joi.ValidationError): ValidationError =>
   new ValidationError(`config does not fit type ${type}`, fieldErrors(error, { prefix: 'config' }));
 
+/** A config as stored, and the custom headers the request sent apart from it (undefined: none sent). */
+interface NormalizedConfig {
+  config: Record<string, string>;
+  headers?: Record<string, string>;
+}
+
 /**
  * Checks a config against its type and returns what is stored. Webhook-kind types need a safe `url`
- * and keep (or get) a signing secret; the others take free-form strings.
+ * and keep (or get) a signing secret, and may carry custom headers (stored apart, sealed); the
+ * others take free-form strings.
  */
 async function normalizeConfig(
   deps: Deps,
@@ -48,17 +59,33 @@ async function normalizeConfig(
   config: Record<string, unknown>,
   previousSecret: string | undefined,
   stored?: Record<string, string>,
-): Promise<Record<string, string>> {
+): Promise<NormalizedConfig> {
   if (!isWebhookKindType(type)) {
     const { value, error } = managedConfig.validate(config, { abortEarly: false });
     if (error) throw configError(type, error);
-    return type === 'gateway' ? gatewayConfig(deps, value, stored) : value;
+    return { config: type === 'gateway' ? gatewayConfig(deps, value, stored) : value };
   }
   const { value, error } = webhookConfig.validate(config, { abortEarly: false });
   if (error) throw configError(type, error);
-  const { url, secret } = value;
+  const { url, secret, headers } = value;
   await assertSafeWebhookUrl(url, deps.config.webhooks.allowPrivateTargets);
-  return { url, secret: secret ?? previousSecret ?? newWebhookSecret() };
+  return {
+    config: { url, secret: secret ?? previousSecret ?? newWebhookSecret() },
+    ...(headers !== undefined ? { headers } : {}),
+  };
+}
+
+/**
+ * The filter to store: only webhook-kind types take one (their events are what it selects), and
+ * every path must be one some event kind has. Null or `{}` is no filter.
+ */
+function filterFor(deps: EditDeps, type: string, filter: WebhookFilter | null): WebhookFilter | null {
+  const stored = storedFilter(filter);
+  if (stored === null) return null;
+  if (!isWebhookKindType(type))
+    throw ValidationError.field('filter', `an integration of type ${type} receives no webhooks to filter`);
+  checkFilterPaths(stored, deps.eventPaths);
+  return stored;
 }
 
 /** Unique violations of the one-active-gateway index are the 409 of a second active `gateway` integration of a company. */
@@ -100,12 +127,13 @@ export async function getIntegration(db: Db, companyId: number, id: number): Pro
 
 /** Creates an integration; a gateway starts waiting for its OAuth authorization. */
 export async function createIntegration(
-  deps: Deps,
+  deps: EditDeps,
   companyId: number,
   input: Required<Pick<IntegrationInput, 'type' | 'config' | 'events'>> & IntegrationInput,
   linkedProducts?: number[],
 ): Promise<IntegrationWithLinks> {
-  const config = await normalizeConfig(deps, input.type, input.config, undefined);
+  const filter = filterFor(deps, input.type, input.filter ?? null);
+  const { config, headers } = await normalizeConfig(deps, input.type, input.config, undefined);
   const gateway = input.type === 'gateway';
   return withCompanyIntegrationsLock(deps.db, companyId, async (tx) => {
     const created = await repo
@@ -117,12 +145,18 @@ export async function createIntegration(
         events: input.events,
         sendToAllProducts: input.send_to_all_products ?? false,
         rateLimitPerSecond: input.rate_limit_per_second ?? null,
+        filter,
         oauthPending: gateway,
         ...(gateway ? newOauthState(deps) : { oauthState: null }),
       })
       .catch((err: unknown) => {
         throw writeError(err);
       });
+    // The id is part of each sealed value's purpose, so the headers are sealed once the row exists.
+    if (headers !== undefined) {
+      const sealed = sealHeaders(deps.config.credentialsKey, created.id, headers, null);
+      await repo.updateIntegration(tx, companyId, created.id, { headers: sealed });
+    }
     if (linkedProducts) await linkExactly(tx, companyId, created.id, linkedProducts);
     await refreshProductIds(tx, companyId, created.id);
     return withLinks(tx, await requireIntegration(tx, companyId, created.id));
@@ -135,7 +169,7 @@ export async function createIntegration(
  * count starts again at 0. Sent to an active integration it changes nothing there.
  */
 export async function updateIntegration(
-  deps: Deps,
+  deps: EditDeps,
   companyId: number,
   id: number,
   input: IntegrationInput,
@@ -151,10 +185,11 @@ export async function updateIntegration(
     // Moving between the webhook family and the managed types carries no config across.
     const carried = isWebhookKindType(type) === isWebhookKindType(current.type) ? current.config : {};
     const stored = typeChanged ? undefined : current.config;
-    let config: Record<string, string> | undefined;
+    let normalized: NormalizedConfig | undefined;
     if (input.config !== undefined)
-      config = await normalizeConfig(deps, type, input.config, previousSecret, stored);
-    else if (typeChanged) config = await normalizeConfig(deps, type, carried, previousSecret);
+      normalized = await normalizeConfig(deps, type, input.config, previousSecret, stored);
+    else if (typeChanged) normalized = await normalizeConfig(deps, type, carried, previousSecret);
+    const config = normalized?.config;
 
     const changes: repo.IntegrationChanges = {};
     const gatewayChanged = type === 'gateway' && (typeChanged || reconnectNeeded(current.config, config));
@@ -180,6 +215,13 @@ export async function updateIntegration(
     if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
     if (input.is_active !== undefined) changes.isActive = input.is_active;
     if (input.rate_limit_per_second !== undefined) changes.rateLimitPerSecond = input.rate_limit_per_second;
+    // Headers a config leaves out are kept; the mask sent back keeps one stored value.
+    if (normalized?.headers !== undefined)
+      changes.headers = sealHeaders(deps.config.credentialsKey, id, normalized.headers, current.headers);
+    else if (!isWebhookKindType(type)) changes.headers = null;
+    if (input.filter !== undefined) changes.filter = filterFor(deps, type, input.filter);
+    // Moving out of the webhook family leaves nothing to filter.
+    else if (typeChanged && !isWebhookKindType(type)) changes.filter = null;
     const reenable = input.is_active === true;
     const updated = await repo
       .updateIntegration(tx, companyId, id, changes, reenable)
@@ -399,7 +441,10 @@ export async function mercadoPagoState(deps: Deps, companyId: number): Promise<M
  * authorization (created, moved from another provider, or as it is when it waits already), and the
  * address of MP's consent page. Undefined when it is connected already.
  */
-export async function startMercadoPagoConnection(deps: Deps, companyId: number): Promise<string | undefined> {
+export async function startMercadoPagoConnection(
+  deps: EditDeps,
+  companyId: number,
+): Promise<string | undefined> {
   const current = await repo.findActiveGateway(deps.db, companyId);
   let row = current;
   if (!current) {

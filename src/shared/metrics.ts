@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
  * The process's Prometheus metrics (docs/operations.md, "Metrics"). One registry per process: web and worker
  * each expose theirs; `npm start` (both in one process) exposes one with everything. Labels are
  * bounded on purpose: route templates, queue names, outcomes and status classes, never ids, URLs or
- * anything a tenant controls.
+ * anything a tenant controls (but for `webhook_events_filtered_total`, per integration by design).
  */
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -69,6 +69,19 @@ export const sweepRuns = new Counter({
   name: 'sweep_runs_total',
   help: 'Runs of the periodic sweeps finished by this process, by sweep (outbox, renewal) and outcome (ok, failed)',
   labelNames: ['sweep', 'outcome'] as const,
+  registers: [registry],
+});
+
+/**
+ * Events an integration's webhook filter left out (no delivery, no attempt), counted where the relay
+ * runs. The one metric labelled by an id: the filter is the integration's own, and its owner asks
+ * "how many did my filter drop"; integrations are few per company and deleting one stops its series
+ * growing (a restart drops it).
+ */
+export const webhookEventsFiltered = new Counter({
+  name: 'webhook_events_filtered_total',
+  help: 'Events a webhook integration’s filter left out (no delivery made), by integration id',
+  labelNames: ['integration_id'] as const,
   registers: [registry],
 });
 

@@ -1,6 +1,7 @@
 import { jobIds } from '../../queues/index.js';
-import { recordEvent } from '../events/outbox.js';
+import { recordEvent, webhookBody } from '../events/outbox.js';
 import { publishAfterCommit } from '../events/publish.js';
+import { openHeaders } from '../integrations/custom-headers.js';
 import type { AppContext } from '../shared/context.js';
 import { isRetryableTransactionError } from '../shared/db/errors.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
@@ -56,6 +57,25 @@ const NO_URL = (): AttemptResult => ({
   requestBody: null,
 });
 
+const UNREADABLE_HEADERS = (): AttemptResult => ({
+  ...NO_URL(),
+  error: 'a custom header did not decrypt (was CREDENTIALS_ENCRYPTION_KEY changed?); nothing was sent',
+});
+
+/** The integration's custom headers opened, or undefined when one does not open (never sent without it). */
+export function customHeadersOf(
+  ctx: Pick<AppContext, 'config'>,
+  integrationId: number,
+  target: SendingFacts,
+): Record<string, string> | undefined {
+  try {
+    return openHeaders(ctx.config.credentialsKey, integrationId, target.sealedHeaders);
+  } catch {
+    // Another key, altered bytes, or no key at all: sending without the header would only be refused.
+    return undefined;
+  }
+}
+
 /**
  * One signed POST of one delivery, and what it means: succeeded, failed for good (410 Gone, or the
  * schedule is exhausted), or pending with its next attempt after the retry schedule.
@@ -66,16 +86,19 @@ export async function sendAttempt(
   delivery: LaneDelivery,
 ): Promise<AttemptOutcome> {
   const attempt = delivery.attempts + 1;
-  const body = JSON.stringify(delivery.payload);
-  const result = target.url
-    ? await postWebhook(
-        ctx.config,
-        { url: target.url, secrets: target.secrets },
-        delivery.eventId,
-        body,
-        delivery.traceContext,
-      )
-    : NO_URL();
+  const body = webhookBody(delivery.payload);
+  const headers = customHeadersOf(ctx, delivery.integrationId, target);
+  const result = !target.url
+    ? NO_URL()
+    : headers === undefined
+      ? UNREADABLE_HEADERS()
+      : await postWebhook(
+          ctx.config,
+          { url: target.url, secrets: target.secrets, headers },
+          delivery.eventId,
+          body,
+          delivery.traceContext,
+        );
   const { retryScheduleSeconds, retryJitter } = ctx.config.webhooks;
   // 410 Gone: the receiver says this endpoint is no more; retrying would only add load.
   const delay =

@@ -1,6 +1,7 @@
 import { Agent, request } from 'undici';
 import type { Config } from '../shared/config.js';
 import { checkUrlShape, guardedLookup, UnsafeTargetError } from '../integrations/url-guard.js';
+import { maskedHeaders as maskedValues } from '../integrations/custom-headers.js';
 import { signedHeaders } from './signing.js';
 import { parseRetryAfter } from './retry-delays.js';
 import { stripNul } from '../shared/http/request-guards.js';
@@ -81,7 +82,8 @@ const describe = (err: unknown): string => {
  */
 export async function postWebhook(
   config: Config,
-  target: { url: string; secrets: readonly string[] },
+  /** `headers`: the integration's custom headers, opened; sent first, so none can replace one of ours. */
+  target: { url: string; secrets: readonly string[]; headers?: Record<string, string> },
   eventId: string,
   body: string,
   /**
@@ -98,11 +100,14 @@ export async function postWebhook(
     body,
     requestedAt,
   );
-  const requestHeaders: Record<string, string> = {
+  const custom = target.headers ?? {};
+  const ours: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'payment-links-webhooks/1.0',
     ...unsigned,
   };
+  // The request as the delivery log keeps it: custom header values are credentials, so only masked.
+  const requestHeaders: Record<string, string> = { ...maskedValues(custom), ...ours };
   const finish = (
     partial: Omit<AttemptResult, 'requestedAt' | 'durationMs' | 'requestHeaders' | 'requestBody'>,
   ): AttemptResult => ({
@@ -114,7 +119,7 @@ export async function postWebhook(
   });
   try {
     const url = checkUrlShape(target.url, config.webhooks.allowPrivateTargets);
-    const headers = { ...requestHeaders, 'webhook-signature': signature };
+    const headers = { ...custom, ...ours, 'webhook-signature': signature };
     const res = await withStoredTrace(trace, async () => {
       const sent = await request(url, {
         method: 'POST',

@@ -2,7 +2,14 @@ import type { AppContext } from '../shared/context.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
 import { nudgeLocalLanes } from './lane-runner.js';
 import { enqueueLaneJobs } from './lanes.js';
-import { fanOutEvents } from './repository/fan-out.js';
+import { webhookEventsFiltered } from '../shared/metrics.js';
+import { fanOutEvents, type FanOutResult } from './repository/fan-out.js';
+
+/** Counts what the integrations' filters left out of one fan-out. */
+function countFiltered(fanned: FanOutResult): void {
+  for (const { integrationId, count } of fanned.filtered)
+    webhookEventsFiltered.inc({ integration_id: String(integrationId) }, count);
+}
 
 /** Most events one fan-out statement claims; a larger backlog takes several. */
 const CLAIM_LIMIT = 1000;
@@ -29,6 +36,7 @@ function fanOutBatched(ctx: AppContext, eventId: string): Promise<boolean> {
       new MicroBatcher(
         async (eventIds: string[]) => {
           const fanned = await fanOutEvents(ctx.db, [...new Set(eventIds)], CLAIM_LIMIT);
+          countFiltered(fanned);
           nudgeLocalLanes(
             ctx,
             fanned.lanes.map((w) => w.integrationId),
@@ -67,6 +75,7 @@ export async function relayBacklog(ctx: AppContext, eventIds: string[]): Promise
   let claimed = 0;
   for (;;) {
     const fanned = await fanOutEvents(ctx.db, eventIds, CLAIM_LIMIT);
+    countFiltered(fanned);
     nudgeLocalLanes(
       ctx,
       fanned.lanes.map((w) => w.integrationId),

@@ -1,10 +1,11 @@
 import { exampleEventData } from '../events/examples.js';
 import type { EventKind } from '../events/kinds.js';
-import { envelopeOf } from '../events/outbox.js';
+import { envelopeOf, webhookBody } from '../events/outbox.js';
 import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
 import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { newEventId } from '../shared/ids.js';
+import { customHeadersOf } from './attempt.js';
 import { postWebhook } from './http-client.js';
 import { findSendTarget } from './repository/delivery-log.js';
 
@@ -42,11 +43,14 @@ export async function sendTestEvent(
     { type: kind, livemode: false, test: true, data: exampleEventData(kind, { simulated: true }) },
     new Date(),
   );
+  const headers = customHeadersOf(ctx, integrationId, target);
+  if (headers === undefined)
+    throw new ConflictError('A custom header of this integration does not decrypt: set its value again');
   const result = await postWebhook(
     ctx.config,
-    { url: target.url, secrets: target.secrets },
+    { url: target.url, secrets: target.secrets, headers },
     id,
-    JSON.stringify(envelope),
+    webhookBody(envelope),
   );
   return {
     event_id: id,

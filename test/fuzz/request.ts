@@ -89,9 +89,15 @@ export function buildPath(
   return op.fullTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) => encode(paramText(path[name])));
 }
 
+/**
+ * A query as OpenAPI's default for query parameters (`style: form`, `explode: true`) writes it: an
+ * array parameter is repeated once per item (`type=a&type=b`), an empty one left out.
+ */
 export function buildQuery(query: Record<string, unknown>): string {
-  const parts = Object.entries(query).map(
-    ([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(paramText(v))}`,
+  const parts = Object.entries(query).flatMap(([k, v]) =>
+    (Array.isArray(v) ? v : [v]).map(
+      (item) => `${encodeURIComponent(k)}=${encodeURIComponent(paramText(item))}`,
+    ),
   );
   return parts.length > 0 ? `?${parts.join('&')}` : '';
 }

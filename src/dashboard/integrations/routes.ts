@@ -7,6 +7,7 @@ import { Router, type Request, type Response } from 'express';
 import type { ProductRow } from '../../catalog/repository.js';
 import { listProducts } from '../../catalog/service.js';
 import { EVENT_KINDS } from '../../events/kinds.js';
+import type { EventPathCheck } from '../../integrations/filters.js';
 import { createIntegrationBody, updateIntegrationBody } from '../../integrations/schemas.js';
 import * as integrations from '../../integrations/service.js';
 import type { AppContext } from '../../shared/context.js';
@@ -27,6 +28,7 @@ import { canChange, confirmPage, sendPage, type Chrome } from '../page.js';
 import { doneQuery, fitting, formOf, integrationId, pathPart, queryOf } from '../params.js';
 import { fieldProblems } from '../problems.js';
 import { changing, companyOf, requireChrome, signedIn } from '../session-guard.js';
+import { parseFilterText, parseHeadersText } from './rules.js';
 import {
   integrationPage,
   integrationsPage,
@@ -116,10 +118,13 @@ function checkProducts(ids: number[], products: ProductRow[]): void {
 }
 
 const urlForm = v.object({ url: v.required(v.string().trim()) }).unknown(true);
+const filterForm = v.object({ filter: v.defaulted(v.string().allow('').max(20_000), '') }).unknown(true);
+const headersForm = v.object({ headers: v.defaulted(v.string().allow('').max(20_000), '') }).unknown(true);
 const testForm = v.object({ event: v.required(v.enum(EVENT_KINDS).trim()) }).unknown(true);
 
-export function integrationsRoutes(ctx: AppContext): Router {
+export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck): Router {
   const router = Router({ caseSensitive: true });
+  const deps = { ...ctx, eventPaths };
 
   router.get('/integrations', async (req, res) => {
     const chrome = signedIn(req, res);
@@ -143,7 +148,7 @@ export function integrationsRoutes(ctx: AppContext): Router {
   router.post('/integrations/mercadopago', async (req, res) => {
     const { companyId } = requireChrome(req).principal;
     const page = dashboardLocale(req);
-    const address = await integrations.startMercadoPagoConnection(ctx, companyId);
+    const address = await integrations.startMercadoPagoConnection(deps, companyId);
     res.redirect(303, address ?? page.href('/integrations?done=gateway_connected'));
   });
 
@@ -171,7 +176,7 @@ export function integrationsRoutes(ctx: AppContext): Router {
         rate_limit_per_second: rateLimitOf(values.rateLimit),
       });
       checkProducts(values.productIds, products);
-      const created = await integrations.createIntegration(ctx, companyId, input, values.productIds);
+      const created = await integrations.createIntegration(deps, companyId, input, values.productIds);
       res.redirect(303, page.href(`/integrations/${created.row.id}`, { done: 'created' }));
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
@@ -235,15 +240,35 @@ export function integrationsRoutes(ctx: AppContext): Router {
 
   router.post('/integrations/:id/enable', async (req, res) => {
     const id = pathPart(integrationId(), req.params.id);
-    await integrations.updateIntegration(ctx, companyOf(req), id, { is_active: true });
+    await integrations.updateIntegration(deps, companyOf(req), id, { is_active: true });
     res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'enabled' }));
   });
 
   router.post('/integrations/:id/url', async (req, res) => {
     const id = pathPart(integrationId(), req.params.id);
     const { url } = formOf(req, urlForm);
-    await integrations.updateIntegration(ctx, companyOf(req), id, { config: { url } });
+    await integrations.updateIntegration(deps, companyOf(req), id, { config: { url } });
     res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'url_saved' }));
+  });
+
+  // The filter and the headers, each checked by the API's own schema, then by its service, as a PATCH is.
+  router.post('/integrations/:id/filter', async (req, res) => {
+    const id = pathPart(integrationId(), req.params.id);
+    const input = validated(updateIntegrationBody, {
+      filter: parseFilterText(formOf(req, filterForm).filter),
+    });
+    await integrations.updateIntegration(deps, companyOf(req), id, input);
+    res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
+  });
+
+  router.post('/integrations/:id/headers', async (req, res) => {
+    const id = pathPart(integrationId(), req.params.id);
+    const companyId = companyOf(req);
+    const { row } = await integrations.getIntegration(ctx.db, companyId, id);
+    const headers = parseHeadersText(formOf(req, headersForm).headers);
+    const input = validated(updateIntegrationBody, { config: { url: row.config.url ?? '', headers } });
+    await integrations.updateIntegration(deps, companyId, id, input);
+    res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
   });
 
   // Events, products and rate limit, as the API's PATCH and product links change them.
@@ -259,7 +284,7 @@ export function integrationsRoutes(ctx: AppContext): Router {
         rate_limit_per_second: rateLimitOf(values.rateLimit),
       });
       checkProducts(values.productIds, await listProducts(ctx.db, companyId));
-      await integrations.updateIntegration(ctx, companyId, id, input, values.productIds);
+      await integrations.updateIntegration(deps, companyId, id, input, values.productIds);
       res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;

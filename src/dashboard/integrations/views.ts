@@ -16,6 +16,7 @@ import type { DashboardLocale } from '../locale.js';
 import { badge, fact } from '../lists.js';
 import type { DoneKey } from '../messages.js';
 import { canChange, confirmStep, doneNotice, layout, postForm, type Chrome } from '../page.js';
+import { filterText, headersText } from './rules.js';
 
 /** What the create form and an integration's settings form hold. */
 export interface IntegrationFormValues {
@@ -264,6 +265,53 @@ export function integrationsPage(
   );
 }
 
+/** The filter's conditions, one a line, or that there is none. */
+function filterFact(page: DashboardLocale, row: IntegrationRow): SafeHtml | string {
+  const text = filterText(row.filter);
+  return text === ''
+    ? page.t.integration.noFilter
+    : html`<pre id="current-filter"><code>${text}</code></pre>`;
+}
+
+/** The custom headers' names, values masked. */
+function headersFact(page: DashboardLocale, row: IntegrationRow): SafeHtml | string {
+  const text = headersText(row.headers);
+  return text === ''
+    ? page.t.integration.noHeaders
+    : html`<pre id="current-headers"><code>${text}</code></pre>`;
+}
+
+/** The forms that change the filter and the headers (owners and members). */
+function rulesForms(page: DashboardLocale, chrome: Chrome, base: string, row: IntegrationRow): SafeHtml {
+  const ti = page.t.integration;
+  return html`<section aria-labelledby="filter-title">
+      <h3 id="filter-title">${ti.webhookFilter}</h3>
+      ${postForm(
+        page,
+        chrome,
+        `${base}/filter`,
+        html`<label for="filter">${ti.webhookFilter}</label>
+          <p class="hint" id="filter-hint">${ti.webhookFilterHint}</p>
+          <textarea id="filter" name="filter" rows="4" spellcheck="false" aria-describedby="filter-hint">
+${filterText(row.filter)}</textarea>
+          <button type="submit">${ti.saveFilter}</button>`,
+      )}
+    </section>
+    <section aria-labelledby="headers-title">
+      <h3 id="headers-title">${ti.headers}</h3>
+      ${postForm(
+        page,
+        chrome,
+        `${base}/headers`,
+        html`<label for="headers">${ti.headers}</label>
+          <p class="hint" id="headers-hint">${ti.headersHint}</p>
+          <textarea id="headers" name="headers" rows="4" spellcheck="false" aria-describedby="headers-hint">
+${headersText(row.headers)}</textarea>
+          <button type="submit">${ti.saveHeaders}</button>`,
+      )}
+    </section>`;
+}
+
 export function integrationPage(
   page: DashboardLocale,
   chrome: Chrome,
@@ -317,7 +365,7 @@ export function integrationPage(
                 </section>`
               : ''
           }
-          ${recoverAction(page, chrome, base)}
+          ${webhook ? rulesForms(page, chrome, base, row) : ''} ${recoverAction(page, chrome, base)}
           ${
             webhook
               ? html`<section aria-labelledby="rotate-title">
@@ -398,7 +446,9 @@ export function integrationPage(
         ${fact(t.integrations.state, stateBadge(page, row))}
         ${fact(ti.url, webhook && html`<code id="current-url">${row.config.url}</code>`)}
         ${fact(ti.events, row.events.length === 0 ? ti.allEvents : row.events.join(', '))}
-        ${failureFacts(page, row)} ${fact(ti.disabledReason, row.disabledReason ?? false)}
+        ${webhook ? fact(ti.webhookFilter, filterFact(page, row)) : ''}
+        ${webhook ? fact(ti.headers, headersFact(page, row)) : ''} ${failureFacts(page, row)}
+        ${fact(ti.disabledReason, row.disabledReason ?? false)}
         ${fact(t.integrations.successRate, rateBar(page, data.counts))}
       </dl>
       ${actions} ${deliveriesSection(page, base, data)}`,

@@ -264,6 +264,11 @@ export const integrations = pgTable('integrations', {
   previousSecret: text('previous_secret'),
   previousSecretExpiresAt: ts('previous_secret_expires_at'),
   rateLimitPerSecond: integer('rate_limit_per_second'),
+  /** Dotted path of the event body → value or values; null: every subscribed event (0803). */
+  filter:
+    jsonb('filter').$type<Record<string, string | number | boolean | Array<string | number | boolean>>>(),
+  /** Custom header name → value sealed with CREDENTIALS_ENCRYPTION_KEY; null: none (0804). */
+  headers: jsonb('headers').$type<Record<string, string>>(),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -395,7 +400,9 @@ export const gatewayCharges = pgTable('gateway_charges', {
   subscriptionId: id64('subscription_id'),
   state: text('state', { enum: CHARGE_STATES }).notNull().default('starting'),
   reference: text('reference'),
-  declineReason: text('decline_reason', { enum: ['insufficient_funds', 'security_code', 'call_issuer', 'other'] }),
+  declineReason: text('decline_reason', {
+    enum: ['insufficient_funds', 'security_code', 'call_issuer', 'other'],
+  }),
   request: jsonb('request').$type<Record<string, unknown>>().notNull(),
   ...clockStamps(),
   reconcileAt: ts('reconcile_at'),

@@ -52,6 +52,8 @@ export interface Route {
   handlers: RequestHandler[];
   /** A tighter window this route counts toward besides its API's own (payments API writes). */
   rateLimit?: 'writes';
+  /** The payments API also lets read-only keys call it (the events API). */
+  readOnlyKeys?: boolean;
 }
 
 export type Handler<R extends RequestShape> = (input: RequestInput<R>, res: Response) => Promise<void> | void;
@@ -60,6 +62,7 @@ export interface RouteOptions {
   /** Runs before validation: refusals that do not depend on the request's content. */
   before?: RequestHandler[];
   rateLimit?: Route['rateLimit'];
+  readOnlyKeys?: boolean;
 }
 
 // Every field is checked, unknown ones included, and every problem of every part is reported at once.
@@ -131,12 +134,35 @@ export function route<R extends RequestShape>(
   return {
     operation: op,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.readOnlyKeys ? { readOnlyKeys: true } : {}),
     handlers: [
       ...(options.before ?? []),
       ...(op.request.body ? [emptyBodyAsObject] : []),
       ...(validate ? [validate] : []),
       run,
     ],
+  };
+}
+
+/** `/v1/payment-links/{id}/cancel` → a matcher of the request paths it names. */
+export const pathMatcher = (template: string): RegExp =>
+  new RegExp(
+    `^${template
+      .split(/\{[^}]+\}/)
+      .map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))
+      .join('[^/]+')}$`,
+  );
+
+/** Whether a request is one of `routes` (method and path), for a middleware that runs before routing. */
+export function routeMatcher(routes: Route[]): (req: Request) => boolean {
+  const matchers = routes.map((r) => ({
+    method: r.operation.method.toUpperCase(),
+    path: pathMatcher(r.operation.path),
+  }));
+  return (req) => {
+    const path = `${req.baseUrl}${req.path}`;
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    return matchers.some((m) => m.method === method && m.path.test(path));
   };
 }
 

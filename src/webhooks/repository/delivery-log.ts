@@ -206,7 +206,7 @@ export async function findSendTarget(
   integrationId: number,
 ): Promise<SendingFacts | undefined> {
   const result = await db.execute<SendingRow>(sql`
-    SELECT i.type, i.config, ${PREVIOUS_SECRET}
+    SELECT i.type, i.config, i.headers, ${PREVIOUS_SECRET}
       FROM integrations i
      WHERE i.id = ${integrationId} AND i.company_id = ${companyId}`);
   const row = result.rows[0];

@@ -23,6 +23,8 @@ export interface FanOutResult {
   /** Events this statement claimed (the asked-for ones and their companies' unclaimed earlier ones). */
   claimed: number;
   deliveries: number;
+  /** Per integration, the events its filter left out (no delivery made): counted in /metrics. */
+  filtered: Array<{ integrationId: number; count: number }>;
   /** Lanes woken for the new deliveries; those with `enqueue` need their job added. */
   lanes: LaneWake[];
 }
@@ -31,7 +33,9 @@ export interface FanOutResult {
  * Fans events out into one delivery per matching integration: active, webhook-kind, subscribed to
  * the kind (or to `order.failed` for a declined payment), covering the event's product unless the
  * kind ignores the product filter or the event has none; never the integration an operational
- * event describes.
+ * event describes; and whose webhook filter, if any, the event's body matches (every entry: the value
+ * at its dotted path equals the entry's value or one of its list). An event a filter leaves out makes
+ * no delivery, so it costs the lane nothing; it is only counted.
  *
  * In outbox order: for each company of `eventIds`, the statement claims every unclaimed event of
  * that company written up to the newest of them (at most `limit` in all, oldest first), waiting for
@@ -44,11 +48,13 @@ export async function fanOutEvents(db: Executor, eventIds: string[], limit = 100
     claimed: number;
     deliveries: number;
     lanes: Array<{ integration_id: number; generation: string | number; enqueue: boolean }> | null;
+    filtered: Array<{ integration_id: number; count: number }> | null;
   }>(db, 'webhooks_fan_out', fanOutSql(eventIds, limit));
   const row = result.rows[0];
   return {
     claimed: row?.claimed ?? 0,
     deliveries: row?.deliveries ?? 0,
+    filtered: (row?.filtered ?? []).map((f) => ({ integrationId: f.integration_id, count: f.count })),
     lanes: (row?.lanes ?? []).map((l) => ({
       integrationId: l.integration_id,
       generation: toId(l.generation),
@@ -80,10 +86,16 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
       -- once the table holds a backlog); by primary key, each row costs an index descent again.
       UPDATE events e SET relayed_at = clock_timestamp()
        WHERE e.ctid = ANY(ARRAY(SELECT ctid FROM claimable)) AND e.relayed_at IS NULL
-   RETURNING e.id, e.seq, e.company_id, e.type, e.product_id, e.integration_id
-    ), inserted AS (
-      INSERT INTO deliveries (event_id, integration_id, next_attempt_at)
-      SELECT c.id, i.id, clock_timestamp()
+   RETURNING e.id, e.seq, e.company_id, e.type, e.product_id, e.integration_id, e.payload
+    ), matched AS (
+      SELECT c.id, c.seq, i.id AS integration_id,
+             -- No filter, or every entry's path holds its value (or one of its list's).
+             (i.filter IS NULL OR NOT EXISTS (
+                SELECT 1 FROM jsonb_each(i.filter) f(path, wanted)
+                 WHERE NOT EXISTS (
+                   SELECT 1 FROM jsonb_array_elements(CASE jsonb_typeof(f.wanted) WHEN 'array' THEN f.wanted
+                                                      ELSE jsonb_build_array(f.wanted) END) w(value)
+                    WHERE w.value = c.payload #> string_to_array(f.path, '.')))) AS passes
         FROM claimed c
         JOIN integrations i ON i.company_id = c.company_id
        WHERE i.is_active
@@ -94,7 +106,12 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
          AND (c.type = ANY(${sql.param(PRODUCTLESS_EVENT_KINDS)}::text[]) OR c.product_id IS NULL
               OR i.send_to_all_products OR c.product_id = ANY(i.product_ids))
          AND (c.integration_id IS NULL OR c.integration_id <> i.id)
-       ORDER BY c.seq, i.id
+    ), inserted AS (
+      INSERT INTO deliveries (event_id, integration_id, next_attempt_at)
+      SELECT m.id, m.integration_id, clock_timestamp()
+        FROM matched m
+       WHERE m.passes
+       ORDER BY m.seq, m.integration_id
       ON CONFLICT (event_id, integration_id) DO NOTHING
    RETURNING integration_id
     ), woken AS (
@@ -103,7 +120,10 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
     SELECT (SELECT count(*) FROM claimed)::int AS claimed,
            (SELECT count(*) FROM inserted)::int AS deliveries,
            (SELECT json_agg(json_build_object('integration_id', integration_id, 'generation', generation,
-                                              'enqueue', enqueue)) FROM woken) AS lanes`;
+                                              'enqueue', enqueue)) FROM woken) AS lanes,
+           (SELECT json_agg(json_build_object('integration_id', integration_id, 'count', n))
+              FROM (SELECT integration_id, count(*)::int AS n FROM matched WHERE NOT passes
+                     GROUP BY integration_id) f) AS filtered`;
 }
 
 /** Events committed more than `graceMs` ago that no relay has claimed, oldest first. */

@@ -181,7 +181,7 @@ export async function readLaneBatch(
       SELECT * FROM due ORDER BY id LIMIT ${limit}
     )
     SELECT lane.wake_seq, lane.paused_until, i.is_active, i.rate_limit_per_second, i.type, i.config,
-           ${PREVIOUS_SECRET}, first.id, first.event_id, first.attempts, e.payload, e.trace_context
+           i.headers, ${PREVIOUS_SECRET}, first.id, first.event_id, first.attempts, e.payload, e.trace_context
       FROM lane
       JOIN integrations i ON i.id = lane.integration_id
       LEFT JOIN first ON true

@@ -3,10 +3,11 @@ import { sql } from 'drizzle-orm';
 /** The secret a rotation replaced, while it still signs (until `previous_secret_expires_at`). */
 export const PREVIOUS_SECRET = sql`(CASE WHEN i.previous_secret_expires_at > clock_timestamp() THEN i.previous_secret END) AS previous_secret`;
 
-/** An integration row as the sending statements select it (`i.type, i.config, previous_secret`). */
+/** An integration row as the sending statements select it (`i.type, i.config, i.headers, previous_secret`). */
 export interface SendingRow extends Record<string, unknown> {
   type: string;
   config: Record<string, unknown>;
+  headers: Record<string, string> | null;
   previous_secret: string | null;
 }
 
@@ -15,6 +16,8 @@ export interface SendingFacts {
   url: string | null;
   /** The current secret first, then the one a rotation replaced while it still signs. */
   secrets: string[];
+  /** Custom headers, values still sealed: opened at the attempt, never carried further. */
+  sealedHeaders: Record<string, string> | null;
 }
 
 /** Where an integration's webhooks go and the secrets that sign them, from its row. */
@@ -27,6 +30,7 @@ export function sendingFacts(row: SendingRow): SendingFacts {
       typeof secret === 'string' ? secret : '',
       ...(row.previous_secret ? [row.previous_secret] : []),
     ],
+    sealedHeaders: row.headers,
   };
 }
 
