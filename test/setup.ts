@@ -57,6 +57,10 @@ export const mochaHooks = {
           `\nthe run is over but the process is held open by: ${process.getActiveResourcesInfo().join(', ')}\n` +
             'close them in the test or helper that opened them (docs/operations.md, "Test suites")\n',
         );
+        // Mocha sets the exit code to its failure count in an 'exit' listener: this one runs after it.
+        process.on('exit', () => {
+          process.exitCode = Math.max(Number(process.exitCode ?? 0), 1);
+        });
         process.exit(1);
       }, LEFT_OPEN_GRACE_MS).unref();
     }
