@@ -5,6 +5,7 @@ import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
 import type { Catalogue, CopyMessages, LanguageMessages } from '../ui/messages.js';
 import { plural } from '../ui/plural.js';
+import { HOME_WORDS, type HomeMessages } from './home/messages.js';
 
 /** What a page says after an action redirected back to it. */
 export type DoneKey =
@@ -298,6 +299,8 @@ export interface DashboardMessages extends LanguageMessages {
     revokeLabel: (name: string) => string;
   };
 
+  home: HomeMessages;
+
   cycles: Record<BillingCycle, string>;
   deliveryStatuses: Record<DeliveryStatus, string>;
   subscriptionStatuses: Record<SubscriptionStatus, string>;
@@ -311,6 +314,7 @@ export interface DashboardMessages extends LanguageMessages {
 
 const ptBR: DashboardMessages = {
   locale: 'pt-BR',
+  home: HOME_WORDS['pt-BR'],
   languageName: 'Português',
   languageSwitch: 'Idioma',
   product: 'Painel',
@@ -635,6 +639,7 @@ const ptBR: DashboardMessages = {
 
 const en: DashboardMessages = {
   locale: 'en',
+  home: HOME_WORDS.en,
   languageName: 'English',
   languageSwitch: 'Language',
   product: 'Dashboard',

@@ -3,7 +3,7 @@
  * bearer token. Every page is a GET; every change is a POST form that carries the session's CSRF
  * token and comes from this very origin (`session-guard.ts`). Read-only sessions see no changing
  * forms and get 403 if they post anyway. Each area has its own folder, its routes and its views:
- * sign-in, integrations, deliveries, orders (and subscriptions), keys.
+ * sign-in, home, links, catalog, integrations, deliveries, orders (and subscriptions), keys.
  */
 import express, { type Router } from 'express';
 import type { EventPathCheck } from '../integrations/filters.js';
@@ -12,6 +12,7 @@ import { NotFoundError } from '../shared/errors.js';
 import { errorHandler } from '../shared/http/errors.js';
 import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
 import { deliveriesRoutes } from './deliveries/routes.js';
+import { homeRoutes } from './home/routes.js';
 import { integrationsRoutes } from './integrations/routes.js';
 import { keysRoutes } from './keys/routes.js';
 import { dashboardLocale } from './locale.js';
@@ -32,6 +33,7 @@ export function dashboardRouter(ctx: AppContext, eventPaths: EventPathCheck): Ro
   router.use(sessionGuard(ctx));
 
   router.use(signInRoutes(ctx));
+  router.use(homeRoutes(ctx));
   router.use(integrationsRoutes(ctx, eventPaths));
   router.use(deliveriesRoutes(ctx));
   router.use(ordersRoutes(ctx));

@@ -129,6 +129,8 @@ describe('dashboard pages read in one round of queries', function () {
 
   it('answers each page after the session lookup and one round of statements', async () => {
     const pages = [
+      '/',
+      '/?mode=test',
       '/integrations',
       '/integrations/new',
       `/integrations/${integrationId}`,

@@ -64,7 +64,7 @@ describe('dashboard sessions and forms', function () {
   async function signIn(credential: string): Promise<{ cookie: string; csrf: string; setCookie: string }> {
     const answer = await send('POST', '/sign-in', { form: { credential } });
     expect(answer.status, answer.text).to.equal(303);
-    expect(answer.location).to.equal('/dashboard/integrations');
+    expect(answer.location).to.equal('/dashboard');
     const setCookie = answer.setCookie[0] ?? '';
     const cookie = setCookie.split(';')[0] ?? '';
     noteSecret(cookie.split('=')[1] ?? '');

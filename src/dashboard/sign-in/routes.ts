@@ -1,6 +1,5 @@
 /**
- * Signing in (a panel credential exchanged for a session cookie) and out, and the dashboard's root,
- * which sends a visitor to the one or the other.
+ * Signing in (a panel credential exchanged for a session cookie, then the home) and out.
  */
 import { Router } from 'express';
 import type { AppContext } from '../../shared/context.js';
@@ -18,15 +17,10 @@ const signInForm = v.object({ credential: v.required(v.string().trim()) }).unkno
 export function signInRoutes(ctx: AppContext): Router {
   const router = Router({ caseSensitive: true });
 
-  router.get('/', (req, res) => {
-    const page = dashboardLocale(req);
-    res.redirect(303, page.href(chromeOf(req) ? '/integrations' : '/sign-in'));
-  });
-
   router.get('/sign-in', (req, res) => {
     const page = dashboardLocale(req);
     if (chromeOf(req)) {
-      res.redirect(303, page.href('/integrations'));
+      res.redirect(303, page.href(''));
       return;
     }
     sendPage(res, 200, page, signInPage(page, { done: queryOf(req, doneQuery).done }));
@@ -39,7 +33,7 @@ export function signInRoutes(ctx: AppContext): Router {
       const { credential } = formOf(req, signInForm);
       const { sessionId } = await openSession(ctx.db, credential);
       setSessionCookie(ctx, req, res, sessionId, SESSION_TTL_MS);
-      res.redirect(303, page.href('/integrations'));
+      res.redirect(303, page.href(''));
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       sendPage(res, err.status === 400 ? 400 : 401, page, signInPage(page, { refused: true }));
