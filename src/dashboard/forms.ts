@@ -6,8 +6,11 @@ import { html, SafeHtml } from '../ui/html.js';
 import type { DashboardLocale } from './locale.js';
 import type { ProblemField } from './messages.js';
 
-/** Problems of a form, each field's sentence; '' holds a problem of no one field. */
-export type FormProblems = Map<ProblemField | '', string>;
+/**
+ * Problems of a form, each field's sentence; '' holds a problem of no one field. The integration
+ * and key forms name `ProblemField`s; the link and catalog forms their own fields (`api-messages.ts`).
+ */
+export type FormProblems = Map<ProblemField | '' | (string & {}), string>;
 
 export function problemSummary(page: DashboardLocale, problems: FormProblems | undefined): SafeHtml | string {
   if (!problems || problems.size === 0) return '';
@@ -25,7 +28,7 @@ export function problemSummary(page: DashboardLocale, problems: FormProblems | u
  */
 export function fieldProblem(
   problems: FormProblems | undefined,
-  field: ProblemField,
+  field: ProblemField | (string & {}),
   id: string,
   describedBy?: string,
 ): { note: SafeHtml | string; attrs: SafeHtml | string } {
@@ -39,10 +42,10 @@ export function fieldProblem(
 }
 
 /**
- * A value shown once (a new signing secret, a new key): selectable text in a read-only field, with
- * a copy button that `copy.js` shows (without script, the value is still there to select).
+ * A value to copy (a link's address): selectable text in a read-only field, with a copy button that
+ * `copy.js` shows (without script, the value is still there to select).
  */
-export function shownOnce(
+export function copyField(
   page: DashboardLocale,
   id: string,
   label: string,
@@ -50,8 +53,7 @@ export function shownOnce(
   value: string,
 ): SafeHtml {
   const { copy } = page.t;
-  return html`<div class="secret" role="status">
-    <label for="${id}">${label}</label>
+  return html`<label for="${id}">${label}</label>
     <input type="text" id="${id}" readonly value="${value}" aria-describedby="${id}-hint" />
     <button
       type="button"
@@ -65,6 +67,16 @@ export function shownOnce(
       ${copy.button}
     </button>
     <span id="${id}-copied" aria-live="polite"></span>
-    <p class="hint" id="${id}-hint">${hint}</p>
-  </div>`;
+    <p class="hint" id="${id}-hint">${hint}</p>`;
+}
+
+/** A value shown once (a new signing secret, a new key), announced as it appears, with its copy button. */
+export function shownOnce(
+  page: DashboardLocale,
+  id: string,
+  label: string,
+  hint: string,
+  value: string,
+): SafeHtml {
+  return html`<div class="secret" role="status">${copyField(page, id, label, hint, value)}</div>`;
 }

@@ -6,6 +6,7 @@ import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.j
 import type { Catalogue, CopyMessages, LanguageMessages } from '../ui/messages.js';
 import { plural } from '../ui/plural.js';
 import { HOME_WORDS, type HomeMessages } from './home/messages.js';
+import { LINKS_WORDS, type LinksMessages } from './links/messages.js';
 
 /** What a page says after an action redirected back to it. */
 export type DoneKey =
@@ -21,7 +22,10 @@ export type DoneKey =
   | 'created'
   | 'saved'
   | 'deleted'
-  | 'gateway_connected';
+  | 'gateway_connected'
+  | 'link_created'
+  | 'link_canceled'
+  | 'catalog_created';
 
 /** The form fields whose problems the dashboard words itself (every other field: `unexpected`). */
 export const PROBLEM_FIELDS = [
@@ -300,6 +304,7 @@ export interface DashboardMessages extends LanguageMessages {
   };
 
   home: HomeMessages;
+  links: LinksMessages;
 
   cycles: Record<BillingCycle, string>;
   deliveryStatuses: Record<DeliveryStatus, string>;
@@ -315,6 +320,7 @@ export interface DashboardMessages extends LanguageMessages {
 const ptBR: DashboardMessages = {
   locale: 'pt-BR',
   home: HOME_WORDS['pt-BR'],
+  links: LINKS_WORDS['pt-BR'],
   languageName: 'Português',
   languageSwitch: 'Idioma',
   product: 'Painel',
@@ -624,6 +630,9 @@ const ptBR: DashboardMessages = {
     saved: 'Alterações salvas.',
     deleted: 'Integração excluída.',
     gateway_connected: 'Mercado Pago conectado. Os novos pagamentos passam pela sua conta.',
+    link_created: 'Link criado. Compartilhe o endereço ou o QR code.',
+    link_canceled: 'Link cancelado.',
+    catalog_created: 'Criado.',
   },
   recovered: (n) =>
     plural('pt-BR', n, {
@@ -640,6 +649,7 @@ const ptBR: DashboardMessages = {
 const en: DashboardMessages = {
   locale: 'en',
   home: HOME_WORDS.en,
+  links: LINKS_WORDS.en,
   languageName: 'English',
   languageSwitch: 'Language',
   product: 'Dashboard',
@@ -946,6 +956,9 @@ const en: DashboardMessages = {
     saved: 'Changes saved.',
     deleted: 'Integration deleted.',
     gateway_connected: 'Mercado Pago connected. New payments go through your account.',
+    link_created: 'Link created. Share its address or its QR code.',
+    link_canceled: 'Link canceled.',
+    catalog_created: 'Created.',
   },
   recovered: (n) =>
     plural('en', n, {

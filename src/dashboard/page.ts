@@ -63,6 +63,7 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
   const nav = chrome
     ? html`<nav aria-label="${t.navigation}">
         <a href="${page.href('')}">${t.home.title}</a>
+        <a href="${page.href('/links')}">${t.links.title}</a>
         <a href="${page.href('/integrations')}">${t.integrations.title}</a>
         <a href="${page.href('/orders')}">${t.orders.title}</a>
         <a href="${page.href('/subscriptions')}">${t.subscriptions.title}</a>

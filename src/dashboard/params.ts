@@ -75,6 +75,9 @@ const DONE_KEYS: readonly DoneKey[] = [
   'saved',
   'deleted',
   'gateway_connected',
+  'link_created',
+  'link_canceled',
+  'catalog_created',
 ];
 
 /** A text value a page does not know: dropped, as if absent (a list of values is still refused). */
@@ -135,3 +138,32 @@ export const queryOf = <S extends Typed<object, Joi.ObjectSchema>>(req: Request,
 
 export const formOf = <S extends Typed<object, Joi.ObjectSchema>>(req: Request, schema: S): Output<S> =>
   checked(schema, req.body, 'form');
+
+/** A field as sent: once, several times (checkboxes) or not at all, as a list. */
+export const sentList = () => v.defaulted(v.array(v.string().allow('')).single(), []);
+
+/** A field the form sends once, as its last value, trimmed ('' when absent). */
+export const sentText = () =>
+  v.defaulted(
+    v.produces<string>()(
+      v
+        .array(v.string().allow(''))
+        .single()
+        .custom((sent: string[]) => (sent.at(-1) ?? '').trim()),
+    ),
+    '',
+  );
+
+/**
+ * A form's values checked by the API's own schema for the same request, so the dashboard accepts
+ * exactly what the API accepts and reports the same fields with the same messages (all at once).
+ */
+export function byApiSchema<S extends Typed<object, Joi.ObjectSchema>>(
+  schema: S,
+  input: Record<string, unknown>,
+): Output<S> {
+  const { value, error } = schema.validate(input, { abortEarly: false, convert: true });
+  if (error) throw new ValidationError('The form does not fit', fieldErrors(error));
+  const fitting: Output<S> = value;
+  return fitting;
+}

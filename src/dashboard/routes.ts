@@ -15,6 +15,7 @@ import { deliveriesRoutes } from './deliveries/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { integrationsRoutes } from './integrations/routes.js';
 import { keysRoutes } from './keys/routes.js';
+import { linksRoutes } from './links/routes.js';
 import { dashboardLocale } from './locale.js';
 import { ordersRoutes } from './orders/routes.js';
 import { DASHBOARD_ASSETS, errorPageOf, sendPage } from './page.js';
@@ -34,6 +35,7 @@ export function dashboardRouter(ctx: AppContext, eventPaths: EventPathCheck): Ro
 
   router.use(signInRoutes(ctx));
   router.use(homeRoutes(ctx));
+  router.use(linksRoutes(ctx));
   router.use(integrationsRoutes(ctx, eventPaths));
   router.use(deliveriesRoutes(ctx));
   router.use(ordersRoutes(ctx));

@@ -27,6 +27,9 @@ import { cancelLink, expireLink } from './transitions.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Whose links, in which mode: a payments key's, or a dashboard session's in the mode it chose. */
+export type LinkOwner = Pick<PaymentsPrincipal, 'companyId' | 'livemode'>;
+
 /** Key order and formatting must not make two equal bodies look different. */
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
@@ -146,7 +149,7 @@ async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'sho
  */
 export async function createPaymentLink(
   ctx: Pick<AppContext, 'db' | 'config'>,
-  principal: PaymentsPrincipal,
+  principal: LinkOwner,
   body: CreateLinkBody,
   idempotencyKey: string | undefined,
   now = new Date(),
@@ -263,7 +266,7 @@ export async function getPaymentLink(db: Db, scope: LinkScope, now = new Date())
 
 export async function listPaymentLinks(
   db: Db,
-  principal: PaymentsPrincipal,
+  principal: LinkOwner,
   query: ListLinksQuery,
   now = new Date(),
 ): Promise<Page<LinkWithOrder>> {

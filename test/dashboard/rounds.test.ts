@@ -64,6 +64,8 @@ describe('dashboard pages read in one round of queries', function () {
   let orderCode: string;
   let subscriptionId: number;
   let keyId: number;
+  let linkId: string;
+  let newerLinkId: string;
   let cookie: string;
 
   before(async () => {
@@ -108,6 +110,17 @@ describe('dashboard pages read in one round of queries', function () {
       [tenant.company.id],
     );
     keyId = Number(key.rows[0]?.id);
+    const link = await shared.http.post<{ id: string }>('/v1/payment-links', {
+      auth: tenant.keys.test,
+      body: { offer_code: activeOffer(tenant).code },
+    });
+    linkId = link.body.id;
+    // A newer link, whose next page holds the first (an empty page checks its cursor after reading).
+    const newer = await shared.http.post<{ id: string }>('/v1/payment-links', {
+      auth: tenant.keys.test,
+      body: { offer_code: activeOffer(tenant).code },
+    });
+    newerLinkId = newer.body.id;
 
     // A web process of its own: no other test's traffic on the pool being watched.
     app = await startTestApp();
@@ -149,6 +162,12 @@ describe('dashboard pages read in one round of queries', function () {
       `/subscriptions/${subscriptionId}/cancel?at_period_end=true`,
       '/keys',
       `/keys/${keyId}/revoke`,
+      '/links',
+      '/links?mode=test&status=active&external_reference=x',
+      `/links?mode=test&starting_after=${newerLinkId}`,
+      '/links/new?mode=test',
+      `/links/${linkId}?mode=test`,
+      `/links/${linkId}/cancel?mode=test`,
     ];
     const found: Record<string, { status: number; rounds: number; statements: number }> = {};
     for (const path of pages) {

@@ -12,8 +12,7 @@ import { createIntegrationBody, updateIntegrationBody } from '../../integrations
 import * as integrations from '../../integrations/service.js';
 import type { AppContext } from '../../shared/context.js';
 import { ValidationError } from '../../shared/errors.js';
-import { fieldErrors } from '../../shared/validation/fields.js';
-import { v, type Output } from '../../shared/validation/typed.js';
+import { v } from '../../shared/validation/typed.js';
 import {
   companyRecentAttemptCounts,
   listDeliveries,
@@ -25,7 +24,17 @@ import type { FormProblems } from '../forms.js';
 import { dashboardLocale } from '../locale.js';
 import type { DoneKey } from '../messages.js';
 import { canChange, confirmPage, sendPage, type Chrome } from '../page.js';
-import { doneQuery, fitting, formOf, integrationId, pathPart, queryOf } from '../params.js';
+import {
+  byApiSchema,
+  doneQuery,
+  fitting,
+  formOf,
+  integrationId,
+  pathPart,
+  queryOf,
+  sentList,
+  sentText,
+} from '../params.js';
 import { fieldProblems } from '../problems.js';
 import { changing, companyOf, requireChrome, signedIn } from '../session-guard.js';
 import { parseFilterText, parseHeadersText } from './rules.js';
@@ -47,20 +56,6 @@ const EMPTY_FORM: IntegrationFormValues = {
   productIds: [],
   rateLimit: '',
 };
-
-/** A field as sent: once, several times (checkboxes) or not at all, as a list. */
-const sentList = () => v.defaulted(v.array(v.string().allow('')).single(), []);
-/** A field the form sends once, as its last value, trimmed ('' when absent). */
-const sentText = () =>
-  v.defaulted(
-    v.produces<string>()(
-      v
-        .array(v.string().allow(''))
-        .single()
-        .custom((sent: string[]) => (sent.at(-1) ?? '').trim()),
-    ),
-    '',
-  );
 
 /**
  * The create and settings forms as they were sent, shown again as they were when refused; their
@@ -96,20 +91,6 @@ function integrationFormOf(req: Request): IntegrationFormValues {
 /** The rate limit as the panel API takes it: empty is no limit, anything but digits is left to its schema. */
 const rateLimitOf = (text: string): number | string | null =>
   text === '' ? null : /^[0-9]{1,9}$/.test(text) ? Number(text) : text;
-
-/**
- * Checked by the panel API's own schema, so the dashboard accepts exactly what the API accepts and
- * reports the same fields.
- */
-function validated<S extends typeof createIntegrationBody | typeof updateIntegrationBody>(
-  schema: S,
-  input: Record<string, unknown>,
-): Output<S> {
-  const { value, error } = schema.validate(input, { abortEarly: false, convert: true });
-  if (error) throw new ValidationError('The form does not fit', fieldErrors(error));
-  const checked: Output<S> = value;
-  return checked;
-}
 
 /** Every product ticked is one of the company's. */
 function checkProducts(ids: number[], products: ProductRow[]): void {
@@ -168,7 +149,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const values = integrationFormOf(req);
     const products = await listProducts(ctx.db, companyId);
     try {
-      const input = validated(createIntegrationBody, {
+      const input = byApiSchema(createIntegrationBody, {
         type: values.type,
         config: { url: values.url },
         events: values.events,
@@ -278,7 +259,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const { companyId } = chrome.principal;
     const values = integrationFormOf(req);
     try {
-      const input = validated(updateIntegrationBody, {
+      const input = byApiSchema(updateIntegrationBody, {
         events: values.events,
         send_to_all_products: values.sendToAllProducts,
         rate_limit_per_second: rateLimitOf(values.rateLimit),
