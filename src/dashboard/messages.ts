@@ -7,6 +7,7 @@ import type { Catalogue, CopyMessages, LanguageMessages } from '../ui/messages.j
 import { plural } from '../ui/plural.js';
 import { HOME_WORDS, type HomeMessages } from './home/messages.js';
 import { LINKS_WORDS, type LinksMessages } from './links/messages.js';
+import { ORDERS_CSV_WORDS, type OrdersCsvMessages } from './orders/messages.js';
 
 /** What a page says after an action redirected back to it. */
 export type DoneKey =
@@ -305,6 +306,7 @@ export interface DashboardMessages extends LanguageMessages {
 
   home: HomeMessages;
   links: LinksMessages;
+  ordersCsv: OrdersCsvMessages;
 
   cycles: Record<BillingCycle, string>;
   deliveryStatuses: Record<DeliveryStatus, string>;
@@ -321,6 +323,7 @@ const ptBR: DashboardMessages = {
   locale: 'pt-BR',
   home: HOME_WORDS['pt-BR'],
   links: LINKS_WORDS['pt-BR'],
+  ordersCsv: ORDERS_CSV_WORDS['pt-BR'],
   languageName: 'Português',
   languageSwitch: 'Idioma',
   product: 'Painel',
@@ -650,6 +653,7 @@ const en: DashboardMessages = {
   locale: 'en',
   home: HOME_WORDS.en,
   links: LINKS_WORDS.en,
+  ordersCsv: ORDERS_CSV_WORDS.en,
   languageName: 'English',
   languageSwitch: 'Language',
   product: 'Dashboard',

@@ -2,8 +2,11 @@
  * The company's orders (and refunding a paid one) and subscriptions (and canceling one, at once or
  * at the period end), as the panel API's services do them.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Router, type Request } from 'express';
 import type Joi from 'joi';
+import { exportOrders } from '../../orders/export.js';
 import {
   cancelSubscription,
   getOrder,
@@ -31,6 +34,7 @@ import {
   queryOf,
 } from '../params.js';
 import { changing, companyOf, signedIn } from '../session-guard.js';
+import { orderLine, ordersCsv } from './csv.js';
 import { ordersPage, subscriptionsPage } from './views.js';
 
 const PAGE_SIZE = 25;
@@ -39,6 +43,11 @@ const ordersQuery = pageQuery({
   status: v.enum(ORDER_STATUSES).empty(''),
   mode: mode().empty(''),
   starting_after: orderCode().empty(''),
+});
+/** The orders page's filters, for its export. */
+const exportQuery = pageQuery({
+  status: v.enum(ORDER_STATUSES).empty(''),
+  mode: mode().empty(''),
 });
 const subscriptionsQuery = pageQuery({
   status: v.enum(SUBSCRIPTION_STATUSES).empty(''),
@@ -80,6 +89,40 @@ export function ordersRoutes(ctx: AppContext): Router {
     const found = await listOrders(ctx.db, chrome.principal.companyId, query);
     const orders = { orders: found.items, hasMore: found.hasMore, filter, done };
     sendPage(res, 200, page, ordersPage(page, chrome, orders));
+  });
+
+  // Streamed: each batch of orders is read when the download asks for more (backpressure through
+  // the pipeline), so the file's size never sits in memory.
+  router.get('/orders.csv', async (req, res) => {
+    const chrome = signedIn(req, res);
+    if (!chrome) return;
+    const page = dashboardLocale(req);
+    const { status, mode: shown } = queryOf(req, exportQuery);
+    const found = exportOrders(ctx.db, {
+      companyId: chrome.principal.companyId,
+      status,
+      livemode: livemodeOf(shown),
+    });
+    async function* lines() {
+      for await (const order of found) yield orderLine(page, order);
+    }
+    const day = new Date().toISOString().slice(0, 10);
+    res.status(200).set({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${page.t.ordersCsv.file}-${day}.csv"`,
+      'Content-Language': page.t.locale,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    try {
+      await pipeline(Readable.from(lines()), ordersCsv(page), res);
+    } catch (err) {
+      // The file has begun: there is no page to answer with. The download ends short, and says so by
+      // breaking off (no last line ending); a download the browser dropped is no error at all.
+      if (!res.destroyed) res.destroy();
+      const code: unknown = err instanceof Error ? Reflect.get(err, 'code') : undefined;
+      if (code !== 'ERR_STREAM_PREMATURE_CLOSE') ctx.logger.error({ err }, 'orders export failed mid-stream');
+    }
   });
 
   router.get('/orders/:code/refund', async (req, res) => {

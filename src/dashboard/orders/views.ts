@@ -135,13 +135,19 @@ export function ordersPage(
   return listPage(page, chrome, {
     title: to.title,
     done: data.done,
-    filter: statusModeFilter(
-      page,
-      '/orders',
-      to.filter,
-      { values: ORDER_STATUSES, words: (s) => t.orderStatuses[s] },
-      data.filter,
-    ),
+    filter: html`${statusModeFilter(
+        page,
+        '/orders',
+        to.filter,
+        { values: ORDER_STATUSES, words: (s) => t.orderStatuses[s] },
+        data.filter,
+      )}
+      <p>
+        <a href="${page.href('/orders.csv', { ...data.filter })}" download aria-describedby="csv-hint"
+          >${t.ordersCsv.download}</a
+        >
+      </p>
+      <p class="hint" id="csv-hint">${t.ordersCsv.downloadHint}</p>`,
     table: listTable(
       to.title,
       to.none,

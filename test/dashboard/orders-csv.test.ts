@@ -1,0 +1,228 @@
+import { expect } from 'chai';
+import type pg from 'pg';
+import type { SeedResult } from '../../src/cli/seed.js';
+import { seed, sharedApp, startTestApp, type TestApp } from '../helpers/app.js';
+import { panelRoles } from '../orders/helpers.js';
+import { send, signIn, type Session } from './helpers.js';
+
+const BOM = '\ufeff';
+
+/** Every statement `pool` is sent until `stop()`, with when it was sent. */
+function watchStatements(pool: pg.Pool): { sent: Array<{ text: string; at: number }>; stop(): void } {
+  const original: unknown = Reflect.get(pool, 'query');
+  if (typeof original !== 'function') throw new Error('pg.Pool has no query method');
+  const sent: Array<{ text: string; at: number }> = [];
+  Reflect.set(pool, 'query', (...args: unknown[]): unknown => {
+    const first = args[0];
+    const text =
+      typeof first === 'string'
+        ? first
+        : typeof first === 'object' && first !== null
+          ? String(Reflect.get(first, 'text'))
+          : '';
+    sent.push({ text, at: performance.now() });
+    return Reflect.apply(original, pool, args);
+  });
+  return { sent, stop: () => Reflect.deleteProperty(pool, 'query') };
+}
+
+/**
+ * The orders page's filters as a spreadsheet: one line per order in the page's language (pt-BR: `;`
+ * and decimal commas; English: `,` and dots), UTF-8 with a BOM, streamed in batches.
+ */
+describe('dashboard orders CSV', function () {
+  this.timeout(120_000);
+  let app: TestApp;
+  let tenant: SeedResult;
+  let owner: Session;
+
+  async function order(values: {
+    name: string;
+    email: string;
+    amount: string;
+    status: string;
+    method: string;
+    installments?: number;
+    livemode?: boolean;
+    paid?: string;
+    refunded?: string;
+    created: string;
+  }): Promise<string> {
+    const { rows } = await app.ctx.pool.query<{ code: string }>(
+      `INSERT INTO orders (code, company_id, livemode, product_id, status, amount, payment_method, installments,
+                           customer, created_at, paid_at, refunded_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING code`,
+      [
+        tenant.company.id,
+        values.livemode ?? true,
+        tenant.products[0]?.id,
+        values.status,
+        values.amount,
+        values.method,
+        values.installments ?? null,
+        JSON.stringify({ name: values.name, email: values.email, phone: null, document: null }),
+        values.created,
+        values.paid ?? null,
+        values.refunded ?? null,
+      ],
+    );
+    return rows[0]?.code ?? '';
+  }
+
+  let paidCode: string;
+  let refundedCode: string;
+
+  before(async () => {
+    app = await sharedApp();
+    tenant = await seed();
+    owner = await signIn(app, tenant.panel_token);
+    paidCode = await order({
+      name: 'Silva; Ana "Aninha"',
+      email: 'ana@example.com',
+      amount: '1594.50',
+      status: 'paid',
+      method: 'credit_card',
+      installments: 3,
+      created: '2026-11-20T13:00:00Z',
+      paid: '2026-11-20T13:01:02Z',
+    });
+    refundedCode = await order({
+      name: '=HYPERLINK("http://evil.example")',
+      email: 'joão@example.com',
+      amount: '97.00',
+      status: 'refunded',
+      method: 'pix',
+      created: '2026-11-19T02:30:00Z',
+      paid: '2026-11-19T02:31:00Z',
+      refunded: '2026-11-21T10:00:00Z',
+    });
+    await order({
+      name: 'Teste',
+      email: 't@example.com',
+      amount: '5.00',
+      status: 'paid',
+      method: 'boleto',
+      livemode: false,
+      created: '2026-11-18T12:00:00Z',
+      paid: '2026-11-18T12:00:00Z',
+    });
+  });
+
+  it('writes pt-BR for a Portuguese spreadsheet: BOM, semicolons, decimal commas, Brasília dates, quoted and inert text', async () => {
+    const file = await send(app, 'GET', '/orders.csv?mode=live&lang=pt-BR', { session: owner });
+    expect(file.status).to.equal(200);
+    expect(file.headers.get('content-type')).to.equal('text/csv; charset=utf-8');
+    expect(file.headers.get('content-disposition')).to.match(
+      /^attachment; filename="pedidos-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    // fetch's text() drops a leading BOM: read the bytes.
+    const raw = await fetch(`${app.url}/dashboard/orders.csv?mode=live&lang=pt-BR`, {
+      headers: { cookie: owner.cookie },
+    });
+    const bytes = Buffer.from(await raw.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    expect(text.startsWith(BOM)).to.equal(true);
+    const lines = text.slice(1).split('\r\n');
+    expect(lines[0]).to.equal(
+      'Pedido;Criado em (Brasília);Comprador;E-mail do comprador;Produto;Valor (R$);Forma de pagamento;Parcelas;Estado;Pago em (Brasília);Reembolsado em (Brasília)',
+    );
+    const product = tenant.products[0]?.name ?? '';
+    expect(lines[1]).to.equal(
+      `${paidCode};20/11/2026 10:00:00;"Silva; Ana ""Aninha""";ana@example.com;${product};1594,50;Cartão de crédito;3;Pago;20/11/2026 10:01:02;`,
+    );
+    expect(lines[2]).to.equal(
+      `${refundedCode};18/11/2026 23:30:00;"'=HYPERLINK(""http://evil.example"")";joão@example.com;${product};97,00;Pix;;Reembolsado;18/11/2026 23:31:00;21/11/2026 07:00:00`,
+    );
+    expect(lines.slice(3)).to.deep.equal(['']);
+  });
+
+  it('writes English with commas and dots, and follows the page’s status and mode filters', async () => {
+    const file = await send(app, 'GET', '/orders.csv?status=refunded&lang=en', { session: owner });
+    const lines = file.text.replace(BOM, '').split('\r\n');
+    expect(lines[0]).to.equal(
+      'Order,Created (Brasília),Buyer,Buyer e-mail,Product,Amount (BRL),Payment method,Instalments,Status,Paid (Brasília),Refunded (Brasília)',
+    );
+    expect(lines[1]).to.match(
+      new RegExp(
+        `^${refundedCode},2026-11-18 23:30:00,.*,97\\.00,Pix,,Refunded,2026-11-18 23:31:00,2026-11-21 07:00:00$`,
+      ),
+    );
+    expect(lines).to.have.length(3);
+    const test = await send(app, 'GET', '/orders.csv?mode=test&lang=en', { session: owner });
+    const testLines = test.text.split('\r\n').filter(Boolean);
+    expect(testLines).to.have.length(2);
+    expect(testLines[1]).to.include(',5.00,Boleto,');
+    const page = await send(app, 'GET', '/orders?status=refunded&lang=en', { session: owner });
+    expect(page.text).to.include('href="/dashboard/orders.csv?status=refunded&amp;lang=en" download');
+    const refused = await send(app, 'GET', '/orders.csv?status=lost&lang=en', { session: owner });
+    expect(refused.status).to.equal(400);
+    expect(refused.headers.get('content-type')).to.match(/^text\/html/);
+  });
+
+  it('gives the file to owners, members and read-only sign-ins alike, and no one signed out', async () => {
+    for (const [role, credential] of Object.entries(await panelRoles(app, tenant))) {
+      const session = await signIn(app, credential);
+      const file = await send(app, 'GET', '/orders.csv?lang=en', { session });
+      expect(file.status, role).to.equal(200);
+      expect(file.text.split('\r\n').filter(Boolean), role).to.have.length(4);
+    }
+    const anonymous = await send(app, 'GET', '/orders.csv');
+    expect(anonymous.status).to.equal(303);
+  });
+
+  it('streams 100,000 orders in batches of 1,000, the first bytes before the last batch is read, with bounded memory', async () => {
+    const big = await seed();
+    await app.ctx.pool.query(
+      `INSERT INTO orders (code, company_id, livemode, product_id, status, amount, payment_method, customer, created_at, paid_at)
+       SELECT gen_random_uuid(), $1, true, $2, 'paid', (10 + i % 990)::numeric(12,2), 'pix',
+              jsonb_build_object('name', 'Buyer ' || i, 'email', 'buyer' || i || '@example.com'),
+              now() - make_interval(secs => i), now() - make_interval(secs => i)
+         FROM generate_series(1, 100000) AS i`,
+      [big.company.id, big.products[0]?.id],
+    );
+    // A web process of its own, so the statements watched are this download's.
+    const own = await startTestApp();
+    try {
+      const session = await signIn(own, big.panel_token);
+      const watch = watchStatements(own.ctx.pool);
+      const baseline = process.memoryUsage().heapUsed;
+      let peak = baseline;
+      let firstChunkAt = 0;
+      let lines = 0;
+      let bytes = 0;
+      try {
+        const res = await fetch(`${own.url}/dashboard/orders.csv?lang=en`, {
+          headers: { cookie: session.cookie },
+        });
+        expect(res.status).to.equal(200);
+        const reader = res.body?.getReader();
+        if (!reader) throw new Error('no body');
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          firstChunkAt ||= performance.now();
+          bytes += value.byteLength;
+          for (const byte of value) if (byte === 0x0a) lines++;
+          peak = Math.max(peak, process.memoryUsage().heapUsed);
+        }
+      } finally {
+        watch.stop();
+      }
+      expect(lines).to.equal(100_001);
+      const batches = watch.sent.filter((s) => /from "orders"/i.test(s.text) && /limit/i.test(s.text));
+      expect(batches.length).to.be.within(100, 101);
+      expect(batches.every((s) => /limit \$\d+/i.test(s.text))).to.equal(true);
+      expect(firstChunkAt, 'the first bytes arrived before the last batch was read').to.be.below(
+        batches.at(-1)?.at ?? 0,
+      );
+      const grown = (peak - baseline) / 2 ** 20;
+      expect(
+        grown,
+        `heap grew ${grown.toFixed(1)} MiB for a ${(bytes / 2 ** 20).toFixed(1)} MiB file`,
+      ).to.be.below(64);
+    } finally {
+      await own.close();
+    }
+  });
+});
