@@ -80,3 +80,22 @@ export function shownOnce(
 ): SafeHtml {
   return html`<div class="secret" role="status">${copyField(page, id, label, hint, value)}</div>`;
 }
+
+/** A text input of a form, with its label, its hint and its problem (the field's name is its id). */
+export function textField(
+  problems: FormProblems | undefined,
+  field: { name: string; label: string; value: string; type?: string; hint?: string; inputmode?: string },
+): SafeHtml {
+  const hintId = field.hint ? `${field.name}-hint` : undefined;
+  const problem = fieldProblem(problems, field.name, field.name, hintId);
+  return html`<label for="${field.name}">${field.label}</label>
+    ${field.hint ? html`<p class="hint" id="${hintId}">${field.hint}</p>` : ''} ${problem.note}
+    <input
+      type="${field.type ?? 'text'}"
+      id="${field.name}"
+      name="${field.name}"
+      value="${field.value}"
+      ${field.inputmode ? html`inputmode="${field.inputmode}"` : ''}
+      ${problem.attrs}
+    />`;
+}

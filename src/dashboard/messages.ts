@@ -5,6 +5,7 @@ import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
 import type { Catalogue, CopyMessages, LanguageMessages } from '../ui/messages.js';
 import { plural } from '../ui/plural.js';
+import { CATALOG_WORDS, type CatalogMessages } from './catalog/messages.js';
 import { HOME_WORDS, type HomeMessages } from './home/messages.js';
 import { LINKS_WORDS, type LinksMessages } from './links/messages.js';
 import { ORDERS_CSV_WORDS, type OrdersCsvMessages } from './orders/messages.js';
@@ -307,6 +308,7 @@ export interface DashboardMessages extends LanguageMessages {
   home: HomeMessages;
   links: LinksMessages;
   ordersCsv: OrdersCsvMessages;
+  catalog: CatalogMessages;
 
   cycles: Record<BillingCycle, string>;
   deliveryStatuses: Record<DeliveryStatus, string>;
@@ -324,6 +326,7 @@ const ptBR: DashboardMessages = {
   home: HOME_WORDS['pt-BR'],
   links: LINKS_WORDS['pt-BR'],
   ordersCsv: ORDERS_CSV_WORDS['pt-BR'],
+  catalog: CATALOG_WORDS['pt-BR'],
   languageName: 'Português',
   languageSwitch: 'Idioma',
   product: 'Painel',
@@ -654,6 +657,7 @@ const en: DashboardMessages = {
   home: HOME_WORDS.en,
   links: LINKS_WORDS.en,
   ordersCsv: ORDERS_CSV_WORDS.en,
+  catalog: CATALOG_WORDS.en,
   languageName: 'English',
   languageSwitch: 'Language',
   product: 'Dashboard',

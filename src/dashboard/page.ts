@@ -64,6 +64,7 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
     ? html`<nav aria-label="${t.navigation}">
         <a href="${page.href('')}">${t.home.title}</a>
         <a href="${page.href('/links')}">${t.links.title}</a>
+        <a href="${page.href('/catalog')}">${t.catalog.title}</a>
         <a href="${page.href('/integrations')}">${t.integrations.title}</a>
         <a href="${page.href('/orders')}">${t.orders.title}</a>
         <a href="${page.href('/subscriptions')}">${t.subscriptions.title}</a>

@@ -11,6 +11,7 @@ import type { AppContext } from '../shared/context.js';
 import { NotFoundError } from '../shared/errors.js';
 import { errorHandler } from '../shared/http/errors.js';
 import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
+import { catalogRoutes } from './catalog/routes.js';
 import { deliveriesRoutes } from './deliveries/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { integrationsRoutes } from './integrations/routes.js';
@@ -36,6 +37,7 @@ export function dashboardRouter(ctx: AppContext, eventPaths: EventPathCheck): Ro
   router.use(signInRoutes(ctx));
   router.use(homeRoutes(ctx));
   router.use(linksRoutes(ctx));
+  router.use(catalogRoutes(ctx));
   router.use(integrationsRoutes(ctx, eventPaths));
   router.use(deliveriesRoutes(ctx));
   router.use(ordersRoutes(ctx));

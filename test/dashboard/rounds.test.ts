@@ -168,6 +168,11 @@ describe('dashboard pages read in one round of queries', function () {
       '/links/new?mode=test',
       `/links/${linkId}?mode=test`,
       `/links/${linkId}/cancel?mode=test`,
+      '/catalog',
+      '/catalog/offers/new',
+      `/catalog/offers/${activeOffer(tenant).code}`,
+      `/catalog/products/${tenant.products[0]?.id ?? 0}`,
+      '/orders.csv?mode=live',
     ];
     const found: Record<string, { status: number; rounds: number; statements: number }> = {};
     for (const path of pages) {

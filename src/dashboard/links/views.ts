@@ -8,7 +8,7 @@ import type { LinkWithOrder } from '../../payment-links/repository.js';
 import { LINK_STATUSES, type LinkStatus } from '../../shared/enums/link-statuses.js';
 import { PAYMENT_METHODS } from '../../shared/enums/payment-methods.js';
 import { flag, html, type SafeHtml } from '../../ui/html.js';
-import { copyField, fieldProblem, problemSummary, type FormProblems } from '../forms.js';
+import { copyField, fieldProblem, problemSummary, textField, type FormProblems } from '../forms.js';
 import {
   badge,
   fact,
@@ -198,32 +198,6 @@ export const linkFieldLabels = (page: DashboardLocale): Record<string, string> =
   };
 };
 
-/** A text input of the form, with its label, hint and problem. */
-function input(
-  problems: FormProblems | undefined,
-  field: {
-    name: keyof LinkFormValues;
-    label: string;
-    value: string;
-    type?: string;
-    hint?: string;
-    inputmode?: string;
-  },
-): SafeHtml {
-  const hintId = field.hint ? `${field.name}-hint` : undefined;
-  const problem = fieldProblem(problems, field.name, field.name, hintId);
-  return html`<label for="${field.name}">${field.label}</label>
-    ${field.hint ? html`<p class="hint" id="${hintId}">${field.hint}</p>` : ''} ${problem.note}
-    <input
-      type="${field.type ?? 'text'}"
-      id="${field.name}"
-      name="${field.name}"
-      value="${field.value}"
-      ${field.inputmode ? html`inputmode="${field.inputmode}"` : ''}
-      ${problem.attrs}
-    />`;
-}
-
 export function newLinkPage(
   page: DashboardLocale,
   chrome: Chrome,
@@ -255,7 +229,7 @@ export function newLinkPage(
     name: 'pix_expires_in_seconds' | 'boleto_due_days' | 'max_installments',
     label: string,
     hint: string,
-  ) => input(problems, { name, label, hint, value: values[name], inputmode: 'numeric' });
+  ) => textField(problems, { name, label, hint, value: values[name], inputmode: 'numeric' });
   const body =
     offers.length + plans.length === 0
       ? html`<p class="notice">${tl.noItems}</p>`
@@ -284,7 +258,7 @@ export function newLinkPage(
                     </option>`,
                 )}
             </select>
-            ${input(problems, { name: 'external_reference', label: tl.reference, hint: tl.referenceHint, value: values.external_reference })}
+            ${textField(problems, { name: 'external_reference', label: tl.reference, hint: tl.referenceHint, value: values.external_reference })}
             <label for="metadata">${tl.metadata}</label>
             <p class="hint" id="metadata-hint">${tl.metadataHint}</p>
             ${metadata.note}
@@ -292,10 +266,10 @@ export function newLinkPage(
             <fieldset>
               <legend>${tl.customer}</legend>
               <p class="hint">${tl.customerHint}</p>
-              ${input(problems, { name: 'customer_name', label: tl.customerName, value: values.customer_name })}
-              ${input(problems, { name: 'customer_email', label: tl.customerEmail, value: values.customer_email, type: 'email' })}
-              ${input(problems, { name: 'customer_phone', label: tl.customerPhone, value: values.customer_phone, type: 'tel' })}
-              ${input(problems, { name: 'customer_document', label: tl.customerDocument, value: values.customer_document })}
+              ${textField(problems, { name: 'customer_name', label: tl.customerName, value: values.customer_name })}
+              ${textField(problems, { name: 'customer_email', label: tl.customerEmail, value: values.customer_email, type: 'email' })}
+              ${textField(problems, { name: 'customer_phone', label: tl.customerPhone, value: values.customer_phone, type: 'tel' })}
+              ${textField(problems, { name: 'customer_document', label: tl.customerDocument, value: values.customer_document })}
             </fieldset>
             <fieldset ${methods.attrs}>
               <legend>${tl.methods}</legend>
@@ -339,7 +313,7 @@ export function newLinkPage(
                 value="${values.expires_at}"
                 ${expires.attrs}
               />
-              ${input(problems, { name: 'success_url', label: tl.successUrl, hint: tl.successUrlHint, value: values.success_url, type: 'url' })}
+              ${textField(problems, { name: 'success_url', label: tl.successUrl, hint: tl.successUrlHint, value: values.success_url, type: 'url' })}
             </fieldset>
             <button type="submit">${tl.submit}</button>`,
         );
