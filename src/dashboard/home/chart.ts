@@ -117,9 +117,9 @@ export function revenueChart(page: DashboardLocale, days: SalesDay[], total: num
 export function revenueTable(page: DashboardLocale, days: SalesDay[]): SafeHtml {
   const th = page.t.home;
   const money = (cents: number): string => page.money(decimalOf(cents));
-  return html`<div class="table-scroll">
+  return html`<div class="table-scroll" role="region" aria-labelledby="figures-caption" tabindex="0">
     <table class="figures">
-      <caption>
+      <caption id="figures-caption">
         ${th.tableCaption}
       </caption>
       <thead>
