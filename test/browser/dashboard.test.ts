@@ -417,7 +417,7 @@ describe('Dashboard in Chromium', function () {
     await page.goto(at('/sign-in'));
     await page.locator('#credential').fill(tenant.panel_token);
     await page.locator('main button[type=submit]').click();
-    await page.waitForURL(/\/dashboard\/integrations$/);
+    await page.waitForURL(/\/dashboard$/);
     await page.goto(at(`/integrations/${integrationId}`));
     await page.getByRole('button', { name: 'Generate a new secret' }).click();
     await page.getByRole('button', { name: 'Generate a new secret' }).click();

@@ -122,7 +122,9 @@ describe('Mercado Pago in the browser: a card paid through MP’s secure fields'
     await page.goto(`${world.app.url}/dashboard`);
     await page.locator('#credential').fill(fresh.panel_token);
     await page.locator('main button[type=submit]').click();
-    await page.waitForURL(/\/dashboard\/integrations$/);
+    // Signing in leads to the home; the gateway is on the integrations page.
+    await page.waitForURL(/\/dashboard$/);
+    await page.goto(`${world.app.url}/dashboard/integrations`);
     await checkPage(page, 'dashboard-integrations-mercadopago', 'pt-BR');
     await Promise.all([
       page.waitForURL((url) => url.href.startsWith(`${world.mp.authUrl}/authorization?`)),
@@ -147,7 +149,8 @@ describe('Mercado Pago in the browser: a card paid through MP’s secure fields'
       await readerPage.goto(`${world.app.url}/dashboard`);
       await readerPage.locator('#credential').fill(fresh.keys.read_only);
       await readerPage.locator('main button[type=submit]').click();
-      await readerPage.waitForURL(/\/dashboard\/integrations$/);
+      await readerPage.waitForURL(/\/dashboard$/);
+      await readerPage.goto(`${world.app.url}/dashboard/integrations`);
       expect(await readerPage.locator('main').innerText()).to.include(
         `Mercado Pago connected: account ${buyerSeller.userId}.`,
       );
