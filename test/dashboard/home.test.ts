@@ -107,7 +107,7 @@ describe('dashboard home', function () {
     expect(svg).to.match(/aria-labelledby="chart-title"/);
     expect(svg).to.match(/<title id="chart-title">Net revenue per day by payment method<\/title>/);
     // Today's bar: card and Pix; three more days with a bar (the boleto, and the two taken back show none).
-    expect(svg.match(/<rect /g)?.length).to.equal(3);
+    expect(svg.match(/<rect\s/g)?.length).to.equal(3);
     expect(readable(page.text)).to.match(
       /R\$180\.00 in the last 30 days; the best day was \d\d\/\d\d\/\d{4} \(R\$150\.00\)/,
     );
