@@ -32,7 +32,7 @@ try {
     `INSERT INTO orders (code, company_id, livemode, product_id, status, amount, payment_method, created_at, paid_at)
      SELECT gen_random_uuid(), $1, i % 20 <> 0, $2,
             (ARRAY['paid','paid','paid','paid','paid','refunded','charged_back','pending','failed','abandoned'])[1 + i % 10],
-            (10 + (i * 7919) % 990)::numeric(12,2),
+            (10 + (i::bigint * 7919) % 990)::numeric(12,2),
             (ARRAY['credit_card','pix','boleto'])[1 + (i / 10) % 3],
             now() - make_interval(secs => (i::double precision / $3) * 365 * 86400),
             CASE WHEN i % 10 < 7 THEN now() - make_interval(secs => (i::double precision / $3) * 365 * 86400) + interval '5 minutes' END
