@@ -49,14 +49,17 @@ try {
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
-  const at = (q: number): string => (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1);
+  const at = (q: number): string =>
+    (times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0).toFixed(1);
   const summary = await salesSummary(database.db, tenant.company.id, true);
   const plans: string[] = [];
   for (const statement of [
     `SELECT count(*), count(*) FILTER (WHERE paid_at IS NOT NULL) FROM orders WHERE company_id = $1 AND livemode AND created_at >= now() - interval '30 days'`,
     `SELECT payment_method, sum(amount) FROM orders WHERE company_id = $1 AND livemode AND paid_at >= now() - interval '30 days' AND paid_at IS NOT NULL GROUP BY 1`,
   ]) {
-    const plan = await database.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${statement}`, [tenant.company.id]);
+    const plan = await database.pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ANALYZE ${statement}`, [
+      tenant.company.id,
+    ]);
     plans.push(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
   }
   console.log(
