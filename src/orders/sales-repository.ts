@@ -1,6 +1,6 @@
 /**
  * The sums behind the dashboard's home, over one company's orders in one mode since an instant. Two
- * statements, sent side by side: each is an index-only scan of its window (migration 0802), so their
+ * statements, sent side by side: each is an index-only scan of its window (migration 0805), so their
  * cost follows the window's orders, not the company's history.
  */
 import { sql } from 'drizzle-orm';
