@@ -235,7 +235,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
   // The filter and the headers, each checked by the API's own schema, then by its service, as a PATCH is.
   router.post('/integrations/:id/filter', async (req, res) => {
     const id = pathPart(integrationId(), req.params.id);
-    const input = validated(updateIntegrationBody, {
+    const input = byApiSchema(updateIntegrationBody, {
       filter: parseFilterText(formOf(req, filterForm).filter),
     });
     await integrations.updateIntegration(deps, companyOf(req), id, input);
@@ -247,7 +247,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const companyId = companyOf(req);
     const { row } = await integrations.getIntegration(ctx.db, companyId, id);
     const headers = parseHeadersText(formOf(req, headersForm).headers);
-    const input = validated(updateIntegrationBody, { config: { url: row.config.url ?? '', headers } });
+    const input = byApiSchema(updateIntegrationBody, { config: { url: row.config.url ?? '', headers } });
     await integrations.updateIntegration(deps, companyId, id, input);
     res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
   });
