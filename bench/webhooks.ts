@@ -219,7 +219,7 @@ const commitOne = (traced = false): Promise<string> =>
 /** Latency runs: each event's commit, as the committing web process saw its INSERT resolve. */
 const commitTimes = new Map<string, number>();
 
-type WebProcess = (rate: number, seconds: number) => Promise<number>;
+type WebProcess = ((rate: number, seconds: number) => Promise<number>) & { pid: number | undefined };
 
 /**
  * The latency runs' web process (webhooks-web-process.ts), compiled and apart as in the Procfile:
@@ -251,13 +251,14 @@ async function startWebProcess(): Promise<WebProcess> {
     return String(next.value);
   };
   if ((await nextLine()) !== 'web-ready') throw new Error('the web process did not start');
-  return async (rate, seconds) => {
+  const commit = async (rate: number, seconds: number): Promise<number> => {
     child.stdin.write(`${rate} ${seconds}\n`);
     const answer = /^committed (\S+) (.*)$/.exec(await nextLine());
     if (!answer) throw new Error('the web process answered out of turn');
     for (const [id, at] of JSON.parse(answer[2] ?? '[]') as Array<[string, number]>) commitTimes.set(id, at);
     return Number(answer[1]);
   };
+  return Object.assign(commit, { pid: child.pid });
 }
 
 /** Waits for `done`, saying every 2 s how many deliveries the receiver has got so far. */
@@ -721,12 +722,23 @@ async function latencyRun(
   await workerLoopDelay(worker);
   const benchLoop = monitorEventLoopDelay({ resolution: 5 });
   benchLoop.enable();
+  const [workerCpuBefore, webCpuBefore] = [cpuSeconds(worker.pid), cpuSeconds(web.pid)];
+  const serversBefore = await cpuNow([]);
+  if (PG_STATEMENTS) await ctx.pool.query('SELECT pg_stat_statements_reset()');
   const achievedRate = await web(rate, seconds);
   await waitFor(
     'latency deliveries',
     () => [...commitTimes.keys()].every((id) => firstArrival.has(id)),
     60_000,
   );
+  const serversAfter = await cpuNow([]);
+  if (PG_STATEMENTS) await printTopStatements(commitTimes.size);
+  const perEvent = (from: number | undefined, to: number | undefined): string =>
+    ((((to ?? NaN) - (from ?? NaN)) / Math.max(1, commitTimes.size)) * 1e6).toFixed(0);
+  const cpuLine =
+    `  CPU per event, µs: worker ${perEvent(workerCpuBefore, cpuSeconds(worker.pid))}, ` +
+    `web ${perEvent(webCpuBefore, cpuSeconds(web.pid))}, PostgreSQL ${perEvent(serversBefore.postgres, serversAfter.postgres)}, ` +
+    `redis-server ${perEvent(serversBefore.redis, serversAfter.redis)}, receiver ${perEvent(serversBefore.receiver, serversAfter.receiver)}`;
   benchLoop.disable();
   const workerLoop = await workerLoopDelay(worker);
   const waits = await pgWaits.stop();
@@ -769,8 +781,9 @@ async function latencyRun(
     laneStarts.some((at) => at >= (t.claimed ?? NaN) - 1 && at <= (t.request ?? NaN)),
   ).length;
   lines.push(
-    `  lane jobs started during the run: ${laneStarts.length}; of the slowest 1 % (${tail.length}), ${afterLaneStart} sent by a lane job that started after their claim`,
+    `  relay jobs: ${outboxTap.added.size} for ${commitTimes.size} events; lane jobs started during the run: ${laneStarts.length}; of the slowest 1 % (${tail.length}), ${afterLaneStart} sent by a lane job that started after their claim`,
   );
+  lines.push(cpuLine);
   lines.push(`  event-loop delay: worker ${workerLoop}`);
   lines.push(
     `  event-loop delay: the receiver p50 ${Math.max(0, benchLoop.percentile(50) / 1e6 - 5).toFixed(1)} / ` +
