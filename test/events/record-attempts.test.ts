@@ -97,4 +97,38 @@ describe('recording a batch of attempts', function () {
     expect(again.attempts.size).to.equal(0);
     expect((await integration(app.ctx.db, integrationId)).failureCount).to.equal(5);
   });
+
+  it('records no attempt for a delivery that is gone, and deleting deliveries deletes their attempts', async () => {
+    const app = await sharedApp();
+    const { integrationId, targets } = await deliveries(3);
+    const [kept, gone, third] = targets;
+    if (!kept || !gone || !third) throw new Error('expected three deliveries');
+    await app.ctx.db.execute(sql`DELETE FROM deliveries WHERE id = ${gone.id}`);
+    const recorded = await recordAttempts(
+      app.ctx.db,
+      [kept, gone, third].map((delivery) => ({
+        delivery,
+        attempt: 1,
+        result: result(true),
+        status: 'succeeded' as const,
+        nextAttemptAt: null,
+      })),
+      5,
+    );
+    expect([...recorded.attempts.keys()].sort()).to.deep.equal(
+      [attemptKey(kept.id, 1), attemptKey(third.id, 1)].sort(),
+    );
+    const attemptsOf = async (): Promise<number[]> =>
+      (
+        await app.ctx.db.execute<{ delivery_id: string }>(
+          sql`SELECT delivery_id FROM delivery_attempts WHERE integration_id = ${integrationId} ORDER BY delivery_id`,
+        )
+      ).rows.map((r) => Number(r.delivery_id));
+    expect(await attemptsOf()).to.deep.equal([kept.id, third.id]);
+    // As ON DELETE CASCADE did: a delivery deleted on its own, and those an integration's deletion takes.
+    await app.ctx.db.execute(sql`DELETE FROM deliveries WHERE id = ${kept.id}`);
+    expect(await attemptsOf()).to.deep.equal([third.id]);
+    await app.ctx.db.execute(sql`DELETE FROM integrations WHERE id = ${integrationId}`);
+    expect(await attemptsOf()).to.deep.equal([]);
+  });
 });

@@ -102,12 +102,18 @@ export async function recordAttempts(
         status_code int, error text, duration_ms int, response_body text, request_headers jsonb, request_body text,
         status text, next_attempt_at timestamptz, ok boolean)
     ), attempt AS (
+      -- Only for a delivery that exists, locked as the update below locks it: a delivery deleted
+      -- meanwhile waits for this commit, and its deletion's trigger then removes these attempts
+      -- (migration 0806: what the foreign key did, without its key-share lock on a row this
+      -- statement updates, which PostgreSQL had to record as a MultiXact).
       INSERT INTO delivery_attempts
         (delivery_id, event_id, integration_id, attempt, requested_at, status_code, error, duration_ms, response_body,
          request_headers, request_body)
-      SELECT delivery_id, event_id, integration_id, attempt, requested_at, status_code, error, duration_ms, response_body,
-             request_headers, request_body
-        FROM input ORDER BY ord
+      SELECT i.delivery_id, i.event_id, i.integration_id, i.attempt, i.requested_at, i.status_code, i.error,
+             i.duration_ms, i.response_body, i.request_headers, i.request_body
+        FROM input i JOIN deliveries d ON d.id = i.delivery_id
+       ORDER BY i.ord
+         FOR NO KEY UPDATE OF d
       ON CONFLICT (delivery_id, attempt) DO NOTHING
       RETURNING delivery_id, attempt
     ), recorded AS (
