@@ -65,10 +65,14 @@ export async function fanOutEvents(db: Executor, eventIds: string[], limit = 100
 
 function fanOutSql(eventIds: string[], limit: number): SQL {
   return sql`
-    WITH target AS (
+    WITH asked AS MATERIALIZED (
+      -- By primary key alone. Given "relayed_at IS NULL" here, the planner ANDs the key lookups with
+      -- a bitmap of the whole unclaimed-events index, dead entries included (every event claimed
+      -- since the last vacuum): a cost that grew with the rate until autovacuum came by.
+      SELECT company_id, seq, relayed_at FROM events WHERE id = ANY(${sql.param(eventIds)}::text[])
+    ), target AS (
       -- An event already claimed asks for nothing more: its relay costs one primary-key lookup.
-      SELECT company_id, max(seq) AS upto FROM events
-       WHERE id = ANY(${sql.param(eventIds)}::text[]) AND relayed_at IS NULL GROUP BY company_id
+      SELECT company_id, max(seq) AS upto FROM asked WHERE relayed_at IS NULL GROUP BY company_id
     ), claimable AS (
       -- Per company, a range scan of its unclaimed events up to the newest asked for, which stops
       -- at the limit: joined to the whole index of unclaimed events instead, the planner walks all
