@@ -55,6 +55,14 @@ export type LaneRunOutcome =
 const SLEEP_AFTER_MS = 250;
 /** How soon to look again for new deliveries while slots are free and nothing is buffered. */
 const IDLE_POLL_MS = [20, 50, 100, 200, 400, 800];
+/**
+ * How long a runner with nothing to send keeps its lane, while its process has a lane slot free,
+ * before releasing it. Under a steady stream a lane runs dry between deliveries many times a second:
+ * released each time, the next delivery waited for a new lane job to be added, taken and claimed
+ * (the slowest 1 % of first attempts at 500 events/s were all such waits). Kept, it is sent as soon
+ * as a relay in this process nudges the runner, or at the runner's next idle look (20–200 ms).
+ */
+const LINGER_MS = 500;
 
 const WEBHOOK_KINDS = new Set<string>(WEBHOOK_KIND_TYPES);
 
@@ -119,6 +127,8 @@ class LaneRunner {
   private failure: unknown;
   private poke: (() => void) | undefined;
   private sliceStartedAt = Date.now();
+  /** When a read last brought deliveries (or the run started): an idle runner lingers from then. */
+  private lastBroughtAt = Date.now();
 
   constructor(
     private readonly ctx: AppContext,
@@ -178,10 +188,15 @@ class LaneRunner {
         continue;
       }
       if (this.sending.size === 0 && this.unrecorded.size === 0) {
-        if (ending) return this.handOn();
+        if (ending && this.buffer.length > 0) return this.handOn();
         if (this.buffer.length === 0) {
+          if (!ending && this.mayLinger()) {
+            await this.nextEvent(false);
+            continue;
+          }
           const released = await this.release(null);
           if (released) return released;
+          if (ending) return this.handOn();
           continue;
         }
         const blockedUntil = this.blockedUntil();
@@ -207,6 +222,17 @@ class LaneRunner {
       return false;
     }
     return true;
+  }
+
+  /**
+   * Whether an idle runner keeps its lane a while longer: not once it has been idle for LINGER_MS,
+   * and not when every lane slot of its process is taken (a lane job waiting for one goes first).
+   */
+  private mayLinger(): boolean {
+    return (
+      Date.now() - this.lastBroughtAt < LINGER_MS &&
+      runnersIn(this.ctx) < this.ctx.config.workers.deliveryConcurrency
+    );
   }
 
   /** Reads the next due deliveries, and what the integration looks like now. */
@@ -250,6 +276,7 @@ class LaneRunner {
       }
       return;
     }
+    if (batch.deliveries.length > 0) this.lastBroughtAt = Date.now();
     this.buffer.push(...batch.deliveries);
     // A retry that came due may be older than what is buffered: keep commit order.
     this.buffer.sort((a, b) => a.id - b.id);

@@ -86,4 +86,34 @@ describe('delivery lane slices', function () {
       await engine.close();
     }
   });
+
+  it('keeps an idle lane a moment while a slot is free: events 50 ms apart go out in one generation', async () => {
+    const engine = await startEngine();
+    try {
+      const receiver = await new Receiver().start();
+      receivers.push(receiver);
+      const tenant = await seed();
+      const integrationId = await createIntegration(engine.app, tenant, {
+        url: receiver.url,
+        secret: SECRET,
+        events: ['lead.created'],
+      });
+      const generation = async (): Promise<number> => {
+        const [lane] = await engine.app.ctx.db
+          .select()
+          .from(schema.deliveryLanes)
+          .where(eq(schema.deliveryLanes.integrationId, integrationId));
+        return Number(lane?.generation);
+      };
+      for (let n = 1; n <= 5; n++) {
+        await emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null });
+        await receiver.waitFor(n, 10_000);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Released whenever it ran dry, the lane would have needed a new generation (a job) per event.
+      expect(await generation()).to.equal(1);
+    } finally {
+      await engine.close();
+    }
+  });
 });
