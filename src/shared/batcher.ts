@@ -8,16 +8,21 @@ export class MicroBatcher<I, O> {
   private waiting: Array<{ item: I; resolve: (value: O) => void; reject: (err: unknown) => void }> = [];
   private scheduled = false;
   private running = 0;
+  private lastStartedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * `maxRunning` bounds the batches running at once: what arrives meanwhile waits and goes in the
    * next batch, so under load the batches grow instead of the statements multiplying (each has a
    * fixed cost, and statements locking the same rows only queue behind one another anyway).
+   * `minSpacingMs` keeps batches at least that far apart: the first item after a quiet spell goes at
+   * once, and under a steady stream the items of each spacing share one batch (one job, say, rather
+   * than one per item), delaying none of them by more than the spacing.
    */
   constructor(
     private readonly run: (items: I[]) => Promise<O[]>,
     private readonly maxBatch = 100,
     private readonly maxRunning = Number.POSITIVE_INFINITY,
+    private readonly minSpacingMs = 0,
   ) {}
 
   push(item: I): Promise<O> {
@@ -30,7 +35,9 @@ export class MicroBatcher<I, O> {
   private schedule(): void {
     if (this.scheduled || this.waiting.length === 0 || this.running >= this.maxRunning) return;
     this.scheduled = true;
-    setImmediate(() => this.flush());
+    const wait = this.lastStartedAt + this.minSpacingMs - performance.now();
+    if (wait >= 1) setTimeout(() => this.flush(), wait);
+    else setImmediate(() => this.flush());
   }
 
   private flush(): void {
@@ -39,6 +46,7 @@ export class MicroBatcher<I, O> {
     const batch = this.waiting.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     this.running += 1;
+    this.lastStartedAt = performance.now();
     this.schedule();
     let results: Promise<O[]>;
     try {

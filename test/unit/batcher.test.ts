@@ -81,4 +81,37 @@ describe('MicroBatcher', () => {
     expect(await Promise.all([first, ...later, more])).to.deep.equal([1, 2, 3, 4]);
     expect(batches).to.deep.equal([[1], [2, 3, 4]]);
   });
+
+  it('spaces batches by minSpacingMs: the first item after a quiet spell at once, a stream shares a batch per spacing', async () => {
+    const started: Array<{ items: number[]; at: number }> = [];
+    const batcher = new MicroBatcher(
+      async (items: number[]) => {
+        started.push({ items, at: performance.now() });
+        return items;
+      },
+      100,
+      Number.POSITIVE_INFINITY,
+      50,
+    );
+    const first = batcher.push(1);
+    await new Promise((r) => setImmediate(r));
+    expect(
+      started.map((b) => b.items),
+      'the first item went at once',
+    ).to.deep.equal([[1]]);
+    // Within the spacing: these wait for it, and go together.
+    const stream = [2, 3, 4].map((i) => batcher.push(i));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(started).to.have.length(1);
+    expect(await Promise.all([first, ...stream])).to.deep.equal([1, 2, 3, 4]);
+    expect(started.map((b) => b.items)).to.deep.equal([[1], [2, 3, 4]]);
+    const [one, two] = started;
+    expect((two?.at ?? 0) - (one?.at ?? 0), 'the second waited for the spacing').to.be.at.least(49);
+    // After a quiet spell longer than the spacing, the next item goes at once again.
+    await new Promise((r) => setTimeout(r, 60));
+    const fifth = batcher.push(5);
+    await new Promise((r) => setImmediate(r));
+    expect(started).to.have.length(3);
+    expect(await fifth).to.equal(5);
+  });
 });
