@@ -2,8 +2,11 @@ import { closeTestApps, sharedApp } from './helpers/app.js';
 import { ensureBuilt, stopUnusedBuild } from './helpers/compiled.js';
 import { hasTestEnvironment, startTestEnvironment, testEnvironment } from './helpers/environment.js';
 import { leakedIntoLogs } from './helpers/log-check.js';
+import { openHandleOrigins, traceOpenHandles } from './helpers/open-handles.js';
 import { unexplainedSkips } from './helpers/skip.js';
 import { takeWebhookViolations } from './helpers/webhook-validator.js';
+
+traceOpenHandles();
 
 /** How long the process may outlive the last hook before a resource left open fails the run. */
 const LEFT_OPEN_GRACE_MS = 20_000;
@@ -55,6 +58,7 @@ export const mochaHooks = {
       setTimeout(() => {
         process.stderr.write(
           `\nthe run is over but the process is held open by: ${process.getActiveResourcesInfo().join(', ')}\n` +
+            `${openHandleOrigins()}\n` +
             'close them in the test or helper that opened them (docs/operations.md, "Test suites")\n',
         );
         // Mocha sets the exit code to its failure count in an 'exit' listener: this one runs after it.
