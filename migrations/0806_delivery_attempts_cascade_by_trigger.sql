@@ -9,7 +9,9 @@ ALTER TABLE delivery_attempts DROP CONSTRAINT IF EXISTS delivery_attempts_delive
 CREATE FUNCTION delivery_attempts_follow_deleted_deliveries() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  DELETE FROM delivery_attempts a USING deleted_deliveries d WHERE a.delivery_id = d.id;
+  -- As an array of ids: a lookup in the attempts' (delivery_id, attempt) index per deleted delivery,
+  -- whatever the planner guesses of a transition table's size.
+  DELETE FROM delivery_attempts WHERE delivery_id = ANY (ARRAY(SELECT id FROM deleted_deliveries));
   RETURN NULL;
 END
 $$;
