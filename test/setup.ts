@@ -29,7 +29,7 @@ export const mochaHooks = {
   async afterAll(this: Mocha.Context) {
     this.timeout(60_000);
     try {
-      // The log test (issue "Trust"): run over the whole suite's traffic, so it lives here, after
+      // The log test (no secret or buyer data in any log line): run over the whole suite's traffic, so it lives here, after
       // every test, and fails the run like a test would.
       if (hasTestEnvironment()) {
         const { searched, lines, leaks } = await leakedIntoLogs((await sharedApp()).ctx.db);

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type pg from 'pg';
 import type { TestApp } from '../helpers/app.js';
 import { noteSecret } from '../helpers/secrets.js';
 
@@ -74,3 +75,33 @@ export const readable = (page: string): string =>
     .replace(/&quot;/g, '"')
     .replace(/&amp;/g, '&')
     .replace(/[\s\u00a0]+/g, ' ');
+
+export interface Timed {
+  text: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Every statement `pool` runs until `stop()`, with when it was sent and when its answer came back.
+ * Only the own property is set, so deleting it leaves pg's `Pool.prototype.query` in place again.
+ */
+export function recordStatements(pool: pg.Pool): { taken: Timed[]; stop(): void } {
+  const original: unknown = Reflect.get(pool, 'query');
+  if (typeof original !== 'function') throw new Error('pg.Pool has no query method');
+  const taken: Timed[] = [];
+  Reflect.set(pool, 'query', (...args: unknown[]): unknown => {
+    const start = performance.now();
+    const first = args[0];
+    const text =
+      typeof first === 'string'
+        ? first
+        : typeof first === 'object' && first !== null
+          ? String(Reflect.get(first, 'text'))
+          : '';
+    const answer: unknown = Reflect.apply(original, pool, args);
+    if (!(answer instanceof Promise)) return answer;
+    return answer.finally(() => taken.push({ text, start, end: performance.now() }));
+  });
+  return { taken, stop: () => Reflect.deleteProperty(pool, 'query') };
+}

@@ -1,30 +1,10 @@
 import { expect } from 'chai';
-import type pg from 'pg';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { seed, sharedApp, startTestApp, type TestApp } from '../helpers/app.js';
 import { panelRoles } from '../orders/helpers.js';
-import { send, signIn, type Session } from './helpers.js';
+import { recordStatements, send, signIn, type Session } from './helpers.js';
 
 const BOM = '\ufeff';
-
-/** Every statement `pool` is sent until `stop()`, with when it was sent. */
-function watchStatements(pool: pg.Pool): { sent: Array<{ text: string; at: number }>; stop(): void } {
-  const original: unknown = Reflect.get(pool, 'query');
-  if (typeof original !== 'function') throw new Error('pg.Pool has no query method');
-  const sent: Array<{ text: string; at: number }> = [];
-  Reflect.set(pool, 'query', (...args: unknown[]): unknown => {
-    const first = args[0];
-    const text =
-      typeof first === 'string'
-        ? first
-        : typeof first === 'object' && first !== null
-          ? String(Reflect.get(first, 'text'))
-          : '';
-    sent.push({ text, at: performance.now() });
-    return Reflect.apply(original, pool, args);
-  });
-  return { sent, stop: () => Reflect.deleteProperty(pool, 'query') };
-}
 
 /**
  * The orders page's filters as a spreadsheet: one line per order in the page's language (pt-BR: `;`
@@ -185,7 +165,7 @@ describe('dashboard orders CSV', function () {
     const own = await startTestApp();
     try {
       const session = await signIn(own, big.panel_token);
-      const watch = watchStatements(own.ctx.pool);
+      const watch = recordStatements(own.ctx.pool);
       const baseline = process.memoryUsage().heapUsed;
       let peak = baseline;
       let firstChunkAt = 0;
@@ -210,11 +190,11 @@ describe('dashboard orders CSV', function () {
         watch.stop();
       }
       expect(lines).to.equal(100_001);
-      const batches = watch.sent.filter((s) => /from "orders"/i.test(s.text) && /limit/i.test(s.text));
+      const batches = watch.taken.filter((s) => /from "orders"/i.test(s.text) && /limit/i.test(s.text));
       expect(batches.length).to.be.within(100, 101);
       expect(batches.every((s) => /limit \$\d+/i.test(s.text))).to.equal(true);
       expect(firstChunkAt, 'the first bytes arrived before the last batch was read').to.be.below(
-        batches.at(-1)?.at ?? 0,
+        batches.at(-1)?.start ?? 0,
       );
       const grown = (peak - baseline) / 2 ** 20;
       expect(

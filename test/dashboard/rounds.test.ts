@@ -1,41 +1,11 @@
 import { expect } from 'chai';
-import type pg from 'pg';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { activeOffer } from '../checkout/helpers.js';
 import { createIntegration } from '../events/helpers.js';
 import { seed, sharedApp, startTestApp, type TestApp } from '../helpers/app.js';
 import { noteSecret } from '../helpers/secrets.js';
 import { checkout } from '../orders/helpers.js';
-
-interface Timed {
-  text: string;
-  start: number;
-  end: number;
-}
-
-/**
- * Every statement `pool` runs until `stop()`, with when it was sent and when its answer came back.
- * Only the own property is set, so deleting it leaves pg's `Pool.prototype.query` in place again.
- */
-function recordStatements(pool: pg.Pool): { taken: Timed[]; stop(): void } {
-  const original: unknown = Reflect.get(pool, 'query');
-  if (typeof original !== 'function') throw new Error('pg.Pool has no query method');
-  const taken: Timed[] = [];
-  Reflect.set(pool, 'query', (...args: unknown[]): unknown => {
-    const start = performance.now();
-    const first = args[0];
-    const text =
-      typeof first === 'string'
-        ? first
-        : typeof first === 'object' && first !== null
-          ? String(Reflect.get(first, 'text'))
-          : '';
-    const answer: unknown = Reflect.apply(original, pool, args);
-    if (!(answer instanceof Promise)) return answer;
-    return answer.finally(() => taken.push({ text, start, end: performance.now() }));
-  });
-  return { taken, stop: () => Reflect.deleteProperty(pool, 'query') };
-}
+import { recordStatements, type Timed } from './helpers.js';
 
 /**
  * Rounds of statements: a statement sent after another one's answer came back is in a later round
@@ -52,8 +22,8 @@ function rounds(statements: Timed[]): number {
 }
 
 /**
- * "Keep pages fast: each renders in one round of queries" (issue 23): after the session's own
- * lookup (round one), every page sends the statements it shows together, in one round.
+ * Each dashboard page renders in one round of queries: after the session's own lookup (round one),
+ * every page sends the statements it shows together, in one round.
  */
 describe('dashboard pages read in one round of queries', function () {
   this.timeout(60_000);
