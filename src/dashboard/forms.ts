@@ -2,7 +2,7 @@
  * The parts of the dashboard's forms that more than one area draws: a refused form's problems (the
  * summary above it, each field's sentence under it) and a value shown once with its copy button.
  */
-import { html, SafeHtml } from '../ui/html.js';
+import { flag, html, SafeHtml } from '../ui/html.js';
 import type { DashboardLocale } from './locale.js';
 import type { ProblemField } from './messages.js';
 
@@ -98,4 +98,25 @@ export function textField(
       ${field.inputmode ? html`inputmode="${field.inputmode}"` : ''}
       ${problem.attrs}
     />`;
+}
+
+/** A checkbox of a form inside its label (one of a list when several share `name`). */
+export function checkbox(field: {
+  name: string;
+  value: string | number;
+  checked: boolean;
+  label: SafeHtml | string;
+  /** The id of the hint that describes it. */
+  hint?: string;
+}): SafeHtml {
+  return html`<label class="check"
+    ><input
+      type="checkbox"
+      name="${field.name}"
+      value="${String(field.value)}"
+      ${field.hint ? html`aria-describedby="${field.hint}"` : ''}
+      ${flag('checked', field.checked)}
+    />
+    ${field.label}</label
+  >`;
 }

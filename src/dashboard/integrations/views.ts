@@ -11,7 +11,7 @@ import { flag, html, type SafeHtml } from '../../ui/html.js';
 import type { AttemptCounts, DeliveryView } from '../../webhooks/deliveries-service.js';
 import type { TestSendResult } from '../../webhooks/test-send.js';
 import { deliveriesSection, recoverAction, type DeliveryFilter } from '../deliveries/views.js';
-import { fieldProblem, problemSummary, shownOnce, type FormProblems } from '../forms.js';
+import { checkbox, fieldProblem, problemSummary, shownOnce, type FormProblems } from '../forms.js';
 import type { DashboardLocale } from '../locale.js';
 import { badge, fact } from '../lists.js';
 import type { DoneKey } from '../messages.js';
@@ -43,43 +43,22 @@ function routingFields(
       <legend>${tf.events}</legend>
       <p class="hint">${tf.eventsHint}</p>
       ${events.note}
-      ${LISTED_EVENT_KINDS.map(
-        ({ value }) =>
-          html`<label class="check"
-            ><input
-              type="checkbox"
-              name="events"
-              value="${value}"
-              ${flag('checked', values.events.includes(value))}
-            />
-            <code>${value}</code></label
-          >`,
+      ${LISTED_EVENT_KINDS.map(({ value }) =>
+        checkbox({
+          name: 'events',
+          value,
+          checked: values.events.includes(value),
+          label: html`<code>${value}</code>`,
+        }),
       )}
     </fieldset>
     <fieldset ${productsProblem.attrs}>
       <legend>${tf.products}</legend>
       ${productsProblem.note}
-      <label class="check"
-        ><input
-          type="checkbox"
-          name="send_to_all_products"
-          value="true"
-          ${flag('checked', values.sendToAllProducts)}
-        />
-        ${tf.allProducts}</label
-      >
+      ${checkbox({ name: 'send_to_all_products', value: 'true', checked: values.sendToAllProducts, label: tf.allProducts })}
       <p class="hint">${products.length === 0 ? tf.noProducts : tf.productsHint}</p>
-      ${products.map(
-        (p) =>
-          html`<label class="check"
-            ><input
-              type="checkbox"
-              name="products"
-              value="${p.id}"
-              ${flag('checked', values.productIds.includes(p.id))}
-            />
-            ${p.name}</label
-          >`,
+      ${products.map((p) =>
+        checkbox({ name: 'products', value: p.id, checked: values.productIds.includes(p.id), label: p.name }),
       )}
     </fieldset>
     <label for="rate_limit_per_second">${tf.rateLimit}</label>

@@ -8,7 +8,7 @@ import type { LinkWithOrder } from '../../payment-links/repository.js';
 import { LINK_STATUSES, type LinkStatus } from '../../shared/enums/link-statuses.js';
 import { PAYMENT_METHODS } from '../../shared/enums/payment-methods.js';
 import { flag, html, type SafeHtml } from '../../ui/html.js';
-import { copyField, fieldProblem, problemSummary, textField, type FormProblems } from '../forms.js';
+import { checkbox, copyField, fieldProblem, problemSummary, textField, type FormProblems } from '../forms.js';
 import {
   badge,
   fact,
@@ -274,17 +274,13 @@ export function newLinkPage(
             <fieldset ${methods.attrs}>
               <legend>${tl.methods}</legend>
               ${methods.note}
-              ${PAYMENT_METHODS.map(
-                (m) =>
-                  html`<label class="check"
-                    ><input
-                      type="checkbox"
-                      name="payment_methods"
-                      value="${m}"
-                      ${flag('checked', values.payment_methods.includes(m))}
-                    />
-                    ${tl.methodNames[m]}</label
-                  >`,
+              ${PAYMENT_METHODS.map((m) =>
+                checkbox({
+                  name: 'payment_methods',
+                  value: m,
+                  checked: values.payment_methods.includes(m),
+                  label: tl.methodNames[m],
+                }),
               )}
             </fieldset>
             <fieldset>
@@ -292,16 +288,13 @@ export function newLinkPage(
               ${numberField('pix_expires_in_seconds', tl.pixSeconds, tl.pixSecondsHint)}
               ${numberField('boleto_due_days', tl.boletoDays, tl.boletoDaysHint)}
               ${numberField('max_installments', tl.installments, tl.installmentsHint)}
-              <label class="check"
-                ><input
-                  type="checkbox"
-                  name="single_use"
-                  value="true"
-                  aria-describedby="single_use-hint"
-                  ${flag('checked', values.single_use)}
-                />
-                ${tl.singleUse}</label
-              >
+              ${checkbox({
+                name: 'single_use',
+                value: 'true',
+                checked: values.single_use,
+                label: tl.singleUse,
+                hint: 'single_use-hint',
+              })}
               <p class="hint" id="single_use-hint">${tl.singleUseHint}</p>
               <label for="expires_at">${tl.expiresAt}</label>
               <p class="hint" id="expires_at-hint">${tl.expiresAtHint}</p>
