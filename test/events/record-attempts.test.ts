@@ -1,9 +1,15 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { recordEvent } from '../../src/events/outbox.js';
 import { schema } from '../../src/shared/db/index.js';
 import type { AttemptResult } from '../../src/webhooks/http-client.js';
-import { attemptKey, recordAttempts, type AttemptRecord } from '../../src/webhooks/repository/attempts.js';
+import {
+  attemptKey,
+  recordAttempts,
+  recordAttemptsStatement,
+  type AttemptRecord,
+} from '../../src/webhooks/repository/attempts.js';
 import { fanOutEvents } from '../../src/webhooks/repository/fan-out.js';
 import { seed, sharedApp } from '../helpers/app.js';
 import { createIntegration, integration } from './helpers.js';
@@ -130,5 +136,48 @@ describe('recording a batch of attempts', function () {
     expect(await attemptsOf()).to.deep.equal([third.id]);
     await app.ctx.db.execute(sql`DELETE FROM integrations WHERE id = ${integrationId}`);
     expect(await attemptsOf()).to.deep.equal([]);
+  });
+
+  it('finds the deliveries it records by primary key, whatever the size of the table', async () => {
+    const app = await sharedApp();
+    const { targets } = await deliveries(3);
+    const { sql: text, params } = new PgDialect().sqlToQuery(
+      recordAttemptsStatement(
+        targets.map((delivery) => ({
+          delivery,
+          attempt: 1,
+          result: result(true),
+          status: 'succeeded' as const,
+          nextAttemptAt: null,
+        })),
+        5,
+      ),
+    );
+    // Tens of thousands of deliveries (rolled back): the size at which a join on the batch alone,
+    // estimated at a hundred rows, was planned as a scan of the whole table.
+    const client = await app.ctx.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const [first] = targets;
+      await client.query(
+        `INSERT INTO events (id, company_id, type, livemode, payload)
+         SELECT 'evt_plan_' || n, e.company_id, e.type, e.livemode, e.payload
+           FROM events e, generate_series(1, 12000) n WHERE e.id = $1`,
+        [first?.eventId],
+      );
+      await client.query(
+        `INSERT INTO deliveries (event_id, integration_id) SELECT 'evt_plan_' || n, $1 FROM generate_series(1, 12000) n`,
+        [first?.integrationId],
+      );
+      const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, params);
+      const lines = plan.rows.map((r) => r['QUERY PLAN']);
+      expect(
+        lines.filter((l) => /Seq Scan on deliveries/.test(l)),
+        lines.join('\n'),
+      ).to.deep.equal([]);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../shared/db/index.js';
 import { executeNamed } from '../../shared/db/prepared.js';
 import type { DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
@@ -61,6 +61,56 @@ export async function recordAttempts(
   records: AttemptRecord[],
   breakerThreshold: number,
 ): Promise<RecordedBatch> {
+  const result = await executeNamed<RecordedRow>(
+    db,
+    'webhooks_record_attempts',
+    recordAttemptsStatement(records, breakerThreshold),
+  );
+
+  const attempts = new Map<string, RecordedAttempt>();
+  const crossings = new Map<number, BreakerCrossing>();
+  for (const row of result.rows) {
+    const deliveryId = toId(row.delivery_id);
+    const record = records.find((r) => r.delivery.id === deliveryId && r.attempt === row.attempt);
+    if (!record) continue;
+    attempts.set(attemptKey(deliveryId, record.attempt), {
+      status: record.status,
+      failureCount: row.failure_count ?? 0,
+      breakerOpened: row.opened ?? false,
+    });
+    if ((row.failing || row.opened) && row.company_id !== null) {
+      crossings.set(record.delivery.integrationId, {
+        integrationId: record.delivery.integrationId,
+        companyId: toId(row.company_id),
+        type: row.type ?? '',
+        url: row.url,
+        failureCount: row.failure_count ?? 0,
+        lastFailureAt: toDate(row.last_failure_at),
+        disabledReason: row.disabled_reason ?? '',
+        failing: row.failing ?? false,
+        disabled: row.opened ?? false,
+      });
+    }
+  }
+  return { attempts, crossings: [...crossings.values()] };
+}
+
+/** What `recordAttempts` returns per recorded attempt, with its integration's breaker state. */
+interface RecordedRow extends Record<string, unknown> {
+  delivery_id: string | number;
+  attempt: number;
+  failure_count: number | null;
+  opened: boolean | null;
+  failing: boolean | null;
+  company_id: string | number | null;
+  type: string | null;
+  url: string | null;
+  last_failure_at: Date | string | null;
+  disabled_reason: string | null;
+}
+
+/** The one statement `recordAttempts` runs (exported so its plan can be checked). */
+export function recordAttemptsStatement(records: AttemptRecord[], breakerThreshold: number): SQL {
   const rows = records.map((r, ord) => ({
     ord,
     delivery_id: r.delivery.id,
@@ -81,21 +131,7 @@ export async function recordAttempts(
   const t = breakerThreshold;
   const half = failingMark(breakerThreshold);
   const newCount = sql`(CASE WHEN p.any_ok THEN p.trailing ELSE g.failure_count + p.trailing END)`;
-  const result = await executeNamed<{
-    delivery_id: string | number;
-    attempt: number;
-    failure_count: number | null;
-    opened: boolean | null;
-    failing: boolean | null;
-    company_id: string | number | null;
-    type: string | null;
-    url: string | null;
-    last_failure_at: Date | string | null;
-    disabled_reason: string | null;
-  }>(
-    db,
-    'webhooks_record_attempts',
-    sql`
+  return sql`
     WITH input AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(
         ord int, delivery_id bigint, event_id text, integration_id int, attempt int, requested_at timestamptz,
@@ -105,13 +141,16 @@ export async function recordAttempts(
       -- Only for a delivery that exists, locked as the update below locks it: a delivery deleted
       -- meanwhile waits for this commit, and its deletion's trigger then removes these attempts
       -- (migration 0806: what the foreign key did, without its key-share lock on a row this
-      -- statement updates, which PostgreSQL had to record as a MultiXact).
+      -- statement updates, which PostgreSQL had to record as a MultiXact). The deliveries are found
+      -- by primary key: joined on the input alone (estimated at a hundred rows whatever its size),
+      -- the planner hashed it against a scan of the whole table until that held tens of thousands.
       INSERT INTO delivery_attempts
         (delivery_id, event_id, integration_id, attempt, requested_at, status_code, error, duration_ms, response_body,
          request_headers, request_body)
       SELECT i.delivery_id, i.event_id, i.integration_id, i.attempt, i.requested_at, i.status_code, i.error,
              i.duration_ms, i.response_body, i.request_headers, i.request_body
         FROM input i JOIN deliveries d ON d.id = i.delivery_id
+       WHERE d.id = ANY(ARRAY(SELECT delivery_id FROM input))
        ORDER BY i.ord
          FOR NO KEY UPDATE OF d
       ON CONFLICT (delivery_id, attempt) DO NOTHING
@@ -151,35 +190,7 @@ export async function recordAttempts(
     )
     SELECT r.delivery_id, r.attempt, b.failure_count, b.opened, b.failing, b.company_id, b.type, b.url,
            b.last_failure_at, b.disabled_reason
-      FROM recorded r LEFT JOIN breaker b ON b.id = r.integration_id`,
-  );
-
-  const attempts = new Map<string, RecordedAttempt>();
-  const crossings = new Map<number, BreakerCrossing>();
-  for (const row of result.rows) {
-    const deliveryId = toId(row.delivery_id);
-    const record = records.find((r) => r.delivery.id === deliveryId && r.attempt === row.attempt);
-    if (!record) continue;
-    attempts.set(attemptKey(deliveryId, record.attempt), {
-      status: record.status,
-      failureCount: row.failure_count ?? 0,
-      breakerOpened: row.opened ?? false,
-    });
-    if ((row.failing || row.opened) && row.company_id !== null) {
-      crossings.set(record.delivery.integrationId, {
-        integrationId: record.delivery.integrationId,
-        companyId: toId(row.company_id),
-        type: row.type ?? '',
-        url: row.url,
-        failureCount: row.failure_count ?? 0,
-        lastFailureAt: toDate(row.last_failure_at),
-        disabledReason: row.disabled_reason ?? '',
-        failing: row.failing ?? false,
-        disabled: row.opened ?? false,
-      });
-    }
-  }
-  return { attempts, crossings: [...crossings.values()] };
+      FROM recorded r LEFT JOIN breaker b ON b.id = r.integration_id`;
 }
 
 /**
