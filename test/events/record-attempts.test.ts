@@ -138,6 +138,50 @@ describe('recording a batch of attempts', function () {
     expect(await attemptsOf()).to.deep.equal([]);
   });
 
+  it('deleting events deletes their deliveries and their attempts; deleting a company deletes them all', async () => {
+    const app = await sharedApp();
+    const { integrationId, targets } = await deliveries(3);
+    const [first, second, third] = targets;
+    if (!first || !second || !third) throw new Error('expected three deliveries');
+    await recordAttempts(
+      app.ctx.db,
+      targets.map((delivery) => ({
+        delivery,
+        attempt: 1,
+        result: result(true),
+        status: 'succeeded' as const,
+        nextAttemptAt: null,
+      })),
+      5,
+    );
+    const left = async (): Promise<{ deliveries: number[]; attempts: number[] }> => {
+      const rows = await app.ctx.db.execute<{ kind: string; delivery_id: string }>(sql`
+        SELECT 'delivery' AS kind, id AS delivery_id FROM deliveries WHERE integration_id = ${integrationId}
+        UNION ALL
+        SELECT 'attempt', delivery_id FROM delivery_attempts WHERE integration_id = ${integrationId}
+        ORDER BY 1, 2`);
+      const of = (kind: string): number[] =>
+        rows.rows.filter((r) => r.kind === kind).map((r) => Number(r.delivery_id));
+      return { deliveries: of('delivery'), attempts: of('attempt') };
+    };
+    expect(await left()).to.deep.equal({
+      deliveries: [first.id, second.id, third.id],
+      attempts: [first.id, second.id, third.id],
+    });
+    await app.ctx.db.execute(sql`DELETE FROM events WHERE id = ${first.eventId}`);
+    expect(await left()).to.deep.equal({
+      deliveries: [second.id, third.id],
+      attempts: [second.id, third.id],
+    });
+    const [owner] = (
+      await app.ctx.db.execute<{ company_id: string }>(
+        sql`SELECT company_id FROM integrations WHERE id = ${integrationId}`,
+      )
+    ).rows;
+    await app.ctx.db.execute(sql`DELETE FROM companies WHERE id = ${owner?.company_id ?? 0}`);
+    expect(await left()).to.deep.equal({ deliveries: [], attempts: [] });
+  });
+
   it('finds the deliveries it records by primary key, whatever the size of the table', async () => {
     const app = await sharedApp();
     const { targets } = await deliveries(3);
