@@ -127,7 +127,12 @@ export async function startWorkers(
     ...options.sweep,
   });
   // After a Redis outage, relay what piled up in the outbox without waiting for the next tick.
-  connection.on('ready', () => sweeper.kick());
+  // Ready since the workers above were: every 'ready' from here on is a reconnection.
+  let reconnectedAt = Number.NEGATIVE_INFINITY;
+  connection.on('ready', () => {
+    reconnectedAt = Date.now();
+    sweeper.kick();
+  });
   sweeper.start();
   const renewalSweep = renewalSweeper(ctx, ctx.config.workers.renewalSweepMs);
   renewalSweep.start();
@@ -152,6 +157,12 @@ export async function startWorkers(
     async close() {
       // Lane runners finish what is in flight and hand their lanes on to the other workers.
       stopping = true;
+      // Each worker's blocking connection (BullMQ's copy of this one) reconnects after an outage on
+      // its own backoff, at most 2 s apart. Closed while one waits to reconnect, a worker never
+      // finishes closing (ioredis emits no 'end' for a connection between attempts) and its
+      // lock-renewal timer runs on: close only once the copies have had their turn.
+      const settleMs = reconnectedAt + RECONNECT_SETTLE_MS - Date.now();
+      if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
       await sweeper.stop();
       await renewalSweep.stop();
       await expiryTick.stop();
@@ -168,6 +179,9 @@ export async function startWorkers(
     },
   };
 }
+
+/** Longer than ioredis's longest wait between reconnection attempts (2 s). */
+const RECONNECT_SETTLE_MS = 2500;
 
 const RETENTION_SCHEDULER_ID = 'retention-hourly';
 const RETENTION_EVERY_MS = 3_600_000;
