@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Worker } from 'bullmq';
 import {
   Producers,
@@ -162,7 +163,7 @@ export async function startWorkers(
       // finishes closing (ioredis emits no 'end' for a connection between attempts) and its
       // lock-renewal timer runs on: close only once the copies have had their turn.
       const settleMs = reconnectedAt + RECONNECT_SETTLE_MS - Date.now();
-      if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
+      if (settleMs > 0) await delay(settleMs);
       await sweeper.stop();
       await renewalSweep.stop();
       await expiryTick.stop();

@@ -26,6 +26,16 @@ const result = (ok: boolean): AttemptResult => ({
   requestBody: '{}',
 });
 
+/** A first attempt of each delivery, answered 200. */
+const firstAttemptsSucceeded = (targets: Array<AttemptRecord['delivery']>): AttemptRecord[] =>
+  targets.map((delivery) => ({
+    delivery,
+    attempt: 1,
+    result: result(true),
+    status: 'succeeded',
+    nextAttemptAt: null,
+  }));
+
 describe('recording a batch of attempts', function () {
   async function deliveries(
     count: number,
@@ -110,17 +120,7 @@ describe('recording a batch of attempts', function () {
     const [kept, gone, third] = targets;
     if (!kept || !gone || !third) throw new Error('expected three deliveries');
     await app.ctx.db.execute(sql`DELETE FROM deliveries WHERE id = ${gone.id}`);
-    const recorded = await recordAttempts(
-      app.ctx.db,
-      [kept, gone, third].map((delivery) => ({
-        delivery,
-        attempt: 1,
-        result: result(true),
-        status: 'succeeded' as const,
-        nextAttemptAt: null,
-      })),
-      5,
-    );
+    const recorded = await recordAttempts(app.ctx.db, firstAttemptsSucceeded([kept, gone, third]), 5);
     expect([...recorded.attempts.keys()].sort()).to.deep.equal(
       [attemptKey(kept.id, 1), attemptKey(third.id, 1)].sort(),
     );
@@ -143,17 +143,7 @@ describe('recording a batch of attempts', function () {
     const { integrationId, targets } = await deliveries(3);
     const [first, second, third] = targets;
     if (!first || !second || !third) throw new Error('expected three deliveries');
-    await recordAttempts(
-      app.ctx.db,
-      targets.map((delivery) => ({
-        delivery,
-        attempt: 1,
-        result: result(true),
-        status: 'succeeded' as const,
-        nextAttemptAt: null,
-      })),
-      5,
-    );
+    await recordAttempts(app.ctx.db, firstAttemptsSucceeded(targets), 5);
     const left = async (): Promise<{ deliveries: number[]; attempts: number[] }> => {
       const rows = await app.ctx.db.execute<{ kind: string; delivery_id: string }>(sql`
         SELECT 'delivery' AS kind, id AS delivery_id FROM deliveries WHERE integration_id = ${integrationId}
@@ -186,16 +176,7 @@ describe('recording a batch of attempts', function () {
     const app = await sharedApp();
     const { targets } = await deliveries(3);
     const { sql: text, params } = new PgDialect().sqlToQuery(
-      recordAttemptsStatement(
-        targets.map((delivery) => ({
-          delivery,
-          attempt: 1,
-          result: result(true),
-          status: 'succeeded' as const,
-          nextAttemptAt: null,
-        })),
-        5,
-      ),
+      recordAttemptsStatement(firstAttemptsSucceeded(targets), 5),
     );
     // Tens of thousands of deliveries (rolled back): the size at which a join on the batch alone,
     // estimated at a hundred rows, was planned as a scan of the whole table.
