@@ -63,6 +63,11 @@ export interface ChargeRequest {
   payer: Payer;
   /** The tokenized card, for a gateway that tokenizes in the browser; null otherwise. */
   card: CardToken | null;
+  /**
+   * The deployment's share of this charge (reais, two decimals), for a PSP that splits it off at the
+   * payment (a marketplace fee); null or absent: none is taken.
+   */
+  platformFee?: string | null;
 }
 
 export interface PixInstructions {
@@ -95,6 +100,8 @@ export interface Charge {
   reference: string | null;
   /** Why a card was declined, in the buyer's terms (`declined` only). */
   declineReason?: DeclineReason;
+  /** What the PSP keeps as its own fee (reais, two decimals), when it says; null or absent: unknown. */
+  gatewayFee?: string | null;
 }
 
 /** Why an issuer declined a card, as the buyer page words it. */
@@ -150,6 +157,8 @@ export interface PspPayment {
   amount: string;
   method: PaymentMethod | null;
   paidAt: Date | null;
+  /** What the PSP keeps as its own fee (reais, two decimals), when it says; null or absent: unknown. */
+  gatewayFee?: string | null;
 }
 
 /** What a gateway callback may report about an order. */
