@@ -12,7 +12,7 @@ import type { AppContext } from '../src/shared/context.js';
 import { createRedis, describeRedis, type RedisTarget } from '../src/shared/redis.js';
 import { queueTelemetry } from '../src/shared/tracing.js';
 import { AttemptFailedError } from '../src/webhooks/failed-jobs.js';
-import { closeHttpAgents } from '../src/webhooks/http-client.js';
+import { closeHttpAgents } from '../src/integrations/kinds/webhook/post.js';
 import { jobsTotal } from '../src/shared/metrics.js';
 import {
   DEFAULT_SWEEP,

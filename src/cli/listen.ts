@@ -3,6 +3,7 @@
  * at it, and one verified line per event as it arrives; the integration goes away on exit.
  */
 import http from 'node:http';
+import { stringOf } from '../integrations/kinds/config-values.js';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { Webhook } from 'standardwebhooks';
@@ -152,7 +153,7 @@ export async function listen(
   const { row } = mine
     ? await updateIntegration(deps, options.companyId, mine.id, input)
     : await createIntegration(deps, options.companyId, input);
-  const secret = row.config.secret ?? '';
+  const secret = stringOf(row.config, 'secret') ?? '';
   signing.verifier = signer(secret);
   options.out(
     `Ready: integration ${row.id} ${mine ? '(reused) ' : ''}receives ${options.events.length === EVENT_KINDS.length ? 'every event' : options.events.join(', ')} ` +

@@ -6,7 +6,7 @@
  * always goes back to the account it was made in, whatever became of the integration since.
  */
 import { accountOfIntegration, findAccount } from '../integrations/gateway-accounts.js';
-import { providerOf } from '../integrations/gateway-connection.js';
+import { providerOf } from '../integrations/kinds/gateway.js';
 import { findActiveGateway } from '../integrations/repository.js';
 import type { Config } from '../shared/config.js';
 import type { AppContext } from '../shared/context.js';

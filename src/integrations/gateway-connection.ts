@@ -13,62 +13,17 @@ import { randomBase62 } from '../shared/ids.js';
 import { BadGatewayError } from '../shared/errors.js';
 import { connectAccount, detachAccounts } from './gateway-accounts.js';
 import { authorizationUrl, exchangeCode, GrantRefusedError, newCodeVerifier } from './mercadopago-oauth.js';
+import { providerOf } from './kinds/gateway.js';
 import * as repo from './repository.js';
 import { withCompanyIntegrationsLock } from './repository.js';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
-
-export const GATEWAY_PROVIDERS = ['mercadopago', 'dev'] as const;
-export type GatewayProviderName = (typeof GATEWAY_PROVIDERS)[number];
-
-/** Config keys the service sets on a connected gateway; a request cannot set them. */
-const CONNECTION_KEYS = ['account_id', 'public_key', 'connected_at', 'oauth_connected_at'] as const;
 
 /** How long an authorization address works; the alert hands out a fresh one before it ends. */
 export const OAUTH_STATE_TTL_MS = 60 * 60 * 1000;
 const OAUTH_STATE_RENEW_BEFORE_MS = 10 * 60 * 1000;
 
 const stateVerifierPurpose = (state: string): string => `oauth_state:${state}:code_verifier`;
-
-/** The provider a gateway integration's config names (configs from before providers were dev ones). */
-export const providerOf = (config: Record<string, string>): GatewayProviderName =>
-  config.provider === 'mercadopago' ? 'mercadopago' : 'dev';
-
-/**
- * The stored config of a gateway integration from a request's: `provider` checked against what the
- * deployment offers (MP only with its settings, dev never in production), the connection's own keys
- * kept from the stored config while the provider stays, dropped when it changes.
- */
-export function gatewayConfig(
-  deps: Deps,
-  requested: Record<string, string>,
-  stored: Record<string, string> | undefined,
-): Record<string, string> {
-  const fallback = stored?.provider ?? (deps.config.mercadoPago ? 'mercadopago' : 'dev');
-  const provider = requested.provider ?? fallback;
-  if (provider !== 'mercadopago' && provider !== 'dev')
-    throw ValidationError.field('config.provider', `must be one of ${GATEWAY_PROVIDERS.join(', ')}`);
-  if (provider === 'mercadopago' && !deps.config.mercadoPago)
-    throw ValidationError.field(
-      'config.provider',
-      'mercadopago needs the deployment settings MERCADOPAGO_CLIENT_ID, MERCADOPAGO_CLIENT_SECRET and MERCADOPAGO_WEBHOOK_SECRET',
-    );
-  if (provider === 'dev' && deps.config.env === 'production')
-    throw ValidationError.field('config.provider', 'dev is not available in production');
-  const config: Record<string, string> = Object.fromEntries(
-    Object.entries(requested).filter(([key]) => !(CONNECTION_KEYS as readonly string[]).includes(key)),
-  );
-  config.provider = provider;
-  if (stored && providerOf(stored) === provider)
-    for (const key of CONNECTION_KEYS) if (stored[key] !== undefined) config[key] = stored[key];
-  return config;
-}
-
-/** Whether a config change means the company must authorize again (another provider). */
-export const reconnectNeeded = (
-  before: Record<string, string>,
-  after: Record<string, string> | undefined,
-): boolean => after !== undefined && providerOf(before) !== providerOf(after);
 
 /** A fresh single-use state, its expiry and its sealed PKCE verifier: the columns that start an authorization. */
 export function newOauthState(

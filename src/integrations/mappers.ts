@@ -1,4 +1,5 @@
-import { maskedHeaders } from './custom-headers.js';
+import type { WireConfig } from './kinds/kind.js';
+import { kindOf } from './kinds/registry.js';
 import type { IntegrationProductView, IntegrationRow } from './repository.js';
 
 /** IntegrationProduct: an integration's link to one product, as the panel API returns it. */
@@ -16,8 +17,8 @@ export interface IntegrationWire {
   id: number;
   type: string;
   is_active: boolean;
-  /** String values, and for a webhook-kind type with custom headers `headers` (names, values masked). */
-  config: Record<string, string | Record<string, string>>;
+  /** As the integration's kind shows it: secrets masked (a webhook's custom headers: names, values masked). */
+  config: WireConfig;
   events: string[];
   products: IntegrationProductWire[];
   send_to_all_products: boolean;
@@ -42,10 +43,6 @@ export function toIntegrationProductWire(link: IntegrationProductView): Integrat
   };
 }
 
-/** `whsec_…` + the last 4 characters: enough to tell secrets apart, never enough to sign with. */
-export const maskSecret = (secret: string): string =>
-  `${secret.startsWith('whsec_') ? 'whsec_' : ''}…${secret.slice(-4)}`;
-
 export interface IntegrationView {
   /** Owners and members see the whole config; read-only keys see the signing secret masked. */
   revealSecret: boolean;
@@ -57,20 +54,11 @@ export function toIntegrationWire(
   products: IntegrationProductView[],
   view: IntegrationView,
 ): IntegrationWire {
-  const { secret, ...config } = row.config;
-  // Masked for every caller, owners included: a header value is never shown again once stored.
-  const headers: Record<string, Record<string, string>> = row.headers
-    ? { headers: maskedHeaders(row.headers) }
-    : {};
   return {
     id: row.id,
     type: row.type,
     is_active: row.isActive,
-    config: {
-      ...config,
-      ...(secret === undefined ? {} : { secret: view.revealSecret ? secret : maskSecret(secret) }),
-      ...headers,
-    },
+    config: kindOf(row.type).present(row, view),
     events: row.events,
     products: products.filter((p) => p.integrationId === row.id).map(toIntegrationProductWire),
     send_to_all_products: row.sendToAllProducts,

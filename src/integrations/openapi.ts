@@ -1,7 +1,7 @@
 import { EVENT_KINDS, LISTED_EVENT_KINDS } from '../events/kinds.js';
 import { dateTime, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
-import { INTEGRATION_TYPES } from './types.js';
+import { INTEGRATION_TYPES } from './kinds/types.js';
 
 /** Named response schemas of the integrations endpoints. */
 export const integrationSchemas: Record<string, JsonSchema> = {

@@ -18,12 +18,13 @@ type EditableField =
   | 'oauthCodeVerifier'
   | 'rateLimitPerSecond'
   | 'filter'
-  | 'headers';
-export type NewIntegration = Pick<
-  IntegrationRow,
-  'companyId' | Exclude<EditableField, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter' | 'headers'>
-> &
-  Partial<Pick<IntegrationRow, 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter' | 'headers'>>;
+  | 'receives'
+  | 'headers'
+  | 'secrets';
+/** Set after the row exists, or only for some types. */
+type LaterField = 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter' | 'headers' | 'secrets';
+export type NewIntegration = Pick<IntegrationRow, 'companyId' | Exclude<EditableField, LaterField>> &
+  Partial<Pick<IntegrationRow, LaterField>>;
 export type IntegrationChanges = Partial<
   Pick<IntegrationRow, EditableField | 'previousSecret' | 'previousSecretExpiresAt'>
 >;

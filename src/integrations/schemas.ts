@@ -1,15 +1,10 @@
 import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
 import { references } from '../shared/validation/references.js';
-import { v, type Output } from '../shared/validation/typed.js';
-import {
-  forbiddenHeaderName,
-  HEADER_LIMITS,
-  HEADER_MASK,
-  HEADER_NAME_PATTERN,
-  HEADER_VALUE_PATTERN,
-} from './custom-headers.js';
+import { v, type Output, type Typed } from '../shared/validation/typed.js';
 import { FILTER_LIMITS, FILTER_PATH_PATTERN, type FilterValue } from './filters.js';
-import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES } from './types.js';
+import { INTEGRATION_KINDS } from './kinds/registry.js';
+import type { IntegrationKind } from './kinds/kind.js';
+import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES, type IntegrationType } from './kinds/types.js';
 
 const MAX_INT4 = 2_147_483_647;
 const id = () => v.integer().min(1).max(MAX_INT4);
@@ -69,70 +64,6 @@ const filter = () =>
         'has is 400. Null or `{}`: every subscribed event is delivered. Events left out make no delivery.',
     );
 
-/**
- * `config.headers`: at most ten, names as HTTP allows and none of ours, values of visible ASCII (or
- * the mask, to keep a stored value in a PATCH). Errors are under `config.headers`.
- */
-const HEADERS_DESCRIPTION =
-  `Sent with every attempt: at most ${HEADER_LIMITS.count}, not content-type, content-length, host, ` +
-  'user-agent, webhook-* nor the connection headers; values up to 1,024 characters, stored encrypted ' +
-  `and shown as "${HEADER_MASK}" (send "${HEADER_MASK}" back to keep a stored value). Omitted in a PATCH: ` +
-  'kept; `{}`: none.';
-
-/** `keep`: the mask may stand for a stored value (updates); a new integration has none to keep. */
-const customHeaders = (keep: boolean) =>
-  v
-    .record(
-      v
-        .string()
-        .max(HEADER_LIMITS.nameLength)
-        .pattern(HEADER_NAME_PATTERN)
-        .custom((name: string, helpers) => {
-          const why = forbiddenHeaderName(name);
-          return why === undefined ? name : helpers.message({ custom: `is not allowed (${why})` });
-        })
-        .messages({ 'string.pattern.base': 'is not an HTTP header name' }),
-      v
-        .string()
-        .max(HEADER_LIMITS.valueLength)
-        .pattern(keep ? new RegExp(`${HEADER_VALUE_PATTERN.source}|^${HEADER_MASK}$`) : HEADER_VALUE_PATTERN)
-        .messages({ 'string.pattern.base': 'must be visible ASCII characters (spaces and tabs inside)' }),
-      HEADER_LIMITS.count,
-    )
-    // The mask keeps a stored value: whether one exists is stored data.
-    .meta(references({}))
-    .description(HEADERS_DESCRIPTION);
-
-/** Config of the webhook-kind types: where to POST and how to sign. */
-const webhookTarget = {
-  url: v
-    .required(v.string().max(2048))
-    .description(
-      'Where events are POSTed: an absolute https URL whose host resolves to public addresses only ' +
-        '(http and private addresses too where ALLOW_PRIVATE_WEBHOOK_TARGETS is on); no credentials',
-    )
-    // Whether a URL is accepted depends on DNS and configuration, not on its shape alone.
-    .meta({ format: 'uri', ...references({}) }),
-  secret: v.string().max(256).description('Signing secret; generated (`whsec_…`) when absent'),
-};
-
-/** What the service stores for a webhook-kind type (a create, or an update with masks to keep). */
-export const webhookConfig = v.object({ ...webhookTarget, headers: customHeaders(true) });
-const webhookConfigOfCreate = v.object({ ...webhookTarget, headers: customHeaders(false) });
-
-/**
- * The webhook config as a PATCH's alternatives read it: headers only as an object of strings. A
- * failing alternative would be reported as the whole `config` not fitting either shape; the service
- * checks the config against `webhookConfig` again, so a bad header is a 400 under `config.headers`.
- */
-const webhookConfigOfPatch = v.object({
-  ...webhookTarget,
-  headers: v.map(v.string(), v.string().allow('')).description(HEADERS_DESCRIPTION).meta(references({})),
-});
-
-/** Config of the other types: free-form string values, possibly none. */
-export const managedConfig = v.map(v.string().max(100), v.string().allow('').max(2000)).max(50);
-
 const CONFIG_DESCRIPTION =
   `Webhook-kind types (${WEBHOOK_KIND_TYPES.map((t) => `\`${t}\``).join(', ')}): \`url\` and optional \`secret\` ` +
   '(generated as `whsec_…` when absent). Other types: string values, possibly none. `gateway`: `provider` is ' +
@@ -140,24 +71,49 @@ const CONFIG_DESCRIPTION =
   'otherwise; refused in production); once connected, the service adds `account_id`, `public_key` and ' +
   '`connected_at` (sent in a request, these are ignored).';
 
-/** On creation the type is in the body, so the config's shape follows from it. */
-const configForType = () =>
-  v.when('type', WEBHOOK_KIND_TYPES, webhookConfigOfCreate, managedConfig).description(CONFIG_DESCRIPTION);
+type ConfigSchema = Typed<Record<string, unknown>>;
+
+/** The kinds' config schemas, each once, with the types that use it (kinds may share one). */
+function configSchemas(
+  pick: (kind: IntegrationKind) => ConfigSchema,
+): Array<[ConfigSchema, IntegrationType[]]> {
+  const groups = new Map<ConfigSchema, IntegrationType[]>();
+  for (const kind of INTEGRATION_KINDS)
+    groups.set(pick(kind), [...(groups.get(pick(kind)) ?? []), ...kind.types]);
+  return [...groups];
+}
+
+/** On creation the type is in the body, so the config's shape follows from it: its kind's. */
+const configForType = () => {
+  const groups = configSchemas((kind) => kind.createConfig);
+  const last = groups.pop();
+  if (!last) throw new Error('no integration kinds');
+  return groups
+    .reduceRight<ConfigSchema>(
+      (otherwise, [schema, types]) => v.when('type', types, schema, otherwise),
+      last[0],
+    )
+    .description(CONFIG_DESCRIPTION);
+};
 
 /**
  * On update the type may be the stored one, which no schema knows: the config must have one of the
- * two shapes, and the service checks it against the integration's type (so a 400 under `config` can
- * depend on stored data).
+ * kinds' shapes, and the service checks it against the integration's type (so a 400 under `config`
+ * can depend on stored data).
  */
-const configOfEitherType = () =>
-  v
-    .oneOf(webhookConfigOfPatch, managedConfig)
+const configOfEitherType = () => {
+  const shapes = configSchemas((kind) => kind.updateConfig).map(([schema]) => schema);
+  const last = shapes.pop();
+  if (!last) throw new Error('no integration kinds');
+  return shapes
+    .reduceRight<ConfigSchema>((rest, shape) => v.oneOf(shape, rest), last)
     .messages({
       'alternatives.match':
         'must have a url (and an optional secret) for a webhook-kind type, or string values for the other types',
     })
     .description(CONFIG_DESCRIPTION)
     .meta(references({}));
+};
 
 export const integrationParams = v.object({
   id: v

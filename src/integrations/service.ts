@@ -1,27 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import type Joi from 'joi';
 import type { ProductChanges } from '../catalog/service.js';
 import { LISTED_EVENT_KINDS } from '../events/kinds.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db, Executor } from '../shared/db/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { isUniqueViolation, withoutParameters } from '../shared/db/errors.js';
-import { fieldErrors } from '../shared/validation/fields.js';
 import * as repo from './repository.js';
 import { refreshProductIds, withCompanyIntegrationsLock } from './repository.js';
-import { managedConfig, webhookConfig, type IntegrationInput, type RotateSecretInput } from './schemas.js';
-import { sealHeaders } from './custom-headers.js';
+import type { IntegrationInput, RotateSecretInput } from './schemas.js';
 import { checkFilterPaths, storedFilter, type EventPathCheck, type WebhookFilter } from './filters.js';
-import { isWebhookKindType } from './types.js';
-import { assertSafeWebhookUrl } from './url-guard.js';
+import { stringOf } from './kinds/config-values.js';
+import { reconnectNeeded } from './kinds/gateway.js';
+import { SEALED_GROUPS, type CheckedConfig, type SealedGroup } from './kinds/kind.js';
+import { kindOf } from './kinds/registry.js';
+import { sealValues } from './kinds/sealed.js';
+import { newWebhookSecret } from './kinds/webhook/index.js';
 import { detachAccounts } from './gateway-accounts.js';
-import {
-  authorizationAddress,
-  completeConnection,
-  gatewayConfig,
-  newOauthState,
-  reconnectNeeded,
-} from './gateway-connection.js';
+import { authorizationAddress, completeConnection, newOauthState } from './gateway-connection.js';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
 /** What a create or update needs: the check of a filter's paths against the event schemas too. */
@@ -36,56 +30,33 @@ export type Alert = { pending: false } | { pending: true; type: 'gateway'; oauth
 
 const ONE_GATEWAY_INDEX = 'integrations_one_active_gateway_idx';
 
-/** A generated signing secret in the Standard Webhooks shape: `whsec_` + base64 of 24 random bytes. */
-const newWebhookSecret = (): string => `whsec_${randomBytes(24).toString('base64')}`;
-
-const configError = (type: string, error: Joi.ValidationError): ValidationError =>
-  new ValidationError(`config does not fit type ${type}`, fieldErrors(error, { prefix: 'config' }));
-
-/** A config as stored, and the custom headers the request sent apart from it (undefined: none sent). */
-interface NormalizedConfig {
-  config: Record<string, string>;
-  headers?: Record<string, string>;
-}
-
 /**
- * Checks a config against its type and returns what is stored. Webhook-kind types need a safe `url`
- * and keep (or get) a signing secret, and may carry custom headers (stored apart, sealed); the
- * others take free-form strings.
- */
-async function normalizeConfig(
-  deps: Deps,
-  type: string,
-  config: Record<string, unknown>,
-  previousSecret: string | undefined,
-  stored?: Record<string, string>,
-): Promise<NormalizedConfig> {
-  if (!isWebhookKindType(type)) {
-    const { value, error } = managedConfig.validate(config, { abortEarly: false });
-    if (error) throw configError(type, error);
-    return { config: type === 'gateway' ? gatewayConfig(deps, value, stored) : value };
-  }
-  const { value, error } = webhookConfig.validate(config, { abortEarly: false });
-  if (error) throw configError(type, error);
-  const { url, secret, headers } = value;
-  await assertSafeWebhookUrl(url, deps.config.webhooks.allowPrivateTargets);
-  return {
-    config: { url, secret: secret ?? previousSecret ?? newWebhookSecret() },
-    ...(headers !== undefined ? { headers } : {}),
-  };
-}
-
-/**
- * The filter to store: only webhook-kind types take one (their events are what it selects), and
- * every path must be one some event kind has. Null or `{}` is no filter.
+ * The filter to store: only kinds whose events a filter can select take one, and every path must be
+ * one some event kind has. Null or `{}` is no filter.
  */
 function filterFor(deps: EditDeps, type: string, filter: WebhookFilter | null): WebhookFilter | null {
   const stored = storedFilter(filter);
   if (stored === null) return null;
-  if (!isWebhookKindType(type))
+  if (!kindOf(type).filterable)
     throw ValidationError.field('filter', `an integration of type ${type} receives no webhooks to filter`);
   checkFilterPaths(stored, deps.eventPaths);
   return stored;
+}
+
+/** The kind's sealed groups as the row stores them: given values sealed, masks kept from `stored`. */
+function sealedColumns(
+  deps: Deps,
+  id: number,
+  sealed: CheckedConfig['sealed'],
+  stored: Pick<repo.IntegrationRow, SealedGroup> | undefined,
+): Partial<Pick<repo.IntegrationRow, SealedGroup>> {
+  const columns: Partial<Pick<repo.IntegrationRow, SealedGroup>> = {};
+  for (const group of SEALED_GROUPS) {
+    const given = sealed?.[group];
+    if (given !== undefined)
+      columns[group] = sealValues(deps.config.credentialsKey, id, group, given, stored?.[group] ?? null);
+  }
+  return columns;
 }
 
 /** Unique violations of the one-active-gateway index are the 409 of a second active `gateway` integration of a company. */
@@ -133,7 +104,11 @@ export async function createIntegration(
   linkedProducts?: number[],
 ): Promise<IntegrationWithLinks> {
   const filter = filterFor(deps, input.type, input.filter ?? null);
-  const { config, headers } = await normalizeConfig(deps, input.type, input.config, undefined);
+  const checked = await kindOf(input.type).check(deps, {
+    type: input.type,
+    config: input.config,
+    stored: undefined,
+  });
   const gateway = input.type === 'gateway';
   return withCompanyIntegrationsLock(deps.db, companyId, async (tx) => {
     const created = await repo
@@ -141,7 +116,8 @@ export async function createIntegration(
         companyId,
         type: input.type,
         isActive: input.is_active ?? true,
-        config,
+        config: checked.config,
+        receives: checked.receives,
         events: input.events,
         sendToAllProducts: input.send_to_all_products ?? false,
         rateLimitPerSecond: input.rate_limit_per_second ?? null,
@@ -152,11 +128,9 @@ export async function createIntegration(
       .catch((err: unknown) => {
         throw writeError(err);
       });
-    // The id is part of each sealed value's purpose, so the headers are sealed once the row exists.
-    if (headers !== undefined) {
-      const sealed = sealHeaders(deps.config.credentialsKey, created.id, headers, null);
-      await repo.updateIntegration(tx, companyId, created.id, { headers: sealed });
-    }
+    // The id is part of each sealed value's purpose, so they are sealed once the row exists.
+    const sealed = sealedColumns(deps, created.id, checked.sealed, undefined);
+    if (Object.keys(sealed).length > 0) await repo.updateIntegration(tx, companyId, created.id, sealed);
     if (linkedProducts) await linkExactly(tx, companyId, created.id, linkedProducts);
     await refreshProductIds(tx, companyId, created.id);
     return withLinks(tx, await requireIntegration(tx, companyId, created.id));
@@ -181,15 +155,13 @@ export async function updateIntegration(
     const current = await requireIntegration(tx, companyId, id);
     const type = input.type ?? current.type;
     const typeChanged = type !== current.type;
-    const previousSecret = isWebhookKindType(current.type) ? current.config.secret : undefined;
-    // Moving between the webhook family and the managed types carries no config across.
-    const carried = isWebhookKindType(type) === isWebhookKindType(current.type) ? current.config : {};
-    const stored = typeChanged ? undefined : current.config;
-    let normalized: NormalizedConfig | undefined;
-    if (input.config !== undefined)
-      normalized = await normalizeConfig(deps, type, input.config, previousSecret, stored);
-    else if (typeChanged) normalized = await normalizeConfig(deps, type, carried, previousSecret);
-    const config = normalized?.config;
+    const kind = kindOf(type);
+    const sameKind = kind === kindOf(current.type);
+    // A config left out is kept; moving to another kind carries none of it across.
+    const given = input.config ?? (typeChanged ? (sameKind ? current.config : {}) : undefined);
+    const checked =
+      given === undefined ? undefined : await kind.check(deps, { type, config: given, stored: current });
+    const config = checked?.config;
 
     const changes: repo.IntegrationChanges = {};
     const gatewayChanged = type === 'gateway' && (typeChanged || reconnectNeeded(current.config, config));
@@ -205,7 +177,10 @@ export async function updateIntegration(
       // Another provider (or no longer a gateway): the old account stops charging.
       await detachAccounts(tx, id);
     }
-    if (config !== undefined) changes.config = config;
+    if (checked !== undefined) {
+      changes.config = checked.config;
+      changes.receives = checked.receives;
+    }
     // A secret set by hand replaces the rotation too: the secret it overlapped with stops signing.
     if (config !== undefined && config.secret !== current.config.secret) {
       changes.previousSecret = null;
@@ -215,13 +190,12 @@ export async function updateIntegration(
     if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
     if (input.is_active !== undefined) changes.isActive = input.is_active;
     if (input.rate_limit_per_second !== undefined) changes.rateLimitPerSecond = input.rate_limit_per_second;
-    // Headers a config leaves out are kept; the mask sent back keeps one stored value.
-    if (normalized?.headers !== undefined)
-      changes.headers = sealHeaders(deps.config.credentialsKey, id, normalized.headers, current.headers);
-    else if (!isWebhookKindType(type)) changes.headers = null;
+    // Sealed values a config leaves out are kept (within the kind); the mask keeps one stored value.
+    Object.assign(changes, sealedColumns(deps, id, checked?.sealed, sameKind ? current : undefined));
+    if (!sameKind) for (const group of SEALED_GROUPS) changes[group] ??= null;
     if (input.filter !== undefined) changes.filter = filterFor(deps, type, input.filter);
-    // Moving out of the webhook family leaves nothing to filter.
-    else if (typeChanged && !isWebhookKindType(type)) changes.filter = null;
+    // Moving to a kind without filters leaves nothing to filter.
+    else if (typeChanged && !kind.filterable) changes.filter = null;
     const reenable = input.is_active === true;
     const updated = await repo
       .updateIntegration(tx, companyId, id, changes, reenable)
@@ -248,8 +222,8 @@ export async function rotateSecret(
 ): Promise<IntegrationWithLinks> {
   return withCompanyIntegrationsLock(db, companyId, async (tx) => {
     const current = await requireIntegration(tx, companyId, id);
-    const replaced = current.config.secret;
-    if (!isWebhookKindType(current.type) || replaced === undefined) {
+    const replaced = stringOf(current.config, 'secret');
+    if (!kindOf(current.type).rotatesSecret || replaced === undefined) {
       throw new ConflictError(`An integration of type ${current.type} has no signing secret to rotate`);
     }
     const overlapMs = input.old_secret_expires_in_seconds * 1000;
@@ -424,15 +398,16 @@ export async function mercadoPagoState(deps: Deps, companyId: number): Promise<M
   if (!deps.config.mercadoPago) return { state: 'unavailable' };
   const row = await repo.findActiveGateway(deps.db, companyId);
   if (!row) return { state: 'none' };
-  if (row.config.provider !== 'mercadopago')
-    return { state: 'other', integrationId: row.id, provider: row.config.provider ?? 'dev' };
+  const provider = stringOf(row.config, 'provider');
+  if (provider !== 'mercadopago')
+    return { state: 'other', integrationId: row.id, provider: provider ?? 'dev' };
   if (row.oauthPending)
     return { state: 'pending', integrationId: row.id, reconnect: row.config.account_id !== undefined };
   return {
     state: 'connected',
     integrationId: row.id,
-    accountId: row.config.account_id ?? '',
-    connectedAt: row.config.connected_at ?? null,
+    accountId: stringOf(row.config, 'account_id') ?? '',
+    connectedAt: stringOf(row.config, 'connected_at') ?? null,
   };
 }
 
@@ -455,7 +430,7 @@ export async function startMercadoPagoConnection(
         events: [],
       })
     ).row;
-  } else if (current.config.provider !== 'mercadopago') {
+  } else if (stringOf(current.config, 'provider') !== 'mercadopago') {
     row = (await updateIntegration(deps, companyId, current.id, { config: { provider: 'mercadopago' } })).row;
   } else if (!current.oauthPending) {
     return undefined;

@@ -1,7 +1,8 @@
 import { jobIds } from '../../queues/index.js';
-import { recordEvent, webhookBody } from '../events/outbox.js';
+import { recordEvent } from '../events/outbox.js';
 import { publishAfterCommit } from '../events/publish.js';
-import { openHeaders } from '../integrations/custom-headers.js';
+import { nothingSent, type AttemptResult, type DeliveryTarget } from '../integrations/kinds/kind.js';
+import { kindOf } from '../integrations/kinds/registry.js';
 import type { AppContext } from '../shared/context.js';
 import { isRetryableTransactionError } from '../shared/db/errors.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
@@ -12,7 +13,6 @@ import {
   webhookAttemptDuration,
   webhookAttempts,
 } from '../shared/metrics.js';
-import { postWebhook, type AttemptResult } from './http-client.js';
 import { breakerEvents } from './integration-events.js';
 import {
   attemptKey,
@@ -22,7 +22,6 @@ import {
   type RecordedBatch,
 } from './repository/attempts.js';
 import type { LaneDelivery } from './repository/lanes.js';
-import type { SendingFacts } from './repository/shared.js';
 import { nextDelayMs } from './retry-delays.js';
 import type { DeliveryStatus } from '../shared/enums/delivery-statuses.js';
 
@@ -45,60 +44,25 @@ export function failureReason(result: AttemptResult): string {
     : `receiver answered HTTP ${result.statusCode}`;
 }
 
-const NO_URL = (): AttemptResult => ({
-  requestedAt: new Date(),
-  durationMs: 0,
-  statusCode: null,
-  ok: false,
-  error: 'integration has no url',
-  responseBody: null,
-  retryAfterSeconds: null,
-  requestHeaders: null,
-  requestBody: null,
-});
-
-const UNREADABLE_HEADERS = (): AttemptResult => ({
-  ...NO_URL(),
-  error: 'a custom header did not decrypt (was CREDENTIALS_ENCRYPTION_KEY changed?); nothing was sent',
-});
-
-/** The integration's custom headers opened, or undefined when one does not open (never sent without it). */
-export function customHeadersOf(
-  ctx: Pick<AppContext, 'config'>,
-  integrationId: number,
-  target: SendingFacts,
-): Record<string, string> | undefined {
-  try {
-    return openHeaders(ctx.config.credentialsKey, integrationId, target.sealedHeaders);
-  } catch {
-    // Another key, altered bytes, or no key at all: sending without the header would only be refused.
-    return undefined;
-  }
-}
-
 /**
- * One signed POST of one delivery, and what it means: succeeded, failed for good (410 Gone, or the
- * schedule is exhausted), or pending with its next attempt after the retry schedule.
+ * One attempt of one delivery through its integration's destination, and what it means: succeeded,
+ * failed for good (410 Gone, or the schedule is exhausted), or pending with its next attempt after
+ * the retry schedule.
  */
 export async function sendAttempt(
   ctx: AppContext,
-  target: SendingFacts,
+  target: DeliveryTarget,
   delivery: LaneDelivery,
 ): Promise<AttemptOutcome> {
   const attempt = delivery.attempts + 1;
-  const body = webhookBody(delivery.payload);
-  const headers = customHeadersOf(ctx, delivery.integrationId, target);
-  const result = !target.url
-    ? NO_URL()
-    : headers === undefined
-      ? UNREADABLE_HEADERS()
-      : await postWebhook(
-          ctx.config,
-          { url: target.url, secrets: target.secrets, headers },
-          delivery.eventId,
-          body,
-          delivery.traceContext,
-        );
+  const destination = kindOf(target.type).destination;
+  const result = destination
+    ? await destination.attempt(ctx, target, {
+        id: delivery.eventId,
+        payload: delivery.payload,
+        traceContext: delivery.traceContext,
+      })
+    : nothingSent(`type ${target.type} receives no events`);
   const { retryScheduleSeconds, retryJitter } = ctx.config.webhooks;
   // 410 Gone: the receiver says this endpoint is no more; retrying would only add load.
   const delay =

@@ -1,6 +1,6 @@
 import type { NewEvent } from '../events/outbox.js';
 import type { IntegrationEventKind } from '../events/kinds.js';
-import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
+import { WEBHOOK_KIND_TYPES } from '../integrations/kinds/types.js';
 import { dateTime, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
 import type { BreakerCrossing } from './repository/attempts.js';

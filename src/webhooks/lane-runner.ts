@@ -7,7 +7,7 @@
  * counts as done, so a runner that dies loses nothing: its claim lapses, another runner takes the
  * lane, and what was in flight is sent again (receivers deduplicate on `webhook-id`).
  */
-import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
+import { kindOf } from '../integrations/kinds/registry.js';
 import type { AppContext } from '../shared/context.js';
 import {
   noteBreakerOpened,
@@ -63,8 +63,6 @@ const IDLE_POLL_MS = [20, 50, 100, 200, 400, 800];
  * as a relay in this process nudges the runner, or at the runner's next idle look (20–200 ms).
  */
 const LINGER_MS = 500;
-
-const WEBHOOK_KINDS = new Set<string>(WEBHOOK_KIND_TYPES);
 
 /** The runners this process is running, by database handle and integration: a relay here nudges them. */
 const localRunners = new WeakMap<object, Map<number, Set<LaneRunner>>>();
@@ -262,9 +260,9 @@ class LaneRunner {
     this.facts = batch.integration;
     const skipReason = !batch.integration.active
       ? 'integration inactive'
-      : WEBHOOK_KINDS.has(batch.integration.integrationType)
+      : kindOf(batch.integration.type).destination
         ? undefined
-        : `type ${batch.integration.integrationType} is not dispatched over HTTP`;
+        : `type ${batch.integration.type} receives no events`;
     if (skipReason !== undefined) {
       // Deliveries to an inactive integration are not attempted: they are recorded as skipped.
       this.buffer.length = 0;

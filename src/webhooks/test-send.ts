@@ -1,12 +1,11 @@
 import { exampleEventData } from '../events/examples.js';
 import type { EventKind } from '../events/kinds.js';
-import { envelopeOf, webhookBody } from '../events/outbox.js';
-import { WEBHOOK_KIND_TYPES } from '../integrations/types.js';
+import { envelopeOf } from '../events/outbox.js';
+import { kindOf } from '../integrations/kinds/registry.js';
+import { openedHeaders } from '../integrations/kinds/webhook/index.js';
 import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { newEventId } from '../shared/ids.js';
-import { customHeadersOf } from './attempt.js';
-import { postWebhook } from './http-client.js';
 import { findSendTarget } from './repository/delivery-log.js';
 
 export interface TestSendResult {
@@ -16,8 +15,6 @@ export interface TestSendResult {
   status: number | null;
   duration_ms: number;
 }
-
-const WEBHOOK_KINDS = new Set<string>(WEBHOOK_KIND_TYPES);
 
 /**
  * A test send (docs/api.md, "Webhook operations"): one signed example event of `kind`, marked `test`
@@ -34,8 +31,9 @@ export async function sendTestEvent(
 ): Promise<TestSendResult> {
   const target = await findSendTarget(ctx.db, companyId, integrationId);
   if (!target) throw new NotFoundError(`No integration ${integrationId} in this company`);
-  if (!WEBHOOK_KINDS.has(target.integrationType) || !target.url) {
-    throw new ConflictError(`An integration of type ${target.integrationType} does not receive webhooks`);
+  const { testSends, destination } = kindOf(target.type);
+  if (!testSends || !destination) {
+    throw new ConflictError(`An integration of type ${target.type} does not receive webhooks`);
   }
   const id = newEventId();
   const envelope = envelopeOf(
@@ -43,15 +41,9 @@ export async function sendTestEvent(
     { type: kind, livemode: false, test: true, data: exampleEventData(kind, { simulated: true }) },
     new Date(),
   );
-  const headers = customHeadersOf(ctx, integrationId, target);
-  if (headers === undefined)
+  if (openedHeaders(ctx.config, target) === undefined)
     throw new ConflictError('A custom header of this integration does not decrypt: set its value again');
-  const result = await postWebhook(
-    ctx.config,
-    { url: target.url, secrets: target.secrets, headers },
-    id,
-    webhookBody(envelope),
-  );
+  const result = await destination.attempt(ctx, target, { id, payload: envelope, traceContext: null });
   return {
     event_id: id,
     type: kind,

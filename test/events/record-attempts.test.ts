@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { recordEvent } from '../../src/events/outbox.js';
 import { schema } from '../../src/shared/db/index.js';
-import type { AttemptResult } from '../../src/webhooks/http-client.js';
+import type { AttemptResult } from '../../src/integrations/kinds/kind.js';
 import {
   attemptKey,
   recordAttempts,

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
-import { nextDelayMs, parseRetryAfter } from '../../src/webhooks/retry-delays.js';
-import { checkUrlShape, isPrivateAddress } from '../../src/integrations/url-guard.js';
+import { nextDelayMs } from '../../src/webhooks/retry-delays.js';
+import { parseRetryAfter } from '../../src/shared/http/retry-after.js';
+import { checkUrlShape, isPrivateAddress } from '../../src/integrations/kinds/webhook/url-guard.js';
 
 describe('webhook retry schedule', function () {
   const schedule = [5, 300, 1800];

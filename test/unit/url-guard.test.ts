@@ -4,7 +4,7 @@ import {
   checkUrlShape,
   isPrivateAddress,
   type HostResolver,
-} from '../../src/integrations/url-guard.js';
+} from '../../src/integrations/kinds/webhook/url-guard.js';
 import { ValidationError } from '../../src/shared/errors.js';
 
 const resolvesTo =

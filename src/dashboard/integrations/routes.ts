@@ -4,6 +4,7 @@
  * `deliveries/`'s.
  */
 import { Router, type Request, type Response } from 'express';
+import { stringOf } from '../../integrations/kinds/config-values.js';
 import type { ProductRow } from '../../catalog/repository.js';
 import { listProducts } from '../../catalog/service.js';
 import { EVENT_KINDS } from '../../events/kinds.js';
@@ -247,7 +248,9 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const companyId = companyOf(req);
     const { row } = await integrations.getIntegration(ctx.db, companyId, id);
     const headers = parseHeadersText(formOf(req, headersForm).headers);
-    const input = byApiSchema(updateIntegrationBody, { config: { url: row.config.url ?? '', headers } });
+    const input = byApiSchema(updateIntegrationBody, {
+      config: { url: stringOf(row.config, 'url') ?? '', headers },
+    });
     await integrations.updateIntegration(deps, companyId, id, input);
     res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
   });
@@ -298,7 +301,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
       page,
       confirmPage(page, chrome, {
         title: page.t.confirm.deleteIntegration,
-        question: page.t.confirm.deleteQuestion(id, row.config.url ?? row.type),
+        question: page.t.confirm.deleteQuestion(id, stringOf(row.config, 'url') ?? row.type),
         hint: page.t.confirm.deleteHint,
         action: `/integrations/${id}/delete`,
         submit: page.t.confirm.deleteSubmit,
@@ -339,7 +342,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const rotated = await integrations.rotateSecret(ctx.db, chrome.principal.companyId, id, {
       old_secret_expires_in_seconds: ROTATION_OVERLAP_SECONDS,
     });
-    await renderIntegration(req, res, chrome, { newSecret: rotated.row.config.secret });
+    await renderIntegration(req, res, chrome, { newSecret: stringOf(rotated.row.config, 'secret') });
   });
 
   return router;

@@ -3,7 +3,7 @@
  * (`data.order.payment_method = pix, boleto`) and one header a line (`Authorization: Bearer …`).
  * Parsed into the panel API's shapes, which its schema and service then check as for any PATCH.
  */
-import { maskedHeaders } from '../../integrations/custom-headers.js';
+import { maskedValues as maskedHeaders } from '../../integrations/kinds/sealed.js';
 import type { FilterValue, WebhookFilter } from '../../integrations/filters.js';
 import { ValidationError } from '../../shared/errors.js';
 

@@ -3,10 +3,11 @@
  * (its facts, its actions, its settings form, its deliveries).
  */
 import type { ProductRow } from '../../catalog/repository.js';
+import { stringOf } from '../../integrations/kinds/config-values.js';
 import { LISTED_EVENT_KINDS } from '../../events/kinds.js';
 import type { IntegrationProductView, IntegrationRow } from '../../integrations/repository.js';
 import type { MercadoPagoState } from '../../integrations/service.js';
-import { WEBHOOK_KIND_TYPES } from '../../integrations/types.js';
+import { WEBHOOK_KIND_TYPES } from '../../integrations/kinds/types.js';
 import { flag, html, type SafeHtml } from '../../ui/html.js';
 import type { AttemptCounts, DeliveryView } from '../../webhooks/deliveries-service.js';
 import type { TestSendResult } from '../../webhooks/test-send.js';
@@ -145,7 +146,7 @@ function rateBar(page: DashboardLocale, counts: AttemptCounts | undefined): Safe
   >`;
 }
 
-const urlOf = (row: IntegrationRow): string => row.config.url ?? row.type;
+const urlOf = (row: IntegrationRow): string => stringOf(row.config, 'url') ?? row.type;
 
 /** How many attempts in a row failed, and when the last one did: on the list's cards and the page. */
 const failureFacts = (page: DashboardLocale, row: IntegrationRow): SafeHtml => {
@@ -391,7 +392,7 @@ export function integrationPage(
                 page,
                 data.settingsValues ?? {
                   type: row.type,
-                  url: row.config.url ?? '',
+                  url: stringOf(row.config, 'url') ?? '',
                   events: row.events,
                   sendToAllProducts: row.sendToAllProducts,
                   productIds: data.links.map((l) => l.productId),

@@ -242,7 +242,8 @@ export const integrations = pgTable('integrations', {
   companyId: id64('company_id').notNull(),
   type: text('type').notNull(),
   isActive: boolean('is_active').notNull().default(true),
-  config: jsonb('config').$type<Record<string, string>>().notNull().default({}),
+  /** What the integration's kind keeps in the clear (src/integrations/kinds/). */
+  config: jsonb('config').$type<Record<string, string | number | boolean>>().notNull().default({}),
   events: text('events')
     .array()
     .notNull()
@@ -269,6 +270,12 @@ export const integrations = pgTable('integrations', {
     jsonb('filter').$type<Record<string, string | number | boolean | Array<string | number | boolean>>>(),
   /** Custom header name → value sealed with CREDENTIALS_ENCRYPTION_KEY; null: none (0804). */
   headers: jsonb('headers').$type<Record<string, string>>(),
+  /** Which events the fan-out hands it, as its kind decided at the last save (0915). */
+  receives: text('receives', { enum: ['all', 'live', 'none'] })
+    .notNull()
+    .default('none'),
+  /** The kind's other credentials, name → value sealed like `headers`; null: none (0915). */
+  secrets: jsonb('secrets').$type<Record<string, string>>(),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../shared/db/index.js';
 import { executeNamed } from '../../shared/db/prepared.js';
 import type { DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
-import type { AttemptResult } from '../http-client.js';
+import type { AttemptResult } from '../../integrations/kinds/kind.js';
 import { toDate, toId } from './shared.js';
 
 export interface AttemptRecord {

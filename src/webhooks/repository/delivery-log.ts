@@ -2,7 +2,8 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../../shared/db/index.js';
 import type { DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
-import { PREVIOUS_SECRET, sendingFacts, type SendingFacts, type SendingRow } from './shared.js';
+import { deliveryTarget, SENDING_COLUMNS, type SendingRow } from './shared.js';
+import type { DeliveryTarget } from '../../integrations/kinds/kind.js';
 
 const { deliveries, deliveryAttempts, events, integrations } = schema;
 
@@ -204,13 +205,13 @@ export async function findSendTarget(
   db: Executor,
   companyId: number,
   integrationId: number,
-): Promise<SendingFacts | undefined> {
+): Promise<DeliveryTarget | undefined> {
   const result = await db.execute<SendingRow>(sql`
-    SELECT i.type, i.config, i.headers, ${PREVIOUS_SECRET}
+    SELECT ${SENDING_COLUMNS}
       FROM integrations i
      WHERE i.id = ${integrationId} AND i.company_id = ${companyId}`);
   const row = result.rows[0];
-  return row ? sendingFacts(row) : undefined;
+  return row ? deliveryTarget(row) : undefined;
 }
 
 /** Whether an event was relayed, and how many of its deliveries still wait for their first attempt. */

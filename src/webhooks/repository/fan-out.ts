@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS, subscribedKindsFor } from '../../events/kinds.js';
-import { WEBHOOK_KIND_TYPES } from '../../integrations/types.js';
 import type { Executor } from '../../shared/db/index.js';
 import { executeNamed } from '../../shared/db/prepared.js';
 import { toId } from './shared.js';
@@ -90,7 +89,7 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
       -- once the table holds a backlog); by primary key, each row costs an index descent again.
       UPDATE events e SET relayed_at = clock_timestamp()
        WHERE e.ctid = ANY(ARRAY(SELECT ctid FROM claimable)) AND e.relayed_at IS NULL
-   RETURNING e.id, e.seq, e.company_id, e.type, e.product_id, e.integration_id, e.payload
+   RETURNING e.id, e.seq, e.company_id, e.type, e.livemode, e.product_id, e.integration_id, e.payload
     ), matched AS (
       SELECT c.id, c.seq, i.id AS integration_id,
              -- No filter, or every entry's path holds its value (or one of its list's).
@@ -103,7 +102,8 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
         FROM claimed c
         JOIN integrations i ON i.company_id = c.company_id
        WHERE i.is_active
-         AND i.type = ANY(${sql.param(WEBHOOK_KIND_TYPES)}::text[])
+         -- As the integration's kind decided: every event, live ones only, or none.
+         AND (i.receives = 'all' OR (i.receives = 'live' AND c.livemode))
          AND i.events && COALESCE(
                (SELECT array_agg(k) FROM jsonb_array_elements_text(${SUBSCRIBERS}::jsonb -> c.type) k),
                ARRAY[c.type])

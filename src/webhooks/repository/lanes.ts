@@ -8,7 +8,8 @@ import type { Executor } from '../../shared/db/index.js';
 import { executeNamed } from '../../shared/db/prepared.js';
 import type { DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
 import { traceCarrierFrom, type TraceCarrier } from '../../shared/tracing.js';
-import { PREVIOUS_SECRET, sendingFacts, toDate, toId, type SendingFacts, type SendingRow } from './shared.js';
+import { deliveryTarget, SENDING_COLUMNS, toDate, toId, type SendingRow } from './shared.js';
+import type { DeliveryTarget } from '../../integrations/kinds/kind.js';
 
 /** A lane that a wake touched: `enqueue` when that wake started a new generation (add its job). */
 export interface LaneWake {
@@ -127,7 +128,7 @@ export interface LaneDelivery {
 export interface LaneBatch {
   wakeSeq: number;
   pausedUntil: Date | null;
-  integration: SendingFacts & { active: boolean; rateLimitPerSecond: number | null };
+  integration: DeliveryTarget & { active: boolean; rateLimitPerSecond: number | null };
   /** Due deliveries in id order (first attempts in commit order, retries whose time has come). */
   deliveries: LaneDelivery[];
 }
@@ -180,8 +181,8 @@ export async function readLaneBatch(
     ), first AS (
       SELECT * FROM due ORDER BY id LIMIT ${limit}
     )
-    SELECT lane.wake_seq, lane.paused_until, i.is_active, i.rate_limit_per_second, i.type, i.config,
-           i.headers, ${PREVIOUS_SECRET}, first.id, first.event_id, first.attempts, e.payload, e.trace_context
+    SELECT lane.wake_seq, lane.paused_until, i.is_active, i.rate_limit_per_second, ${SENDING_COLUMNS},
+           first.id, first.event_id, first.attempts, e.payload, e.trace_context
       FROM lane
       JOIN integrations i ON i.id = lane.integration_id
       LEFT JOIN first ON true
@@ -195,7 +196,7 @@ export async function readLaneBatch(
     wakeSeq: toId(head.wake_seq),
     pausedUntil: toDate(head.paused_until),
     integration: {
-      ...sendingFacts(head),
+      ...deliveryTarget(head),
       active: head.is_active,
       rateLimitPerSecond: head.rate_limit_per_second,
     },

@@ -1,36 +1,31 @@
 import { sql } from 'drizzle-orm';
+import type { DeliveryTarget, SealedValues, StoredConfig } from '../../integrations/kinds/kind.js';
 
 /** The secret a rotation replaced, while it still signs (until `previous_secret_expires_at`). */
 export const PREVIOUS_SECRET = sql`(CASE WHEN i.previous_secret_expires_at > clock_timestamp() THEN i.previous_secret END) AS previous_secret`;
 
-/** An integration row as the sending statements select it (`i.type, i.config, i.headers, previous_secret`). */
+/** An integration row as the sending statements select it (`i.id, i.type, i.config, i.headers, i.secrets, previous_secret`). */
 export interface SendingRow extends Record<string, unknown> {
+  integration_id: number;
   type: string;
-  config: Record<string, unknown>;
-  headers: Record<string, string> | null;
+  config: StoredConfig;
+  headers: SealedValues | null;
+  secrets: SealedValues | null;
   previous_secret: string | null;
 }
 
-export interface SendingFacts {
-  integrationType: string;
-  url: string | null;
-  /** The current secret first, then the one a rotation replaced while it still signs. */
-  secrets: string[];
-  /** Custom headers, values still sealed: opened at the attempt, never carried further. */
-  sealedHeaders: Record<string, string> | null;
-}
+/** The columns a sending statement selects for `deliveryTarget` (the table aliased `i`). */
+export const SENDING_COLUMNS = sql`i.id AS integration_id, i.type, i.config, i.headers, i.secrets, ${PREVIOUS_SECRET}`;
 
-/** Where an integration's webhooks go and the secrets that sign them, from its row. */
-export function sendingFacts(row: SendingRow): SendingFacts {
-  const { url, secret } = row.config;
+/** The integration a delivery goes to, from its row: what its kind's destination reads at each attempt. */
+export function deliveryTarget(row: SendingRow): DeliveryTarget {
   return {
-    integrationType: row.type,
-    url: typeof url === 'string' ? url : null,
-    secrets: [
-      typeof secret === 'string' ? secret : '',
-      ...(row.previous_secret ? [row.previous_secret] : []),
-    ],
-    sealedHeaders: row.headers,
+    id: row.integration_id,
+    type: row.type,
+    config: row.config,
+    headers: row.headers,
+    secrets: row.secrets,
+    previousSecret: row.previous_secret,
   };
 }
 

@@ -1,25 +1,12 @@
 import { Agent, request } from 'undici';
-import type { Config } from '../shared/config.js';
-import { checkUrlShape, guardedLookup, UnsafeTargetError } from '../integrations/url-guard.js';
-import { maskedHeaders as maskedValues } from '../integrations/custom-headers.js';
+import type { Config } from '../../../shared/config.js';
+import { stripNul } from '../../../shared/http/request-guards.js';
+import { parseRetryAfter } from '../../../shared/http/retry-after.js';
+import { withStoredTrace, type TraceCarrier } from '../../../shared/tracing.js';
+import type { AttemptResult } from '../kind.js';
+import { maskedValues } from '../sealed.js';
 import { signedHeaders } from './signing.js';
-import { parseRetryAfter } from './retry-delays.js';
-import { stripNul } from '../shared/http/request-guards.js';
-import { withStoredTrace, type TraceCarrier } from '../shared/tracing.js';
-
-export interface AttemptResult {
-  requestedAt: Date;
-  durationMs: number;
-  /** Null when no response arrived (network error, timeout, refused target). */
-  statusCode: number | null;
-  error: string | null;
-  responseBody: string | null;
-  retryAfterSeconds: number | null;
-  ok: boolean;
-  /** The request as built, without `webhook-signature` (null when there was nothing to send to). */
-  requestHeaders: Record<string, string> | null;
-  requestBody: string | null;
-}
+import { checkUrlShape, guardedLookup, UnsafeTargetError } from './url-guard.js';
 
 const agents = new Map<string, Agent>();
 

@@ -2,7 +2,7 @@ import dns from 'node:dns';
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { ValidationError } from '../shared/errors.js';
+import { ValidationError } from '../../../shared/errors.js';
 
 /** Resolves a host name to every address it has (the shape of `dns.lookup(host, {all: true})`). */
 export type HostResolver = (host: string) => Promise<Array<{ address: string }>>;
