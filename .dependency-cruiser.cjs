@@ -61,6 +61,15 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'integration-kinds-below-their-core',
+      comment:
+        'An integration kind (src/integrations/kinds/) is used by the integration core and the delivery engine; ' +
+        'it must not reach back into the core it plugs into',
+      severity: 'error',
+      from: { path: '^src/integrations/kinds/' },
+      to: { path: '^src/integrations/[^/]+\\.ts$' },
+    },
     { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
     {
       name: 'unlayered',
