@@ -148,6 +148,7 @@ await ctx.db.insert(schema.integrations).values({
   companyId: tenant.company.id,
   type: 'webhook',
   config: { url, secret: SECRET },
+  receives: 'all',
   events: ['lead.created'],
 });
 // The bare sender's attempts: the engine's attempt columns, without the foreign keys.

@@ -397,6 +397,7 @@ describe('webhook delivery to private targets', function () {
           url: receiver.url.replace('http:', 'https:').replace('127.0.0.1', 'localhost'),
           secret: SECRET,
         },
+        receives: 'all',
         events: ['lead.created'],
       })
       .returning();
