@@ -10,6 +10,7 @@ export interface OfferWire {
   price: string;
   product: { id: number; name: string };
   url: string;
+  guarantee_days: number;
   created_at: string;
 }
 
@@ -50,6 +51,7 @@ export function toItemWire(config: Config, item: CatalogItem): OfferWire | PlanW
     price: formatMoney(item.price),
     product: { id: item.productId, name: item.productName },
     url: checkoutUrlFor(config, item.code),
+    guarantee_days: item.guaranteeDays,
     created_at: item.createdAt.toISOString(),
   };
   return item.kind === 'plan'

@@ -27,6 +27,8 @@ export interface CatalogItem {
   price: string;
   status: CatalogStatus;
   billingCycle: BillingCycle | null;
+  /** Days after payment within which the buyer may ask for a refund (7–30). */
+  guaranteeDays: number;
   productId: number;
   productName: string;
   /** The one "on sale" rule: the offer or plan, its product and its company are all active. */
@@ -47,6 +49,7 @@ function selectItems(db: Executor, kind: ItemKind) {
       price: t.price,
       status: t.status,
       billingCycle: kind === 'plan' ? plans.billingCycle : sql<BillingCycle | null>`NULL`,
+      guaranteeDays: t.guaranteeDays,
       productId: t.productId,
       productName: products.name,
       onSale: sql<boolean>`(${t.status} = 'active' AND ${products.active} AND ${companies.active})`,
@@ -121,6 +124,8 @@ export interface NewItem {
   status: CatalogStatus;
   /** Plans only. */
   billingCycle: BillingCycle | null;
+  /** Absent: the table's default (7). */
+  guaranteeDays?: number;
 }
 
 export async function insertItem(db: Executor, kind: ItemKind, item: NewItem): Promise<void> {
@@ -132,7 +137,7 @@ export async function insertItem(db: Executor, kind: ItemKind, item: NewItem): P
   }
 }
 
-export type ItemChanges = Partial<Pick<CatalogItem, 'name' | 'price' | 'status'>>;
+export type ItemChanges = Partial<Pick<CatalogItem, 'name' | 'price' | 'status' | 'guaranteeDays'>>;
 
 export async function updateItem(
   db: Executor,

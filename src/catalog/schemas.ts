@@ -66,6 +66,18 @@ export const createProductBody = v.required(v.object({ name: v.required(name()),
 export const updateProductBody = v.required(v.object({ name: name(), status: status() }).min(1));
 export type ProductInput = Output<typeof updateProductBody>;
 
+/** The buyer's right of regret: at least the 7 days the law gives to purchases made online, at most 30. */
+export const GUARANTEE_DAYS = { min: 7, max: 30, default: 7 } as const;
+const guaranteeDays = () =>
+  v
+    .strictInteger()
+    .min(GUARANTEE_DAYS.min)
+    .max(GUARANTEE_DAYS.max)
+    .description(
+      `Days after payment within which the buyer may ask for a refund from their own page ` +
+        `(${GUARANTEE_DAYS.min}–${GUARANTEE_DAYS.max})`,
+    );
+
 const createItemBody = (kind: ItemKind) =>
   v.required(
     v.object({
@@ -76,6 +88,7 @@ const createItemBody = (kind: ItemKind) =>
       name: v.required(name()),
       price: v.required(price()),
       status: status(),
+      guarantee_days: guaranteeDays().meta({ default: GUARANTEE_DAYS.default }),
       ...(kind === 'plan' ? { billing_cycle: v.required(v.enum(BILLING_CYCLES)) } : {}),
     }),
   );
@@ -85,7 +98,9 @@ export type ItemInput = Output<typeof createOfferBody> & {
   billing_cycle?: Output<typeof createPlanBody>['billing_cycle'];
 };
 
-export const updateItemBody = v.required(v.object({ name: name(), price: price(), status: status() }).min(1));
+export const updateItemBody = v.required(
+  v.object({ name: name(), price: price(), status: status(), guarantee_days: guaranteeDays() }).min(1),
+);
 export type ItemUpdate = Output<typeof updateItemBody>;
 
 export const createCouponBody = v.required(

@@ -4,7 +4,13 @@ import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.
 import { newCatalogCode, newUuid } from '../shared/ids.js';
 import * as catalog from './repository.js';
 import type { CatalogItem, ItemKind } from './repository.js';
-import type { CouponInput, ItemInput, ItemUpdate, ProductInput } from './schemas.js';
+import {
+  GUARANTEE_DAYS,
+  type CouponInput,
+  type ItemInput,
+  type ItemUpdate,
+  type ProductInput,
+} from './schemas.js';
 
 export type { CatalogItem, ItemKind };
 
@@ -114,6 +120,7 @@ export async function createItem(
     price: input.price,
     status: input.status ?? 'active',
     billingCycle: input.billing_cycle ?? null,
+    guaranteeDays: input.guarantee_days ?? GUARANTEE_DAYS.default,
   });
   return requireItem(db, kind, companyId, code);
 }
@@ -126,7 +133,9 @@ export async function updateItem(
   code: string,
   changes: ItemUpdate,
 ): Promise<CatalogItem> {
-  if (!(await catalog.updateItem(db, kind, companyId, code, changes))) {
+  const { guarantee_days: guaranteeDays, ...rest } = changes;
+  const stored = { ...rest, ...(guaranteeDays === undefined ? {} : { guaranteeDays }) };
+  if (!(await catalog.updateItem(db, kind, companyId, code, stored))) {
     throw new NotFoundError(`No ${kind} ${code} in this company`);
   }
   return requireItem(db, kind, companyId, code);

@@ -10,6 +10,7 @@ interface Item {
   price: string;
   status: string;
   billing_cycle?: string;
+  guarantee_days?: number;
   product: { id: number };
 }
 
@@ -60,15 +61,22 @@ describe('dashboard catalog', function () {
 
     const offer = await send(app, 'POST', '/catalog/offers?lang=pt-BR', {
       session: owner,
-      form: { product_id: String(product?.id), name: 'À vista', price: '197,50', status: 'active' },
+      form: {
+        product_id: String(product?.id),
+        name: 'À vista',
+        price: '197,50',
+        guarantee_days: '14',
+        status: 'active',
+      },
     });
     expect(offer.status, readable(offer.text)).to.equal(303);
     const offers = await panel<Item[]>('/offers');
     const created = offers.find((o) => o.name === 'À vista');
-    expect(created).to.include({ price: '197.50', status: 'active' });
+    expect(created).to.include({ price: '197.50', status: 'active', guarantee_days: 14 });
     expect(created?.product.id).to.equal(product?.id);
     const edit = await send(app, 'GET', `/catalog/offers/${created?.code}?lang=pt-BR`, { session: owner });
     expect(edit.text).to.include('value="197,50"');
+    expect(edit.text).to.include('value="14"');
     const repriced = await send(app, 'POST', `/catalog/offers/${created?.code}`, {
       session: owner,
       form: { name: 'À vista', price: '99.90', status: 'inactive' },

@@ -18,6 +18,7 @@ interface PricedBody {
   price: string;
   product: { id: number; name: string };
   url: string;
+  guarantee_days: number;
   billing_cycle?: string;
 }
 interface CouponBody {
@@ -150,6 +151,42 @@ describe('panel catalog: products, offers, plans, coupons', () => {
       expect(off.body.status).to.equal('inactive');
       const list = await app.http.get<PricedBody[]>(`${P}/plans`, { auth });
       expect(list.body.map((p) => p.code)).to.include(res.body.code);
+    });
+
+    it('keeps a guarantee period of 7 to 30 days on offers and plans (7 unless told), shown to the payments API too', async () => {
+      const t = await seed();
+      const auth = t.panel_token;
+      const product_id = t.products[0]?.id;
+      const offer = await app.http.post<PricedBody>(`${P}/offers`, {
+        auth,
+        body: { product_id, name: 'Course', price: '97.00' },
+      });
+      expect(offer.body.guarantee_days).to.equal(7);
+      const plan = await app.http.post<PricedBody>(`${P}/plans`, {
+        auth,
+        body: { product_id, name: 'Club', price: '29.00', billing_cycle: 'monthly', guarantee_days: 30 },
+      });
+      expect(plan.status).to.equal(201);
+      expect(plan.body.guarantee_days).to.equal(30);
+      const longer = await app.http.patch<PricedBody>(`${P}/offers/${offer.body.code}`, {
+        auth,
+        body: { guarantee_days: 14 },
+      });
+      expect(longer.body).to.include({ guarantee_days: 14, price: '97.00' });
+      for (const days of [6, 31, 7.5, '10']) {
+        const refused = await app.http.post(`${P}/offers`, {
+          auth,
+          body: { product_id, name: 'Too short', price: '1.00', guarantee_days: days },
+        });
+        expectError(refused, 400, 'validation_error', 'guarantee_days');
+        const patch = await app.http.patch(`${P}/plans/${plan.body.code}`, {
+          auth,
+          body: { guarantee_days: days },
+        });
+        expectError(patch, 400, 'validation_error', 'guarantee_days');
+      }
+      const viaPayments = await app.http.get<{ data: PricedBody[] }>('/v1/offers', { auth: t.keys.test });
+      expect(viaPayments.body.data.find((o) => o.code === offer.body.code)?.guarantee_days).to.equal(14);
     });
 
     it('validates offers and plans: price format, product of the company and active, billing cycle', async () => {

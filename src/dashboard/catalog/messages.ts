@@ -36,6 +36,8 @@ export interface CatalogMessages {
   editOffer: (code: string) => string;
   editPlan: (code: string) => string;
   priceHint: string;
+  guaranteeDays: string;
+  guaranteeDaysHint: string;
   noProducts: string;
   percentOff: string;
   percentOffHint: string;
@@ -82,6 +84,9 @@ const ptBR: CatalogMessages = {
   editOffer: (code) => `Oferta ${code}`,
   editPlan: (code) => `Plano ${code}`,
   priceHint: 'Em reais, com até duas casas decimais, como 97,00.',
+  guaranteeDays: 'Garantia (dias)',
+  guaranteeDaysHint:
+    'De 7 a 30 dias após o pagamento, o comprador pode pedir o reembolso na página dele (direito de arrependimento).',
   noProducts: 'Crie um produto ativo antes.',
   percentOff: 'Desconto em %',
   percentOffHint: 'Acima de 0 e até 100. Preencha este ou o valor, só um deles.',
@@ -128,6 +133,9 @@ const en: CatalogMessages = {
   editOffer: (code) => `Offer ${code}`,
   editPlan: (code) => `Plan ${code}`,
   priceHint: 'In reais, with at most two decimals, such as 97.00.',
+  guaranteeDays: 'Guarantee (days)',
+  guaranteeDaysHint:
+    'From 7 to 30 days after payment, the buyer may ask for a refund from their own page (right of regret).',
   noProducts: 'Create an active product first.',
   percentOff: 'Discount in %',
   percentOffHint: 'Above 0 and at most 100. Fill in this or the amount, only one.',

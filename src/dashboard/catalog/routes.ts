@@ -32,6 +32,7 @@ const catalogForm = v
     price: sentText(),
     product_id: sentText(),
     billing_cycle: sentText(),
+    guarantee_days: sentText(),
     code: sentText(),
     percent_off: sentText(),
     amount_off: sentText(),
@@ -222,6 +223,7 @@ export function catalogRoutes(ctx: AppContext): Router {
           name: values.name ?? '',
           price: decimalOf(values.price ?? ''),
           status: values.status ?? '',
+          ...filled({ guarantee_days: integerOf(values.guarantee_days ?? '') }),
           ...(kind === 'plan' ? { billing_cycle: values.billing_cycle ?? '' } : {}),
         };
         const body =
@@ -244,6 +246,7 @@ export function catalogRoutes(ctx: AppContext): Router {
       values: (item, req) => ({
         name: item.name,
         price: dashboardLocale(req).lang === 'pt-BR' ? item.price.replace('.', ',') : item.price,
+        guarantee_days: String(item.guaranteeDays),
         status: item.status,
       }),
       save: (companyId, item, values) =>
@@ -256,6 +259,7 @@ export function catalogRoutes(ctx: AppContext): Router {
             name: values.name ?? '',
             price: decimalOf(values.price ?? ''),
             status: values.status ?? '',
+            ...filled({ guarantee_days: integerOf(values.guarantee_days ?? '') }),
           }),
         ),
     });

@@ -150,6 +150,7 @@ export const catalogFieldLabels = (page: DashboardLocale): Record<string, string
     price: tc.price,
     product_id: tc.product,
     billing_cycle: tc.cycle,
+    guarantee_days: tc.guaranteeDays,
     code: tc.code,
     percent_off: tc.percentOff,
     amount_off: tc.amountOff,
@@ -224,6 +225,17 @@ export function catalogFormPage(
           hint: tc.priceHint,
           value: value('price'),
           inputmode: 'decimal',
+        }),
+      );
+    if (what !== 'product')
+      fields.push(
+        textField(problems, {
+          name: 'guarantee_days',
+          label: tc.guaranteeDays,
+          hint: tc.guaranteeDaysHint,
+          value: value('guarantee_days') || '7',
+          type: 'number',
+          inputmode: 'numeric',
         }),
       );
     if (what === 'plan' && data.creating)

@@ -99,6 +99,8 @@ const itemColumns = () => ({
   status: text('status', { enum: ['active', 'inactive'] })
     .notNull()
     .default('active'),
+  /** The buyer's right of regret, in days after payment (7–30, 0916). */
+  guaranteeDays: integer('guarantee_days').notNull().default(7),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
