@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { listCoupons, listItems } from '../../catalog/service.js';
+import { listCoupons, listItems, soldItem } from '../../catalog/service.js';
 import { linkUrl, shortUrl } from '../../payment-links/mappers.js';
 import { createLinkBody, LIMITS } from '../../payment-links/schemas.js';
 import {
@@ -280,6 +280,7 @@ export function linksRoutes(ctx: AppContext): Router {
       page,
       linkPage(page, chrome, {
         found,
+        item: await soldItem(ctx.db, found.link),
         url,
         shortUrl: shortUrl(ctx.config, found.link.shortCode),
         qrSvg: await qrSvg(url),
