@@ -156,7 +156,7 @@ describe('link expiry: on time at scale, across a worker restart and a Redis flu
     ).to.equal(true);
   });
 
-  it('expires links on time across a worker restart (SIGKILL) and two Redis flushes, and delivers every order.expired', async () => {
+  it('expires links on time across a worker restart (SIGKILL), two Redis flushes and a Redis restart, and delivers every order.expired', async () => {
     const tenant = await deployment.seed();
     const hook = await fetch(`${web()}/panel/v1/integrations/`, {
       method: 'POST',
@@ -183,9 +183,17 @@ describe('link expiry: on time at scale, across a worker restart and a Redis flu
     try {
       await worker.kill('SIGKILL');
       await client.flushall();
-      // Every link of the first group is overdue, and nothing expired it meanwhile.
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.max(0, now + 2000 + 20 * 50 + 500 - Date.now())),
+      // Every link of the first group is overdue by PostgreSQL's clock, the one expiry reads, and
+      // nothing expired it meanwhile (no worker runs).
+      await eventually(
+        async () => {
+          const due = await deployment.db.execute<{ overdue: boolean }>(
+            sql`SELECT bool_and(expires_at < now()) AS overdue FROM payment_links WHERE id IN ${duringOutage}`,
+          );
+          return due.rows[0]?.overdue === true ? true : undefined;
+        },
+        10_000,
+        'the first group to be overdue',
       );
       expect(await activeLeft(tenant.company.id)).to.equal(40);
       await worker.start();
@@ -221,14 +229,34 @@ describe('link expiry: on time at scale, across a worker restart and a Redis flu
       expect(onTime.earliest).to.be.at.least(0);
       expect(onTime.latest, `latest ${onTime.latest} ms after expires_at`).to.be.at.most(ON_TIME_MS);
 
+      // Redis restarted without persistence: it comes back empty, the worker reconnects, upserts the
+      // schedulers again and catches up; links due after it still expire on time.
+      const restartedAt = Date.now();
+      const afterRedisRestart = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => createLink(tenant, new Date(restartedAt + 6000 + i * 100))),
+      );
+      await redis.stop();
+      await redis.start();
+      expect(Date.now(), 'the third group was created due after the Redis restart').to.be.below(
+        restartedAt + 6000,
+      );
+      await eventually(
+        async () => ((await activeLeft(tenant.company.id)) === 0 ? true : undefined),
+        30_000,
+        'the links due after the Redis restart to expire',
+      );
+      const afterRedis = await lateness(tenant.company.id, afterRedisRestart);
+      expect(afterRedis.earliest).to.be.at.least(0);
+      expect(afterRedis.latest, `latest ${afterRedis.latest} ms after expires_at`).to.be.at.most(ON_TIME_MS);
+
       // One event per link, and every one reaches the receiver (nothing lost with Redis's data).
       const events = await expiredEvents(tenant.company.id);
-      expect(events.size).to.equal(40);
+      expect(events.size).to.equal(60);
       expect(
         [...events.values()].every((n) => n === 1),
         'one order.expired per link',
       ).to.equal(true);
-      await receiver.waitFor(40, 60_000);
+      await receiver.waitFor(60, 60_000);
       const delivered = new Set(
         receiver.requests.map(
           (r) =>
@@ -236,7 +264,9 @@ describe('link expiry: on time at scale, across a worker restart and a Redis flu
               .payment_link.code,
         ),
       );
-      expect([...delivered].sort()).to.deep.equal([...duringOutage, ...afterRestart].sort());
+      expect([...delivered].sort()).to.deep.equal(
+        [...duringOutage, ...afterRestart, ...afterRedisRestart].sort(),
+      );
     } finally {
       client.disconnect();
     }
