@@ -56,6 +56,8 @@ export interface WorkerOptions {
   laneLeaseMs?: number;
   /** How long a lane runner keeps its worker slot before handing the lane on. */
   laneSliceMs?: number;
+  /** How long an idle lane runner keeps its lane while a slot is free (half a second). */
+  laneLingerMs?: number;
   /** How long `close` waits for jobs in progress (default: WEBHOOK_TIMEOUT_MS + 5 s). */
   closeGraceMs?: number;
 }
@@ -80,6 +82,7 @@ export async function startWorkers(
     {
       leaseMs: options.laneLeaseMs ?? 30_000,
       sliceMs: options.laneSliceMs ?? 10_000,
+      ...(options.laneLingerMs === undefined ? {} : { lingerMs: options.laneLingerMs }),
       stopping: () => stopping,
     },
     sweeps,
