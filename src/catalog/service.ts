@@ -97,16 +97,6 @@ async function requireItem(
 export const listItems = (db: Db, kind: ItemKind, companyId: number): Promise<CatalogItem[]> =>
   catalog.listItems(db, kind, companyId);
 
-/** The offer or the plan something sells (a link, an order), by its id: what the seller named it. */
-export function soldItem(
-  db: Db,
-  sold: { offerId: number | null; planId: number | null },
-): Promise<CatalogItem | undefined> {
-  if (sold.offerId !== null) return catalog.findItemById(db, 'offer', sold.offerId);
-  if (sold.planId !== null) return catalog.findItemById(db, 'plan', sold.planId);
-  return Promise.resolve(undefined);
-}
-
 /** A new offer or plan, for an active product of the company. */
 export async function createItem(
   db: Db,

@@ -326,7 +326,7 @@ export function linkPage(
   data: {
     found: LinkWithOrder;
     /** The offer or plan it sells, as the seller named it. */
-    item: CatalogItem | undefined;
+    item: { name: string; code: string } | undefined;
     url: string;
     shortUrl: string;
     qrSvg: string;
