@@ -14,7 +14,12 @@ import { queueTelemetry } from '../src/shared/tracing.js';
 import { AttemptFailedError } from '../src/webhooks/failed-jobs.js';
 import { closeHttpAgents } from '../src/webhooks/http-client.js';
 import { jobsTotal } from '../src/shared/metrics.js';
-import { SchedulerKeeper, schedulerPeriods } from '../src/sweeps/schedulers.js';
+import {
+  missingSchedulers,
+  SchedulerKeeper,
+  schedulerPeriods,
+  upsertSchedulers,
+} from '../src/sweeps/schedulers.js';
 import {
   DEFAULT_SWEEP,
   SweepFailedError,
@@ -143,9 +148,12 @@ export async function startWorkers(
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
+  const periods = schedulerPeriods(ctx.config);
   const keeper = new SchedulerKeeper({
-    producers,
-    periods: schedulerPeriods(ctx.config),
+    schedulers: {
+      upsert: () => upsertSchedulers(producers, periods),
+      missing: () => missingSchedulers(producers),
+    },
     logger: ctx.logger,
     redisReady: () => connection.status === 'ready',
     catchUp: async () => {

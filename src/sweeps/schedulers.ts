@@ -43,9 +43,9 @@ export async function missingSchedulers(producers: Producers): Promise<Scheduled
 }
 
 export interface KeeperOptions {
-  producers: Producers;
-  periods: Record<ScheduledQueueKey, number>;
-  logger: Logger;
+  /** The schedulers in Redis: `upsertSchedulers` and `missingSchedulers` on the worker's queues. */
+  schedulers: { upsert(): Promise<void>; missing(): Promise<ScheduledQueueKey[]> };
+  logger: Pick<Logger, 'info' | 'warn'>;
   /** Whether the worker's Redis connection is up. */
   redisReady: () => boolean;
   /** One run of every sweep in this process (its errors are the sweeps' to log). */
@@ -85,7 +85,7 @@ export class SchedulerKeeper {
   restore(reason: 'start' | 'reconnected' | 'missing'): Promise<void> {
     this.restoring ??= (async () => {
       try {
-        await upsertSchedulers(this.options.producers, this.options.periods);
+        await this.options.schedulers.upsert();
         if (reason !== 'start') this.options.logger.info({ reason }, 'job schedulers upserted again');
       } finally {
         this.restoring = undefined;
@@ -120,7 +120,7 @@ export class SchedulerKeeper {
     if (now - this.checkedAt < this.options.checkMs) return;
     this.checkedAt = now;
     try {
-      const missing = await missingSchedulers(this.options.producers);
+      const missing = await this.options.schedulers.missing();
       if (missing.length === 0) return;
       this.options.logger.warn(
         { missing: missing.map((key) => QUEUE[key]) },
