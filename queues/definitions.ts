@@ -16,6 +16,9 @@ export const QUEUE = {
   deliveryLanes: 'delivery-lanes',
   gatewayNotices: 'gateway-notices',
   gatewayReconciliation: 'gateway-reconciliation',
+  linkExpiryTick: 'link-expiry-tick',
+  outboxSweep: 'outbox-sweep',
+  renewalSweep: 'renewal-sweep',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -74,7 +77,7 @@ export interface JobPayloads {
   orderAbandonment: { orderCode: string };
   /** Walk one bulk recovery's deliveries page by page; its progress lives in PostgreSQL. */
   deliveryRecovery: { recoveryId: number };
-  /** Prune what is older than RETENTION_DAYS (a repeatable job; the payload is empty). */
+  /** Prune what is older than RETENTION_DAYS (a job scheduler's, hourly; the payload is empty). */
   retention: Record<string, never>;
   /** Run one integration's delivery lane; a job of a replaced `generation` does nothing. */
   deliveryLanes: { integrationId: number; generation: number };
@@ -90,6 +93,13 @@ export interface JobPayloads {
   };
   /** Read one charge's payment from its PSP (a lost notification must not leave it pending). */
   gatewayReconciliation: { orderCode: string };
+  /**
+   * The three sweeps are job schedulers (`SCHEDULERS`): one job per period for the whole deployment,
+   * whichever worker takes it. Their payload is empty: the work due is read from PostgreSQL.
+   */
+  linkExpiryTick: Record<string, never>;
+  outboxSweep: Record<string, never>;
+  renewalSweep: Record<string, never>;
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -107,6 +117,9 @@ export interface JobResults {
   deliveryLanes: { outcome: string; sent: number };
   gatewayNotices: { applied: string };
   gatewayReconciliation: { outcome: string };
+  linkExpiryTick: { expired: number };
+  outboxSweep: { events: number; lanes: number; links: number; orders: number };
+  renewalSweep: { renewed: number; read: number };
 }
 
 const DAY = 24 * 3600;
@@ -118,6 +131,12 @@ const DAY = 24 * 3600;
 const retention = {
   removeOnComplete: { age: DAY, count: 10_000 },
   removeOnFail: { age: 7 * DAY, count: 50_000 },
+} satisfies DefaultJobOptions;
+
+const sweepRetention = {
+  removeOnComplete: { age: 3600, count: 100 },
+  removeOnFail: { age: DAY, count: 100 },
+  attempts: 1,
 } satisfies DefaultJobOptions;
 
 /**
@@ -161,6 +180,11 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
   // reconciliation reads it again later anyway.
   gatewayNotices: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
   gatewayReconciliation: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
+  // A scheduler's run that failed is not retried: the next period's run does the same work. A few
+  // are kept for Bull Board (the tick makes four a second).
+  linkExpiryTick: sweepRetention,
+  outboxSweep: sweepRetention,
+  renewalSweep: sweepRetention,
 };
 
 /**
@@ -181,7 +205,21 @@ export const QUEUE_TRACED: Record<QueueKey, boolean> = {
   deliveryLanes: false,
   gatewayNotices: true,
   gatewayReconciliation: true,
+  // Four a second whether or not there is work: a trace each would bury the ones that matter.
+  linkExpiryTick: false,
+  outboxSweep: false,
+  renewalSweep: false,
 };
+
+/** The queues whose jobs only their job scheduler adds, by scheduler id (one per queue). */
+export const SCHEDULERS = {
+  linkExpiryTick: 'link-expiry-tick',
+  outboxSweep: 'outbox-sweep',
+  renewalSweep: 'renewal-sweep',
+  retention: 'retention-hourly',
+} as const satisfies Partial<Record<QueueKey, string>>;
+
+export type ScheduledQueueKey = keyof typeof SCHEDULERS;
 
 /** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
 export const jobIds = {

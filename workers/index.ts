@@ -15,12 +15,17 @@ import { AttemptFailedError } from '../src/webhooks/failed-jobs.js';
 import { closeHttpAgents } from '../src/integrations/kinds/webhook/post.js';
 import { jobsTotal } from '../src/shared/metrics.js';
 import {
+  missingSchedulers,
+  SchedulerKeeper,
+  schedulerPeriods,
+  upsertSchedulers,
+} from '../src/sweeps/schedulers.js';
+import {
   DEFAULT_SWEEP,
-  linkExpiryTicker,
-  outboxSweeper,
-  renewalSweeper,
-  type Periodic,
+  SweepFailedError,
+  sweeps as buildSweeps,
   type SweepOptions,
+  type SweepRuns,
 } from '../src/sweeps/sweep.js';
 import { buildProcessors } from './processors.js';
 
@@ -29,8 +34,15 @@ export interface RunningWorkers {
   close(): Promise<void>;
   /** The producers the workers use (tests and benchmarks enqueue through them). */
   producers: Producers;
-  /** The periodic sweeps, whose finished runs a caller can wait for (`runsFromNow`). */
-  sweeps: { outbox: Pick<Periodic, 'runsFromNow'>; renewal: Pick<Periodic, 'runsFromNow'> };
+  /**
+   * The sweeps' runs in this process (the scheduled ones it took, and its catch-up passes), which a
+   * caller can wait for (`runsFromNow`).
+   */
+  sweeps: {
+    outbox: Pick<SweepRuns, 'runsFromNow'>;
+    renewal: Pick<SweepRuns, 'runsFromNow'>;
+    linkExpiry: Pick<SweepRuns, 'runsFromNow'>;
+  };
 }
 
 export interface WorkerOptions {
@@ -49,13 +61,15 @@ export interface WorkerOptions {
   laneLeaseMs?: number;
   /** How long a lane runner keeps its worker slot before handing the lane on. */
   laneSliceMs?: number;
+  /** How long an idle lane runner keeps its lane while a slot is free (half a second). */
+  laneLingerMs?: number;
   /** How long `close` waits for jobs in progress (default: WEBHOOK_TIMEOUT_MS + 5 s). */
   closeGraceMs?: number;
 }
 
 /**
  * Procfile `worker` entry point and the worker half of `npm start`: one BullMQ Worker per queue
- * (concurrency from config), plus the outbox sweep.
+ * (concurrency from config), the sweeps' job schedulers kept alive (`SchedulerKeeper`).
  */
 export async function startWorkers(
   web: AppContext,
@@ -67,11 +81,17 @@ export async function startWorkers(
   // Jobs added by workers wait out a Redis outage on this connection instead of failing fast.
   const ctx: AppContext = { ...web, producers };
   let stopping = false;
-  const processors = buildProcessors(ctx, {
-    leaseMs: options.laneLeaseMs ?? 30_000,
-    sliceMs: options.laneSliceMs ?? 10_000,
-    stopping: () => stopping,
-  });
+  const sweeps = buildSweeps(ctx, { ...DEFAULT_SWEEP, ...options.sweep });
+  const processors = buildProcessors(
+    ctx,
+    {
+      leaseMs: options.laneLeaseMs ?? 30_000,
+      sliceMs: options.laneSliceMs ?? 10_000,
+      ...(options.laneLingerMs === undefined ? {} : { lingerMs: options.laneLingerMs }),
+      stopping: () => stopping,
+    },
+    sweeps,
+  );
   const concurrency: Record<QueueKey, number> = {
     outbox: ctx.config.workers.outboxConcurrency,
     // Each lane job sends one integration's deliveries (up to WEBHOOK_MAX_IN_FLIGHT at once).
@@ -90,6 +110,10 @@ export async function startWorkers(
     // answer does not hold the others.
     gatewayNotices: 8,
     gatewayReconciliation: 4,
+    // One run per period for the deployment; a worker takes one at a time.
+    linkExpiryTick: 1,
+    outboxSweep: 1,
+    renewalSweep: 1,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
@@ -110,7 +134,8 @@ export async function startWorkers(
     worker.on('failed', (job, err) => {
       jobsTotal.inc({ queue: QUEUE[key], outcome: 'failed' });
       // A failed attempt's job fails on purpose, for Bull Board; the attempt is recorded with its delivery.
-      const level = err instanceof AttemptFailedError ? 'debug' : 'warn';
+      // A sweep's failed run was logged by its sweep.
+      const level = err instanceof AttemptFailedError || err instanceof SweepFailedError ? 'debug' : 'warn';
       ctx.logger[level](
         { err, queue: QUEUE[key], jobId: job?.id, attemptsMade: job?.attemptsMade },
         'job failed',
@@ -123,30 +148,32 @@ export async function startWorkers(
   });
   await Promise.all(workers.map((w) => w.waitUntilReady()));
 
-  const sweeper = outboxSweeper(ctx, ctx.config.workers.outboxSweepMs, {
-    ...DEFAULT_SWEEP,
-    ...options.sweep,
+  const periods = schedulerPeriods(ctx.config);
+  const keeper = new SchedulerKeeper({
+    schedulers: {
+      upsert: () => upsertSchedulers(producers, periods),
+      missing: () => missingSchedulers(producers),
+    },
+    logger: ctx.logger,
+    redisReady: () => connection.status === 'ready',
+    catchUp: async () => {
+      await Promise.allSettled([sweeps.outbox(), sweeps.renewal()]);
+    },
+    expireLinks: () => sweeps.linkExpiryTick(),
+    checkMs: SCHEDULER_CHECK_MS,
+    tickMs: ctx.config.workers.linkExpiryTickMs,
   });
-  // After a Redis outage, relay what piled up in the outbox without waiting for the next tick.
-  // Ready since the workers above were: every 'ready' from here on is a reconnection.
+  // Ready since the workers above were: every 'ready' from here on is a reconnection, after which
+  // Redis may have come back empty.
   let reconnectedAt = Number.NEGATIVE_INFINITY;
   connection.on('ready', () => {
     reconnectedAt = Date.now();
-    sweeper.kick();
+    keeper.restore('reconnected').catch((err: unknown) => {
+      ctx.logger.warn({ err }, 'job schedulers not upserted after the reconnection; the guard retries');
+    });
   });
-  sweeper.start();
-  const renewalSweep = renewalSweeper(ctx, ctx.config.workers.renewalSweepMs);
-  renewalSweep.start();
-  const expiryTick = linkExpiryTicker(ctx, ctx.config.workers.linkExpiryTickMs);
-  expiryTick.start();
-  // Every worker process upserts the same scheduler: one hourly prune however many run.
-  await producers
-    .queue('retention')
-    .upsertJobScheduler(
-      RETENTION_SCHEDULER_ID,
-      { every: RETENTION_EVERY_MS },
-      { name: QUEUE.retention, data: {} },
-    );
+  await keeper.restore('start');
+  keeper.start();
 
   ctx.logger.info(
     { redis: describeRedis(redis), queues: Object.values(QUEUE), concurrency },
@@ -154,7 +181,11 @@ export async function startWorkers(
   );
   return {
     producers,
-    sweeps: { outbox: sweeper, renewal: renewalSweep },
+    sweeps: {
+      outbox: sweeps.runs.outbox,
+      renewal: sweeps.runs.renewal,
+      linkExpiry: sweeps.runs['link-expiry'],
+    },
     async close() {
       // Lane runners finish what is in flight and hand their lanes on to the other workers.
       stopping = true;
@@ -164,9 +195,7 @@ export async function startWorkers(
       // lock-renewal timer runs on: close only once the copies have had their turn.
       const settleMs = reconnectedAt + RECONNECT_SETTLE_MS - Date.now();
       if (settleMs > 0) await delay(settleMs);
-      await sweeper.stop();
-      await renewalSweep.stop();
-      await expiryTick.stop();
+      await keeper.stop();
       // A worker whose active job vanished with Redis's data can wait for it forever: bounded.
       const graceMs = options.closeGraceMs ?? ctx.config.webhooks.timeoutMs + 5000;
       const closed = await Promise.race([
@@ -174,6 +203,7 @@ export async function startWorkers(
         new Promise<false>((resolve) => setTimeout(() => resolve(false), graceMs).unref()),
       ]);
       if (!closed) ctx.logger.warn({ graceMs }, 'workers still busy after the grace period; closing anyway');
+      for (const runs of Object.values(sweeps.runs)) runs.stop();
       await producers.close();
       await closeHttpAgents();
       connection.disconnect();
@@ -184,5 +214,8 @@ export async function startWorkers(
 /** Longer than ioredis's longest wait between reconnection attempts (2 s). */
 const RECONNECT_SETTLE_MS = 2500;
 
-const RETENTION_SCHEDULER_ID = 'retention-hourly';
-const RETENTION_EVERY_MS = 3_600_000;
+/**
+ * How often each worker checks that Redis still holds the job schedulers: a flush without a
+ * reconnection is found within a second, the expiry promise.
+ */
+const SCHEDULER_CHECK_MS = 1000;

@@ -12,6 +12,7 @@ import { runDeliveryJob, runLaneJob, runRelayJob } from '../src/webhooks/jobs.js
 import { relayEvents } from '../src/webhooks/relay.js';
 import { runRecovery } from '../src/webhooks/recovery.js';
 import { purgeExpiredSessions } from '../src/dashboard/sessions.js';
+import type { Sweeps } from '../src/sweeps/sweep.js';
 import { pruneExpired } from '../src/webhooks/retention.js';
 
 const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
@@ -65,6 +66,9 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
       .required(),
   }),
   gatewayReconciliation: Joi.object({ orderCode: Joi.string().guid().required() }),
+  linkExpiryTick: Joi.object({}),
+  outboxSweep: Joi.object({}),
+  renewalSweep: Joi.object({}),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -81,7 +85,11 @@ export type ProcessorOf<Q extends QueueKey> = (job: Job, token?: string) => Prom
  * run twice. `workers/index.ts` refuses to start when a queue has none. `ctx` carries the workers'
  * own producers (a connection that waits out a Redis outage).
  */
-export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in QueueKey]: ProcessorOf<Q> } {
+export function buildProcessors(
+  ctx: AppContext,
+  lanes: LaneRunOptions,
+  sweeps: Sweeps,
+): { [Q in QueueKey]: ProcessorOf<Q> } {
   return {
     outbox: async (job) => runRelayJob(ctx, payload('outbox', job)),
     deliveries: async (job) => runDeliveryJob(ctx, job, payload('deliveries', job)),
@@ -119,6 +127,19 @@ export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in
     gatewayReconciliation: async (job) => ({
       outcome: await reconcileCharge(ctx, payload('gatewayReconciliation', job).orderCode),
     }),
+    // The job schedulers' runs: one per period for the deployment, each finding its work in PostgreSQL.
+    linkExpiryTick: async (job) => {
+      payload('linkExpiryTick', job);
+      return sweeps.linkExpiryTick();
+    },
+    outboxSweep: async (job) => {
+      payload('outboxSweep', job);
+      return sweeps.outbox();
+    },
+    renewalSweep: async (job) => {
+      payload('renewalSweep', job);
+      return sweeps.renewal();
+    },
     orderAbandonment: async (job, token) => {
       const { orderCode } = payload('orderAbandonment', job);
       const check = await abandonDueOrder(ctx, orderCode);

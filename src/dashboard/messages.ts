@@ -8,7 +8,16 @@ import { plural } from '../ui/plural.js';
 import { CATALOG_WORDS, type CatalogMessages } from './catalog/messages.js';
 import { HOME_WORDS, type HomeMessages } from './home/messages.js';
 import { LINKS_WORDS, type LinksMessages } from './links/messages.js';
-import { ORDERS_CSV_WORDS, type OrdersCsvMessages } from './orders/messages.js';
+import { SIGN_IN_WORDS, type SignInMessages } from './sign-in/messages.js';
+import { INTEGRATIONS_WORDS, type IntegrationsMessages } from './integrations/messages.js';
+import { DELIVERIES_WORDS, type DeliveriesMessages } from './deliveries/messages.js';
+import {
+  ORDERS_CSV_WORDS,
+  ORDERS_PAGE_WORDS,
+  type OrdersCsvMessages,
+  type OrdersPageMessages,
+} from './orders/messages.js';
+import { KEYS_WORDS, type KeysMessages } from './keys/messages.js';
 
 /** What a page says after an action redirected back to it. */
 export type DoneKey =
@@ -71,86 +80,19 @@ export type ProblemKey =
   | 'invalid'
   | 'unexpected';
 
-export interface DashboardMessages extends LanguageMessages {
+export interface DashboardMessages
+  extends
+    LanguageMessages,
+    SignInMessages,
+    IntegrationsMessages,
+    DeliveriesMessages,
+    OrdersPageMessages,
+    KeysMessages {
   product: string;
   navigation: string;
   signOut: string;
   signedInAs: (role: string) => string;
   roles: Record<'owner' | 'member' | 'read_only', string>;
-
-  signIn: {
-    title: string;
-    intro: string;
-    credential: string;
-    hint: string;
-    submit: string;
-    refused: string;
-  };
-
-  integrations: {
-    title: string;
-    none: string;
-    caption: string;
-    name: string;
-    state: string;
-    failures: string;
-    lastFailure: string;
-    successRate: string;
-    active: string;
-    inactive: string;
-    autoDisabled: string;
-    noAttempts: string;
-    rate: (percent: number, attempts: number) => string;
-    never: string;
-    open: (id: number) => string;
-    create: string;
-  };
-
-  /** The company's connection to Mercado Pago, on the integrations page. */
-  gateway: {
-    heading: string;
-    none: string;
-    connect: string;
-    pending: string;
-    continue: string;
-    reconnectNeeded: string;
-    reconnect: string;
-    connected: (account: string) => string;
-    since: string;
-    other: string;
-  };
-
-  /** The create form, and the same fields on an integration's settings form. */
-  form: {
-    title: string;
-    intro: string;
-    type: string;
-    types: Record<'webhook' | 'automation_webhook' | 'notification_topic' | 'database_webhook', string>;
-    url: string;
-    urlHint: string;
-    events: string;
-    eventsHint: string;
-    products: string;
-    allProducts: string;
-    productsHint: string;
-    noProducts: string;
-    rateLimit: string;
-    rateLimitHint: string;
-    submit: string;
-    problems: string;
-    settings: string;
-    saveSettings: string;
-    none: string;
-  };
-
-  testSend: {
-    title: string;
-    hint: string;
-    event: string;
-    submit: string;
-    ok: (type: string, status: number | null, ms: number) => string;
-    failed: (type: string, status: number | null, ms: number) => string;
-  };
 
   confirm: {
     title: string;
@@ -176,135 +118,6 @@ export interface DashboardMessages extends LanguageMessages {
     refusals: Record<ProblemKey, string>;
   };
 
-  integration: {
-    title: (id: number) => string;
-    back: string;
-    facts: string;
-    url: string;
-    events: string;
-    allEvents: string;
-    disabledReason: string;
-    actions: string;
-    reenable: string;
-    reenableHint: string;
-    editUrl: string;
-    saveUrl: string;
-    recover: string;
-    recoverHint: string;
-    since: string;
-    sinceHint: string;
-    recoverSubmit: string;
-    rotate: string;
-    rotateHint: string;
-    rotateSubmit: string;
-    newSecret: string;
-    newSecretHint: string;
-    webhookFilter: string;
-    webhookFilterHint: string;
-    noFilter: string;
-    saveFilter: string;
-    headers: string;
-    headersHint: string;
-    noHeaders: string;
-    saveHeaders: string;
-    deliveries: string;
-    filter: string;
-    anyStatus: string;
-    anyEvent: string;
-    status: string;
-    eventType: string;
-    from: string;
-    to: string;
-    timeHint: string;
-    apply: string;
-    noDeliveries: string;
-    delivery: string;
-    attempts: string;
-    lastResult: string;
-    created: string;
-    more: string;
-  };
-
-  delivery: {
-    title: (id: number) => string;
-    back: string;
-    event: string;
-    nextAttempt: string;
-    resend: string;
-    attempt: (n: number) => string;
-    requestedAt: string;
-    responseStatus: string;
-    noResponse: string;
-    duration: (ms: number) => string;
-    error: string;
-    request: string;
-    headers: string;
-    body: string;
-    response: string;
-    emptyBody: string;
-    notKept: string;
-    noAttempts: string;
-  };
-
-  orders: {
-    title: string;
-    filter: string;
-    status: string;
-    anyStatus: string;
-    mode: string;
-    anyMode: string;
-    live: string;
-    test: string;
-    apply: string;
-    none: string;
-    order: string;
-    buyer: string;
-    product: string;
-    amount: string;
-    created: string;
-    action: string;
-    refund: string;
-    refundLabel: (code: string) => string;
-    more: string;
-  };
-
-  subscriptions: {
-    title: string;
-    filter: string;
-    none: string;
-    subscription: string;
-    plan: string;
-    periodEnd: string;
-    endsAtPeriodEnd: string;
-    cancelNow: string;
-    cancelNowLabel: (id: number) => string;
-    cancelAtEnd: string;
-    cancelAtEndLabel: (id: number) => string;
-    more: string;
-  };
-
-  keys: {
-    title: string;
-    none: string;
-    name: string;
-    kind: string;
-    kinds: Record<'payments' | 'read_only', string>;
-    mode: string;
-    key: string;
-    lastUsed: string;
-    state: string;
-    active: string;
-    revoked: string;
-    never: string;
-    ownerOnly: string;
-    create: string;
-    createSubmit: string;
-    newKey: string;
-    newKeyHint: string;
-    revoke: string;
-    revokeLabel: (name: string) => string;
-  };
-
   home: HomeMessages;
   links: LinksMessages;
   ordersCsv: OrdersCsvMessages;
@@ -327,6 +140,11 @@ const ptBR: DashboardMessages = {
   links: LINKS_WORDS['pt-BR'],
   ordersCsv: ORDERS_CSV_WORDS['pt-BR'],
   catalog: CATALOG_WORDS['pt-BR'],
+  ...SIGN_IN_WORDS['pt-BR'],
+  ...INTEGRATIONS_WORDS['pt-BR'],
+  ...DELIVERIES_WORDS['pt-BR'],
+  ...ORDERS_PAGE_WORDS['pt-BR'],
+  ...KEYS_WORDS['pt-BR'],
   languageName: 'Português',
   languageSwitch: 'Idioma',
   product: 'Painel',
@@ -334,87 +152,6 @@ const ptBR: DashboardMessages = {
   signOut: 'Sair',
   signedInAs: (role) => `Conectado como ${role}`,
   roles: { owner: 'proprietário', member: 'membro', read_only: 'somente leitura' },
-  signIn: {
-    title: 'Entrar no painel',
-    intro: 'Use um token do painel (pt_…) ou uma chave somente leitura da sua empresa.',
-    credential: 'Token do painel ou chave somente leitura',
-    hint: 'O token não fica guardado no navegador: ele é trocado por uma sessão que expira.',
-    submit: 'Entrar',
-    refused: 'Token ou chave inválido, revogado ou sem acesso ao painel.',
-  },
-  integrations: {
-    title: 'Integrações',
-    none: 'Nenhuma integração ainda.',
-    caption: 'Integrações e a saúde das entregas',
-    name: 'Integração',
-    state: 'Estado',
-    failures: 'Falhas seguidas',
-    lastFailure: 'Última falha',
-    successRate: 'Sucesso em 24 h',
-    active: 'Ativa',
-    inactive: 'Inativa',
-    autoDisabled: 'Desativada automaticamente',
-    noAttempts: 'Nenhuma tentativa em 24 h',
-    rate: (percent, attempts) =>
-      plural('pt-BR', attempts, {
-        one: `${percent}% de ${attempts} tentativa`,
-        other: `${percent}% de ${attempts} tentativas`,
-      }),
-    never: 'Nunca',
-    open: (id) => `Integração ${id}`,
-    create: 'Nova integração',
-  },
-  gateway: {
-    heading: 'Pagamentos',
-    none: 'Conecte sua conta do Mercado Pago para receber Pix, boleto e cartão direto nela.',
-    connect: 'Conectar Mercado Pago',
-    pending: 'A conexão com o Mercado Pago espera sua autorização na página do Mercado Pago.',
-    continue: 'Continuar no Mercado Pago',
-    reconnectNeeded:
-      'O Mercado Pago não aceita mais a conexão. Até você reconectar, os novos pagamentos usam o gateway padrão desta instalação.',
-    reconnect: 'Reconectar Mercado Pago',
-    connected: (account) => `Mercado Pago conectado: conta ${account}.`,
-    since: 'Conectado em',
-    other: 'Os pagamentos passam pelo gateway de testes. Conecte o Mercado Pago para receber de verdade.',
-  },
-  form: {
-    title: 'Nova integração',
-    intro: 'Um receptor de webhooks: para onde enviar, quais eventos, de quais produtos e em que ritmo.',
-    type: 'Tipo',
-    types: {
-      webhook: 'Webhook',
-      automation_webhook: 'Webhook de automação',
-      notification_topic: 'Tópico de notificação',
-      database_webhook: 'Webhook de banco de dados',
-    },
-    url: 'URL do receptor',
-    urlHint: 'Endereço https completo, de um servidor público; sem usuário e senha.',
-    events: 'Eventos',
-    eventsHint: 'Nenhum marcado: todos os eventos.',
-    products: 'Produtos',
-    allProducts: 'Todos os produtos, inclusive os criados depois',
-    productsHint: 'Ou só os produtos marcados abaixo.',
-    noProducts: 'A empresa ainda não tem produtos.',
-    rateLimit: 'Limite por segundo',
-    rateLimitHint: 'Máximo de envios iniciados por segundo, de 1 a 1000; vazio para sem limite.',
-    submit: 'Criar integração',
-    problems: 'Corrija os campos indicados:',
-    settings: 'Eventos, produtos e limite',
-    saveSettings: 'Salvar eventos, produtos e limite',
-    none: 'Sem limite',
-  },
-  testSend: {
-    title: 'Enviar um evento de teste',
-    hint: 'Um exemplo assinado, marcado como teste, enviado agora só para esta integração; não é reenviado.',
-    event: 'Evento de exemplo',
-    submit: 'Enviar teste',
-    ok: (type, status, ms) =>
-      `Teste ${type} entregue: o receptor respondeu HTTP ${status ?? '?'} em ${ms} ms.`,
-    failed: (type, status, ms) =>
-      status === null
-        ? `Teste ${type} não entregue: sem resposta do receptor (${ms} ms).`
-        : `Teste ${type} não entregue: o receptor respondeu HTTP ${status} em ${ms} ms.`,
-  },
   confirm: {
     title: 'Confirmar',
     cancel: 'Não, voltar',
@@ -479,132 +216,6 @@ const ptBR: DashboardMessages = {
       unexpected: 'Um campo do formulário não é válido.',
     },
   },
-  integration: {
-    title: (id) => `Integração ${id}`,
-    back: 'Todas as integrações',
-    facts: 'Dados',
-    url: 'URL',
-    events: 'Eventos',
-    allEvents: 'Todos',
-    disabledReason: 'Motivo da desativação',
-    actions: 'Ações',
-    reenable: 'Reativar',
-    reenableHint: 'Volta a entregar e zera a contagem de falhas.',
-    editUrl: 'Nova URL',
-    saveUrl: 'Salvar URL',
-    recover: 'Reenviar falhas',
-    recoverHint: 'Envia de novo cada entrega que falhou ou foi pulada desde este momento (até 14 dias).',
-    since: 'Desde (horário de Brasília)',
-    sinceHint: 'Dia e hora, por exemplo 25/11/2026 09:00.',
-    recoverSubmit: 'Reenviar desde este momento',
-    rotate: 'Trocar o segredo',
-    rotateHint: 'O segredo atual continua assinando junto com o novo por um dia.',
-    rotateSubmit: 'Gerar novo segredo',
-    newSecret: 'Novo segredo de assinatura',
-    newSecretHint: 'Copie agora: ele não será mostrado de novo.',
-    webhookFilter: 'Filtro de eventos',
-    webhookFilterHint:
-      'Uma linha por condição: um caminho do corpo do evento, =, e um valor ou vários separados por vírgula (qualquer um). Todas as linhas precisam valer. Exemplo: data.order.payment_method = pix, boleto. Vazio: todos os eventos assinados.',
-    noFilter: 'Nenhum: todos os eventos assinados',
-    saveFilter: 'Salvar condições',
-    headers: 'Cabeçalhos enviados',
-    headersHint:
-      'Uma linha por cabeçalho: Nome: valor (até 10). Os valores ficam cifrados e aparecem como ••••; deixe •••• para manter um valor. Vazio: nenhum.',
-    noHeaders: 'Nenhum',
-    saveHeaders: 'Salvar cabeçalhos',
-    deliveries: 'Entregas',
-    filter: 'Filtrar entregas',
-    anyStatus: 'Qualquer estado',
-    anyEvent: 'Qualquer evento',
-    status: 'Estado',
-    eventType: 'Evento',
-    from: 'De (horário de Brasília)',
-    to: 'Até (horário de Brasília)',
-    timeHint: 'Entregas criadas neste intervalo; vazio para sem limite.',
-    apply: 'Filtrar',
-    noDeliveries: 'Nenhuma entrega com esses filtros.',
-    delivery: 'Entrega',
-    attempts: 'Tentativas',
-    lastResult: 'Último resultado',
-    created: 'Criada em',
-    more: 'Mais antigas',
-  },
-  delivery: {
-    title: (id) => `Entrega ${id}`,
-    back: 'Voltar à integração',
-    event: 'Evento',
-    nextAttempt: 'Próxima tentativa',
-    resend: 'Reenviar esta entrega',
-    attempt: (n) => `Tentativa ${n}`,
-    requestedAt: 'Enviada em',
-    responseStatus: 'Resposta',
-    noResponse: 'Sem resposta',
-    duration: (ms) => `${ms} ms`,
-    error: 'Erro',
-    request: 'Requisição',
-    headers: 'Cabeçalhos',
-    body: 'Corpo',
-    response: 'Corpo da resposta',
-    emptyBody: '(vazio)',
-    notKept: 'Não guardada (tentativa antiga).',
-    noAttempts: 'Nenhuma tentativa ainda.',
-  },
-  orders: {
-    title: 'Pedidos',
-    filter: 'Filtrar pedidos',
-    status: 'Estado',
-    anyStatus: 'Qualquer estado',
-    mode: 'Modo',
-    anyMode: 'Produção e teste',
-    live: 'Produção',
-    test: 'Teste',
-    apply: 'Filtrar',
-    none: 'Nenhum pedido com esses filtros.',
-    order: 'Pedido',
-    buyer: 'Comprador',
-    product: 'Produto',
-    amount: 'Valor',
-    created: 'Criado em',
-    action: 'Ação',
-    refund: 'Reembolsar',
-    refundLabel: (code) => `Reembolsar o pedido ${code}`,
-    more: 'Mais antigos',
-  },
-  subscriptions: {
-    title: 'Assinaturas',
-    filter: 'Filtrar assinaturas',
-    none: 'Nenhuma assinatura com esses filtros.',
-    subscription: 'Assinatura',
-    plan: 'Plano',
-    periodEnd: 'Fim do período',
-    endsAtPeriodEnd: 'Termina no fim do período',
-    cancelNow: 'Cancelar agora',
-    cancelNowLabel: (id) => `Cancelar agora a assinatura ${id}`,
-    cancelAtEnd: 'Cancelar no fim do período',
-    cancelAtEndLabel: (id) => `Cancelar no fim do período a assinatura ${id}`,
-    more: 'Mais antigas',
-  },
-  keys: {
-    title: 'Chaves de API',
-    none: 'Nenhuma chave ainda.',
-    name: 'Nome',
-    kind: 'Tipo',
-    kinds: { payments: 'Pagamentos', read_only: 'Somente leitura' },
-    mode: 'Modo',
-    key: 'Chave',
-    lastUsed: 'Último uso',
-    state: 'Estado',
-    active: 'Ativa',
-    revoked: 'Revogada',
-    never: 'Nunca',
-    ownerOnly: 'Só o proprietário da empresa cria ou revoga chaves.',
-    create: 'Nova chave',
-    createSubmit: 'Criar chave',
-    newKey: 'Nova chave',
-    newKeyHint: 'Copie agora: ela não será mostrada de novo.',
-    revoke: 'Revogar',
-    revokeLabel: (name) => `Revogar a chave ${name}`,
-  },
   cycles: {
     weekly: 'Semanal',
     monthly: 'Mensal',
@@ -658,6 +269,11 @@ const en: DashboardMessages = {
   links: LINKS_WORDS.en,
   ordersCsv: ORDERS_CSV_WORDS.en,
   catalog: CATALOG_WORDS.en,
+  ...SIGN_IN_WORDS.en,
+  ...INTEGRATIONS_WORDS.en,
+  ...DELIVERIES_WORDS.en,
+  ...ORDERS_PAGE_WORDS.en,
+  ...KEYS_WORDS.en,
   languageName: 'English',
   languageSwitch: 'Language',
   product: 'Dashboard',
@@ -665,87 +281,6 @@ const en: DashboardMessages = {
   signOut: 'Sign out',
   signedInAs: (role) => `Signed in as ${role}`,
   roles: { owner: 'owner', member: 'member', read_only: 'read-only' },
-  signIn: {
-    title: 'Sign in to the dashboard',
-    intro: "Use one of your company's panel tokens (pt_…) or a read-only key.",
-    credential: 'Panel token or read-only key',
-    hint: 'The token is not kept in the browser: it is exchanged for a session that expires.',
-    submit: 'Sign in',
-    refused: 'Invalid or revoked token or key, or one without panel access.',
-  },
-  integrations: {
-    title: 'Integrations',
-    none: 'No integrations yet.',
-    caption: 'Integrations and the health of their deliveries',
-    name: 'Integration',
-    state: 'State',
-    failures: 'Consecutive failures',
-    lastFailure: 'Last failure',
-    successRate: 'Success in 24 h',
-    active: 'Active',
-    inactive: 'Inactive',
-    autoDisabled: 'Auto-disabled',
-    noAttempts: 'No attempts in 24 h',
-    rate: (percent, attempts) =>
-      plural('en', attempts, {
-        one: `${percent}% of ${attempts} attempt`,
-        other: `${percent}% of ${attempts} attempts`,
-      }),
-    never: 'Never',
-    open: (id) => `Integration ${id}`,
-    create: 'New integration',
-  },
-  gateway: {
-    heading: 'Payments',
-    none: 'Connect your Mercado Pago account to receive Pix, boleto and card payments straight into it.',
-    connect: 'Connect Mercado Pago',
-    pending: 'The connection to Mercado Pago waits for your authorization on Mercado Pago’s page.',
-    continue: 'Continue on Mercado Pago',
-    reconnectNeeded:
-      'Mercado Pago no longer accepts the connection. Until you reconnect, new payments use this installation’s default gateway.',
-    reconnect: 'Reconnect Mercado Pago',
-    connected: (account) => `Mercado Pago connected: account ${account}.`,
-    since: 'Connected on',
-    other: 'Payments go through the test gateway. Connect Mercado Pago to take real payments.',
-  },
-  form: {
-    title: 'New integration',
-    intro: 'A webhook receiver: where to send, which events, of which products and how fast.',
-    type: 'Type',
-    types: {
-      webhook: 'Webhook',
-      automation_webhook: 'Automation webhook',
-      notification_topic: 'Notification topic',
-      database_webhook: 'Database webhook',
-    },
-    url: 'Receiver URL',
-    urlHint: 'A full https address of a public server; no user name or password.',
-    events: 'Events',
-    eventsHint: 'None ticked: every event.',
-    products: 'Products',
-    allProducts: 'Every product, including those created later',
-    productsHint: 'Or only the products ticked below.',
-    noProducts: 'The company has no products yet.',
-    rateLimit: 'Rate limit per second',
-    rateLimitHint: 'Most sends started per second, 1 to 1000; empty for no limit.',
-    submit: 'Create integration',
-    problems: 'Please fix these fields:',
-    settings: 'Events, products and rate limit',
-    saveSettings: 'Save events, products and rate limit',
-    none: 'No limit',
-  },
-  testSend: {
-    title: 'Send a test event',
-    hint: 'A signed example, marked as a test, sent now to this integration only; it is not retried.',
-    event: 'Example event',
-    submit: 'Send test',
-    ok: (type, status, ms) =>
-      `Test ${type} delivered: the receiver answered HTTP ${status ?? '?'} in ${ms} ms.`,
-    failed: (type, status, ms) =>
-      status === null
-        ? `Test ${type} not delivered: no answer from the receiver (${ms} ms).`
-        : `Test ${type} not delivered: the receiver answered HTTP ${status} in ${ms} ms.`,
-  },
   confirm: {
     title: 'Confirm',
     cancel: 'No, go back',
@@ -806,132 +341,6 @@ const en: DashboardMessages = {
       invalid: 'A field of the form is not valid.',
       unexpected: 'A field of the form is not valid.',
     },
-  },
-  integration: {
-    title: (id) => `Integration ${id}`,
-    back: 'All integrations',
-    facts: 'Details',
-    url: 'URL',
-    events: 'Events',
-    allEvents: 'All',
-    disabledReason: 'Why it was disabled',
-    actions: 'Actions',
-    reenable: 'Re-enable',
-    reenableHint: 'Delivers again and resets the failure count.',
-    editUrl: 'New URL',
-    saveUrl: 'Save URL',
-    recover: 'Recover failed deliveries',
-    recoverHint: 'Sends again every delivery that failed or was skipped since this time (up to 14 days).',
-    since: 'Since (Brasília time)',
-    sinceHint: 'Day and time, for example 11/25/2026 09:00 AM.',
-    recoverSubmit: 'Recover since this time',
-    rotate: 'Rotate the secret',
-    rotateHint: 'The current secret keeps signing beside the new one for a day.',
-    rotateSubmit: 'Generate a new secret',
-    newSecret: 'New signing secret',
-    newSecretHint: 'Copy it now: it will not be shown again.',
-    webhookFilter: 'Event filter',
-    webhookFilterHint:
-      'One condition a line: a path of the event body, =, and one value or several separated by commas (any of them). Every line must hold. Example: data.order.payment_method = pix, boleto. Empty: every subscribed event.',
-    noFilter: 'None: every subscribed event',
-    saveFilter: 'Save conditions',
-    headers: 'Headers sent',
-    headersHint:
-      'One header a line: Name: value (10 at most). Values are stored encrypted and shown as ••••; leave •••• to keep a value. Empty: none.',
-    noHeaders: 'None',
-    saveHeaders: 'Save headers',
-    deliveries: 'Deliveries',
-    filter: 'Filter deliveries',
-    anyStatus: 'Any status',
-    anyEvent: 'Any event',
-    status: 'Status',
-    eventType: 'Event',
-    from: 'From (Brasília time)',
-    to: 'To (Brasília time)',
-    timeHint: 'Deliveries created in this span; empty for no bound.',
-    apply: 'Filter',
-    noDeliveries: 'No deliveries match these filters.',
-    delivery: 'Delivery',
-    attempts: 'Attempts',
-    lastResult: 'Last result',
-    created: 'Created',
-    more: 'Older',
-  },
-  delivery: {
-    title: (id) => `Delivery ${id}`,
-    back: 'Back to the integration',
-    event: 'Event',
-    nextAttempt: 'Next attempt',
-    resend: 'Resend this delivery',
-    attempt: (n) => `Attempt ${n}`,
-    requestedAt: 'Sent',
-    responseStatus: 'Response',
-    noResponse: 'No response',
-    duration: (ms) => `${ms} ms`,
-    error: 'Error',
-    request: 'Request',
-    headers: 'Headers',
-    body: 'Body',
-    response: 'Response body',
-    emptyBody: '(empty)',
-    notKept: 'Not kept (an older attempt).',
-    noAttempts: 'No attempts yet.',
-  },
-  orders: {
-    title: 'Orders',
-    filter: 'Filter orders',
-    status: 'Status',
-    anyStatus: 'Any status',
-    mode: 'Mode',
-    anyMode: 'Live and test',
-    live: 'Live',
-    test: 'Test',
-    apply: 'Filter',
-    none: 'No orders match these filters.',
-    order: 'Order',
-    buyer: 'Buyer',
-    product: 'Product',
-    amount: 'Amount',
-    created: 'Created',
-    action: 'Action',
-    refund: 'Refund',
-    refundLabel: (code) => `Refund order ${code}`,
-    more: 'Older',
-  },
-  subscriptions: {
-    title: 'Subscriptions',
-    filter: 'Filter subscriptions',
-    none: 'No subscriptions match these filters.',
-    subscription: 'Subscription',
-    plan: 'Plan',
-    periodEnd: 'Period ends',
-    endsAtPeriodEnd: 'Ends at the period end',
-    cancelNow: 'Cancel now',
-    cancelNowLabel: (id) => `Cancel now: subscription ${id}`,
-    cancelAtEnd: 'Cancel at period end',
-    cancelAtEndLabel: (id) => `Cancel at period end: subscription ${id}`,
-    more: 'Older',
-  },
-  keys: {
-    title: 'API keys',
-    none: 'No keys yet.',
-    name: 'Name',
-    kind: 'Kind',
-    kinds: { payments: 'Payments', read_only: 'Read-only' },
-    mode: 'Mode',
-    key: 'Key',
-    lastUsed: 'Last used',
-    state: 'State',
-    active: 'Active',
-    revoked: 'Revoked',
-    never: 'Never',
-    ownerOnly: 'Only the company owner creates or revokes keys.',
-    create: 'New key',
-    createSubmit: 'Create key',
-    newKey: 'New key',
-    newKeyHint: 'Copy it now: it will not be shown again.',
-    revoke: 'Revoke',
-    revokeLabel: (name) => `Revoke key ${name}`,
   },
   cycles: {
     weekly: 'Weekly',

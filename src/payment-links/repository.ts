@@ -97,6 +97,27 @@ export async function findLink(executor: Executor, scope: LinkScope): Promise<Li
   return withOrder(row);
 }
 
+/** What a link of this company and mode sells, as the seller named it: its offer's or plan's name and code. */
+export async function findSoldItem(
+  executor: Executor,
+  scope: LinkScope,
+): Promise<{ name: string; code: string } | undefined> {
+  const { offers, plans } = schema;
+  const [row] = await executor
+    .select({ offer: { name: offers.name, code: offers.code }, plan: { name: plans.name, code: plans.code } })
+    .from(paymentLinks)
+    .leftJoin(offers, eq(offers.id, paymentLinks.offerId))
+    .leftJoin(plans, eq(plans.id, paymentLinks.planId))
+    .where(
+      and(
+        eq(paymentLinks.id, scope.linkId),
+        eq(paymentLinks.companyId, scope.companyId),
+        eq(paymentLinks.livemode, scope.livemode),
+      ),
+    );
+  return row?.offer ?? row?.plan ?? undefined;
+}
+
 /** Any link by id, whatever its company or mode (workers, checkout pages). */
 export async function findLinkById(executor: Executor, linkId: string): Promise<LinkWithOrder | undefined> {
   const [row] = await selectWithOrder(executor).where(eq(paymentLinks.id, linkId));

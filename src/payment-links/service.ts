@@ -13,6 +13,7 @@ import {
   findLinkById,
   findLinkByIdempotencyKey,
   findOrder,
+  findSoldItem,
   insertLink,
   linkExists,
   listLinks,
@@ -262,6 +263,14 @@ export async function getPaymentLink(db: Db, scope: LinkScope, now = new Date())
   if (!found) throw await linkNotFound(db, scope);
   const [current] = await catchUpExpiry(db, [found], now);
   return current ?? found;
+}
+
+/** What a link sells, by its offer's or plan's name (the dashboard's link page reads it beside the link). */
+export function soldItemOfLink(
+  db: Db,
+  scope: LinkScope,
+): Promise<{ name: string; code: string } | undefined> {
+  return findSoldItem(db, scope);
 }
 
 export async function listPaymentLinks(

@@ -4,6 +4,19 @@
  * return one result per item, in order: a batch answered with more or fewer fails every caller,
  * since results could no longer be matched to items.
  */
+/** The clock a batcher schedules on: the process's, or a test's fake one. */
+export interface BatchClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): unknown;
+  setImmediate(run: () => void): unknown;
+}
+
+const PROCESS_CLOCK: BatchClock = {
+  now: () => performance.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  setImmediate: (run) => setImmediate(run),
+};
+
 export class MicroBatcher<I, O> {
   private waiting: Array<{ item: I; resolve: (value: O) => void; reject: (err: unknown) => void }> = [];
   private scheduled = false;
@@ -23,6 +36,7 @@ export class MicroBatcher<I, O> {
     private readonly maxBatch = 100,
     private readonly maxRunning = Number.POSITIVE_INFINITY,
     private readonly minSpacingMs = 0,
+    private readonly clock: BatchClock = PROCESS_CLOCK,
   ) {}
 
   push(item: I): Promise<O> {
@@ -35,9 +49,9 @@ export class MicroBatcher<I, O> {
   private schedule(): void {
     if (this.scheduled || this.waiting.length === 0 || this.running >= this.maxRunning) return;
     this.scheduled = true;
-    const wait = this.lastStartedAt + this.minSpacingMs - performance.now();
-    if (wait >= 1) setTimeout(() => this.flush(), wait);
-    else setImmediate(() => this.flush());
+    const wait = this.lastStartedAt + this.minSpacingMs - this.clock.now();
+    if (wait >= 1) this.clock.setTimeout(() => this.flush(), wait);
+    else this.clock.setImmediate(() => this.flush());
   }
 
   private flush(): void {
@@ -46,7 +60,7 @@ export class MicroBatcher<I, O> {
     const batch = this.waiting.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     this.running += 1;
-    this.lastStartedAt = performance.now();
+    this.lastStartedAt = this.clock.now();
     this.schedule();
     let results: Promise<O[]>;
     try {

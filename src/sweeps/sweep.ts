@@ -21,7 +21,7 @@ export interface SweepReport {
 /**
  * The safety net of every delayed piece of work (PostgreSQL is the system of record, Redis only
  * holds work in flight): the outbox and the delivery lanes, links past expires_at (the expiry tick's
- * work, should it be stopped), and pending orders whose abandonment job was lost. Each part finds
+ * work, should it be late), and pending orders whose abandonment job was lost. Each part finds
  * what is overdue in PostgreSQL.
  */
 export async function sweepOnce(
@@ -53,34 +53,147 @@ export async function expireDueLinksNow(
   }
 }
 
+/** A sweep's name in logs and in `sweep_runs_total`. */
+export type SweepName = 'link-expiry' | 'outbox' | 'renewal';
+
 /**
- * The expiry tick: every LINK_EXPIRY_TICK_MS (at most a second), the links whose expires_at has
- * passed, found through the partial index on expires_at of active links. Nothing is scheduled
- * per link, so a restart or the loss of Redis loses nothing: the deadline is the row.
+ * A sweep's run failed (and was logged as its sweep logs failures): its job fails for Bull Board to
+ * show, and the next period's run does the same work.
  */
-export function linkExpiryTicker(ctx: AppContext, intervalMs: number): Periodic {
-  // Four ticks a second: a PostgreSQL outage is logged when it starts and when it ends, not at each.
-  let failing = false;
-  return new Periodic(intervalMs, async () => {
-    try {
-      await expireDueLinksNow(ctx);
-      if (failing) ctx.logger.info('link expiry tick recovered');
-      failing = false;
-    } catch (err) {
-      if (!failing) ctx.logger.warn({ err }, 'link expiry tick failed; retrying at every tick');
-      failing = true;
-    }
-  });
+export class SweepFailedError extends Error {
+  constructor(sweep: SweepName, cause: unknown) {
+    super(`${sweep} sweep failed`, { cause });
+    this.name = 'SweepFailedError';
+  }
 }
 
-/** Runs `work` every `intervalMs` (never two at once), and at once when kicked. */
+/**
+ * Counts the runs of one sweep in this process, so that a caller can wait for the runs that start
+ * after it asked: what a test that must show some work was NOT done waits for, instead of a guess
+ * at how long the runs take. Runs can overlap (a catch-up pass beside a scheduled run).
+ */
+export class SweepRuns {
+  private started = 0;
+  private stopped = false;
+  private waiters: Array<{ after: number; left: number; resolve: () => void; reject: (err: Error) => void }> =
+    [];
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    const run = ++this.started;
+    try {
+      return await work();
+    } finally {
+      for (const w of this.waiters) if (run > w.after) w.left -= 1;
+      for (const w of this.waiters.filter((x) => x.left <= 0)) w.resolve();
+      this.waiters = this.waiters.filter((w) => w.left > 0);
+    }
+  }
+
+  /**
+   * Resolves once `count` runs that started after this call have finished. Rejects if the workers
+   * stop first.
+   */
+  runsFromNow(count = 1): Promise<void> {
+    if (this.stopped) return Promise.reject(new Error('the sweep has stopped'));
+    return new Promise<void>((resolve, reject) =>
+      this.waiters.push({ after: this.started, left: count, resolve, reject }),
+    );
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const w of this.waiters.splice(0))
+      w.reject(new Error('the sweep stopped before the runs waited for'));
+  }
+}
+
+/**
+ * One run of each sweep: what the job schedulers' jobs run (one per period for the whole
+ * deployment, whichever worker takes it), and what a worker runs itself as its catch-up pass. Each
+ * finds its work in PostgreSQL, so a run is safe beside another (rows are claimed or locked, jobs
+ * have deterministic ids). A failed run is logged, counted and thrown as `SweepFailedError`.
+ */
+export interface Sweeps {
+  /** Links past expires_at, expired with their `order.expired` (every LINK_EXPIRY_TICK_MS). */
+  linkExpiryTick(): Promise<{ expired: number }>;
+  /** `sweepOnce`: the outbox, lanes, overdue links and orders (every OUTBOX_SWEEP_MS). */
+  outbox(): Promise<SweepReport>;
+  /** Renewals and reconciliation reads whose job was lost (every RENEWAL_SWEEP_MS). */
+  renewal(): Promise<{ renewed: number; read: number }>;
+  /** The runs of each in this process. */
+  runs: Record<SweepName, SweepRuns>;
+}
+
+export function sweeps(ctx: AppContext, options: SweepOptions = DEFAULT_SWEEP): Sweeps {
+  const runs: Record<SweepName, SweepRuns> = {
+    'link-expiry': new SweepRuns(),
+    outbox: new SweepRuns(),
+    renewal: new SweepRuns(),
+  };
+  // Four ticks a second: a PostgreSQL outage is logged when it starts and when it ends, not at each.
+  let tickFailing = false;
+  return {
+    runs,
+    linkExpiryTick: () =>
+      runs['link-expiry'].run(async () => {
+        try {
+          const expired = await expireDueLinksNow(ctx);
+          if (tickFailing) ctx.logger.info('link expiry tick recovered');
+          tickFailing = false;
+          sweepRuns.inc({ sweep: 'link-expiry', outcome: 'ok' });
+          return { expired };
+        } catch (err) {
+          if (!tickFailing) ctx.logger.warn({ err }, 'link expiry tick failed; retrying at every tick');
+          tickFailing = true;
+          sweepRuns.inc({ sweep: 'link-expiry', outcome: 'failed' });
+          throw new SweepFailedError('link-expiry', err);
+        }
+      }),
+    outbox: () =>
+      runs.outbox.run(async () => {
+        try {
+          const report = await sweepOnce(ctx, options);
+          if (report.events + report.lanes + report.links + report.orders > 0)
+            ctx.logger.info(report, 'outbox sweep recovered work');
+          sweepRuns.inc({ sweep: 'outbox', outcome: 'ok' });
+          return report;
+        } catch (err) {
+          ctx.logger.warn({ err }, 'outbox sweep failed; retrying at the next run');
+          sweepRuns.inc({ sweep: 'outbox', outcome: 'failed' });
+          throw new SweepFailedError('outbox', err);
+        }
+      }),
+    renewal: () =>
+      runs.renewal.run(async () => {
+        let failure: unknown;
+        let renewed = 0;
+        let read = 0;
+        try {
+          renewed = await sweepRenewals(ctx);
+          if (renewed > 0) ctx.logger.info({ renewed }, 'renewal sweep renewed overdue subscriptions');
+        } catch (err) {
+          failure = err;
+          ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next run');
+        }
+        try {
+          read = await sweepReconciliations(ctx);
+          if (read > 0) ctx.logger.info({ read }, 'renewal sweep read overdue charges from their gateway');
+        } catch (err) {
+          failure ??= err;
+          ctx.logger.warn({ err }, 'reconciliation sweep failed; retrying at the next run');
+        }
+        sweepRuns.inc({ sweep: 'renewal', outcome: failure === undefined ? 'ok' : 'failed' });
+        if (failure !== undefined) throw new SweepFailedError('renewal', failure);
+        return { renewed, read };
+      }),
+  };
+}
+
+/** Runs `work` every `intervalMs` (never two at once), the first time `intervalMs` after `start`. */
 export class Periodic {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
-  /** Runs finished so far. */
-  private finished = 0;
-  private waiters: Array<{ runs: number; resolve: () => void; reject: (err: Error) => void }> = [];
 
   constructor(
     private readonly intervalMs: number,
@@ -88,39 +201,18 @@ export class Periodic {
   ) {}
 
   start(): void {
-    this.schedule(0);
-  }
-
-  /** Run as soon as possible (e.g. Redis reconnected). */
-  kick(): void {
-    if (this.stopped || this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.schedule(0);
-  }
-
-  /**
-   * Resolves once `count` runs that started after this call have finished: what a caller that must
-   * show some work was NOT done waits for, instead of a guess at how long the runs take. Rejects if
-   * the sweep stops first.
-   */
-  runsFromNow(count = 1): Promise<void> {
-    if (this.stopped) return Promise.reject(new Error('the sweep has stopped'));
-    // A run under way started before this call: it does not count.
-    const runs = this.finished + count + (this.running ? 1 : 0);
-    return new Promise<void>((resolve, reject) => this.waiters.push({ runs, resolve, reject }));
+    this.schedule(this.intervalMs);
   }
 
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.running = this.work().finally(() => {
-        this.running = undefined;
-        this.finished += 1;
-        const due = this.waiters.filter((w) => w.runs <= this.finished);
-        this.waiters = this.waiters.filter((w) => w.runs > this.finished);
-        for (const w of due) w.resolve();
-        this.schedule(this.intervalMs);
-      });
+      this.running = this.work()
+        .catch(() => undefined)
+        .finally(() => {
+          this.running = undefined;
+          this.schedule(this.intervalMs);
+        });
     }, ms);
     this.timer.unref();
   }
@@ -129,47 +221,5 @@ export class Periodic {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
-    for (const w of this.waiters.splice(0))
-      w.reject(new Error('the sweep stopped before the runs waited for'));
   }
-}
-
-/** The outbox sweep: `sweepOnce` every OUTBOX_SWEEP_MS, and right after Redis comes back. */
-export function outboxSweeper(ctx: AppContext, intervalMs: number, options: SweepOptions): Periodic {
-  return new Periodic(intervalMs, async () => {
-    try {
-      const report = await sweepOnce(ctx, options);
-      if (report.events + report.lanes + report.links + report.orders > 0)
-        ctx.logger.info(report, 'outbox sweep recovered work');
-      sweepRuns.inc({ sweep: 'outbox', outcome: 'ok' });
-    } catch (err) {
-      ctx.logger.warn({ err }, 'outbox sweep failed; retrying at the next interval');
-      sweepRuns.inc({ sweep: 'outbox', outcome: 'failed' });
-    }
-  });
-}
-
-/**
- * Every RENEWAL_SWEEP_MS: renews subscriptions whose renewal job was lost, and reads from their PSP
- * the charges whose reconciliation job was lost.
- */
-export function renewalSweeper(ctx: AppContext, intervalMs: number): Periodic {
-  return new Periodic(intervalMs, async () => {
-    let outcome: 'ok' | 'failed' = 'ok';
-    try {
-      const renewed = await sweepRenewals(ctx);
-      if (renewed > 0) ctx.logger.info({ renewed }, 'renewal sweep renewed overdue subscriptions');
-    } catch (err) {
-      outcome = 'failed';
-      ctx.logger.warn({ err }, 'renewal sweep failed; retrying at the next interval');
-    }
-    try {
-      const read = await sweepReconciliations(ctx);
-      if (read > 0) ctx.logger.info({ read }, 'renewal sweep read overdue charges from their gateway');
-    } catch (err) {
-      outcome = 'failed';
-      ctx.logger.warn({ err }, 'reconciliation sweep failed; retrying at the next interval');
-    }
-    sweepRuns.inc({ sweep: 'renewal', outcome });
-  });
 }

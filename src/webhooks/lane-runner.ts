@@ -40,6 +40,8 @@ export interface LaneRunOptions {
   sliceMs: number;
   /** True once the worker is shutting down: finish what is in flight, then hand the lane on. */
   stopping: () => boolean;
+  /** How long an idle runner keeps its lane while a slot is free (LINGER_MS unless given). */
+  lingerMs?: number;
 }
 
 export type LaneRunOutcome =
@@ -228,7 +230,7 @@ class LaneRunner {
    */
   private mayLinger(): boolean {
     return (
-      Date.now() - this.lastBroughtAt < LINGER_MS &&
+      Date.now() - this.lastBroughtAt < (this.options.lingerMs ?? LINGER_MS) &&
       runnersIn(this.ctx) < this.ctx.config.workers.deliveryConcurrency
     );
   }

@@ -118,7 +118,12 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
       subscriptionId,
     ]);
     expect(orders.rowCount).to.equal(2);
-    expect(await (await queue.getJob(jobIds.renewals(subscriptionId, 3)))?.getState()).to.equal('delayed');
+    const next = await eventually(
+      () => queue.getJob(jobIds.renewals(subscriptionId, 3)),
+      10_000,
+      'the next renewal’s delayed job',
+    );
+    expect(await next.getState()).to.equal('delayed');
     // The link still shows the order paid through it, not the renewal.
     const after = await engine.app.http.get<WireLink>(`/v1/payment-links/${link.id}`, {
       auth: tenant.keys.live,
@@ -261,15 +266,20 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
     const failed = await runNextChargeNow(engine.app.ctx, subscriptionId, 'failed', { publish: true });
     expect(failed.subscription).to.include({ status: 'past_due', failedCharges: 1 });
     const queue = engine.workers.producers.queue('renewals');
-    const retry = await queue.getJob(jobIds.renewalRetries(subscriptionId, 2, 1));
-    expect(await retry?.getState()).to.equal('delayed');
-    expect(retry?.data).to.deep.equal({ subscriptionId, period: 2, attempt: 1 });
+    // Added after the commit on the service's own connection, not this one: looked for until there.
+    const retry = await eventually(
+      () => queue.getJob(jobIds.renewalRetries(subscriptionId, 2, 1)),
+      10_000,
+      'the retry’s delayed job',
+    );
+    expect(await retry.getState()).to.equal('delayed');
+    expect(retry.data).to.deep.equal({ subscriptionId, period: 2, attempt: 1 });
     // RENEWAL_RETRY_SCHEDULE's first delay (a day by default) after the failure.
     const due = failed.subscription.nextRetryAt?.getTime() ?? 0;
     expect(due - Date.now()).to.be.within(86_400_000 - 60_000, 86_400_000);
 
     // As if the retry had been due five minutes ago and its job had been lost with Redis.
-    await retry?.remove();
+    await retry.remove();
     await engine.app.ctx.pool.query(
       `UPDATE subscriptions SET next_retry_at = now() - interval '5 minutes' WHERE id = $1`,
       [subscriptionId],
@@ -287,7 +297,12 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
     );
     expect(orders.rows.map((r) => r.status)).to.deep.equal(['paid', 'failed', 'paid']);
     // The recovered subscription's next renewal is waiting.
-    expect(await (await queue.getJob(jobIds.renewals(subscriptionId, 3)))?.getState()).to.equal('delayed');
+    const next = await eventually(
+      () => queue.getJob(jobIds.renewals(subscriptionId, 3)),
+      10_000,
+      'the next renewal’s delayed job',
+    );
+    expect(await next.getState()).to.equal('delayed');
   });
 
   it('the renewal job of a subscription set to cancel at its period end cancels it there, charging nothing', async () => {

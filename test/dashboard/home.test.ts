@@ -131,6 +131,19 @@ describe('dashboard home', function () {
     );
   });
 
+  it('writes every label of the chart’s scale as the page’s language writes money, zero included', async () => {
+    const labels = async (lang: string): Promise<string[]> => {
+      const page = await send(app, 'GET', `/?lang=${lang}`, { session: owner });
+      const svg = /<svg[^>]*role="img"[^>]*>[\s\S]*?<\/svg>/.exec(page.text)?.[0] ?? '';
+      return [...svg.matchAll(/<text[^>]*text-anchor="end"[^>]*>([^<]*)<\/text>/g)].map((m) =>
+        (m[1] ?? '').replace(/\s/g, ' '),
+      );
+    };
+    // The best day took R$ 150,00: a scale of R$ 200,00, marked at zero, half and top.
+    expect(await labels('pt-BR')).to.deep.equal(['R$ 0,00', 'R$ 100,00', 'R$ 200,00']);
+    expect(await labels('en')).to.deep.equal(['R$0.00', 'R$100.00', 'R$200.00']);
+  });
+
   it('refuses a mode it does not know with a 400 page naming the field', async () => {
     const page = await send(app, 'GET', '/?mode=sandbox&lang=en', { session: owner });
     expect(page.status).to.equal(400);

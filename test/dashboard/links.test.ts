@@ -107,6 +107,8 @@ describe('dashboard payment links', function () {
     });
     expect(page.status).to.equal(200);
     expect(readable(page.text)).to.include('Link created. Share its address or its QR code.');
+    // What it sells, by the name the seller gave the offer, its code beside it.
+    expect(readable(page.text)).to.include(`Sells ${offer.name} ${offer.code}`);
     expect(page.text).to.include(`id="link-url" readonly value="${link.url}"`);
     expect(page.text).to.match(/data-copy="link-url"/);
     expect(page.text).to.match(
@@ -139,6 +141,8 @@ describe('dashboard payment links', function () {
       pix_expires_in_seconds: 1800,
       boleto_due_days: 3,
     });
+    const page = await send(app, 'GET', `/links/${id}?lang=pt-BR`, { session: owner });
+    expect(readable(page.text)).to.include(`Vende ${plan.name} ${plan.code}`);
   });
 
   it('refuses a form with the API’s own messages, in English and in Portuguese, keeping what was typed', async () => {

@@ -98,7 +98,9 @@ describe('CLI', function () {
     expect((await app.http.get('/v1/offers', { auth: seeded.keys.live })).status).to.equal(403);
   });
 
-  it('key create, key revoke, token create and company deactivate print what they did and take effect', async () => {
+  it('key create, key revoke, token create and company deactivate print what they did and take effect', async function () {
+    // Six CLI processes, each booting the CLI: at load average 25 one took about 11 s.
+    this.timeout(180_000);
     const app = await sharedApp();
     const seeded = JSON.parse((await cli('seed', '--json')).stdout) as { company: { id: number } };
     const id = String(seeded.company.id);

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import os from 'node:os';
 import path from 'node:path';
 import { sharedApp, startTestApp } from '../helpers/app.js';
+import { eventually } from '../helpers/eventually.js';
 import { PrivateRedis } from '../../src/infra/private-redis.js';
 
 describe('health and readiness', () => {
@@ -36,11 +37,12 @@ describe('health and readiness', () => {
       expect(down.body).to.have.nested.property('checks.postgres', 'ok');
       await redis.start();
       let back = 0;
-      for (let i = 0; i < 100 && back !== 200; i++) {
-        back = (await app.http.get('/readyz')).status;
-        if (back !== 200) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(back).to.equal(200);
+      await eventually(
+        async () => ((back = (await app.http.get('/readyz')).status) === 200 ? true : undefined),
+        10_000,
+        () => `/readyz to answer 200 again (last ${back})`,
+        100,
+      );
     } finally {
       await app.close();
       await redis.stop();

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { freePort } from '../../src/infra/free-port.js';
 import { postgresUser, runsAsRoot } from '../../src/infra/postgres-as-root.js';
 import { startSupervised, type SupervisedProcess } from '../../src/infra/supervised.js';
+import { eventually } from './eventually.js';
 
 const run = promisify(execFile);
 
@@ -106,22 +107,29 @@ export class LocalPgBouncer {
     });
     this.child.stdout.resume();
     this.child.stderr.resume();
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const client = new pg.Client({ connectionString: this.urlFor(this.options.serverUrl) });
-      try {
-        await client.connect();
-        await client.query('SELECT 1');
-        await client.end();
-        return;
-      } catch (err) {
-        await client.end().catch(() => undefined);
-        if (Date.now() > deadline) {
-          await this.stop();
-          throw new Error(`PgBouncer did not answer on ${this.port}: ${(err as Error).message}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+    let lastError = 'no attempt yet';
+    try {
+      await eventually(
+        async () => {
+          const client = new pg.Client({ connectionString: this.urlFor(this.options.serverUrl) });
+          try {
+            await client.connect();
+            await client.query('SELECT 1');
+            await client.end();
+            return true;
+          } catch (err) {
+            await client.end().catch(() => undefined);
+            lastError = (err as Error).message;
+            return undefined;
+          }
+        },
+        15_000,
+        'PgBouncer to answer',
+        100,
+      );
+    } catch (err) {
+      await this.stop();
+      throw new Error(`PgBouncer did not answer on ${this.port}: ${lastError}`, { cause: err });
     }
   }
 

@@ -48,11 +48,14 @@ export interface Deployment {
   /** A test-mode link of the tenant's active offer, made through `web(i)`: its id. */
   testLink(tenant: SeedResult, i: number): Promise<string>;
   /**
-   * Resolves once every worker process has finished `runs` runs of `sweep` that started after this
-   * call (its `sweep_runs_total` on its METRICS_PORT): how a test shows that the sweeps, which would
-   * redo or duplicate work if they were wrong, looked and found nothing to do.
+   * Resolves once the deployment has finished `runs` runs of `sweep` that started after this call
+   * (the sum of its workers' `sweep_runs_total` on their METRICS_PORT; each sweep is one job
+   * scheduler for the deployment, whichever worker takes a run): how a test shows that the sweeps,
+   * which would redo or duplicate work if they were wrong, looked and found nothing to do.
    */
-  sweeps(sweep: 'outbox' | 'renewal', runs?: number): Promise<void>;
+  sweeps(sweep: 'outbox' | 'renewal' | 'link-expiry', runs?: number): Promise<void>;
+  /** The runs of `sweep` each worker process has finished so far (its `sweep_runs_total`). */
+  sweepRuns(sweep: 'outbox' | 'renewal' | 'link-expiry'): Promise<number[]>;
   /** How one job of the deployment's queues ended (BullMQ's own completed/failed mark), or `timeout`. */
   jobEnd(key: QueueKey, jobId: string, timeoutMs?: number): Promise<JobEnd>;
   /** Closes the receivers made so far (a suite that starts a second deployment keeps none). */
@@ -174,6 +177,16 @@ export async function startDeployment(options: {
   const closeReceivers = async (): Promise<void> => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
   };
+  const sweepRuns = (sweep: 'outbox' | 'renewal' | 'link-expiry'): Promise<number[]> =>
+    Promise.all(
+      workerEnvs.map(async (env) =>
+        sampleValue(
+          await scrapeMetrics(`http://127.0.0.1:${env.METRICS_PORT ?? ''}/metrics`, metricsToken),
+          'sweep_runs_total',
+          { sweep },
+        ),
+      ),
+    );
   return {
     webs,
     webProcesses,
@@ -210,24 +223,16 @@ export async function startDeployment(options: {
       expect(res.status, res.text).to.equal(201);
       return res.body.id;
     },
+    sweepRuns,
     async sweeps(sweep, runs = 2) {
-      const finished = async (env: Record<string, string>): Promise<number> =>
-        sampleValue(
-          await scrapeMetrics(`http://127.0.0.1:${env.METRICS_PORT ?? ''}/metrics`, metricsToken),
-          'sweep_runs_total',
-          { sweep },
-        );
-      await Promise.all(
-        workerEnvs.map(async (env, i) => {
-          // The run under way when the count is read started before this call: one more than asked.
-          const target = (await finished(env)) + runs + 1;
-          let seen = 0;
-          await eventually(
-            async () => ((seen = await finished(env)) >= target ? true : undefined),
-            20_000,
-            () => `${runs} ${sweep} sweeps of worker ${i + 1} (${seen} of ${target} runs)`,
-          );
-        }),
+      const total = async (): Promise<number> => (await sweepRuns(sweep)).reduce((a, b) => a + b, 0);
+      // A run under way when the counts are read started before this call: each worker may have one.
+      const target = (await total()) + runs + workerEnvs.length;
+      let seen = 0;
+      await eventually(
+        async () => ((seen = await total()) >= target ? true : undefined),
+        20_000,
+        () => `${runs} ${sweep} sweeps of the deployment (${seen} of ${target} runs)`,
       );
     },
     jobEnd(key, jobId, timeoutMs = 15_000) {

@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { eventually } from '../helpers/eventually.js';
 
 const run = promisify(execFile);
 
@@ -66,17 +67,18 @@ export class ServiceProcess {
 
   /** The first log line `match` accepts; fails early if the process exits first. */
   async waitFor(match: (line: LogLine) => boolean, timeoutMs: number): Promise<LogLine> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = this.lines.find(match);
-      if (found) return found;
-      if (!this.running || Date.now() > deadline) {
-        throw new Error(
-          `no such log line (${this.running ? 'timed out' : 'process exited'}); output:\n${JSON.stringify(this.lines, null, 1)}\n${this.stderr}`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const output = (): string => `${JSON.stringify(this.lines, null, 1)}\n${this.stderr}`;
+    return eventually(
+      () => {
+        const found = this.lines.find(match);
+        if (found) return found;
+        if (!this.running) throw new Error(`no such log line (process exited); output:\n${output()}`);
+        return undefined;
+      },
+      timeoutMs,
+      () => `a log line (none such); output:\n${output()}`,
+      100,
+    );
   }
 }
 

@@ -141,9 +141,12 @@ describe('delivery isolation: two worker processes, one lane per integration', f
     });
 
     it('pauses only the integration whose receiver answered 429 with Retry-After', async () => {
+      const PAUSE_S = 10;
       const [busy, calm] = [await deployment.seed(), await deployment.seed()];
       const paused = await deployment.receiver((_req, i) =>
-        i === 0 ? { status: 429, headers: { 'retry-after': '2' } } : { status: 200 },
+        // Long enough that a loaded machine makes the six payments below well within it (at load
+        // average 25 two seconds were not).
+        i === 0 ? { status: 429, headers: { 'retry-after': String(PAUSE_S) } } : { status: 200 },
       );
       const other = await deployment.receiver();
       await deployment.integrate(busy, paused.url, ['order.paid']);
@@ -154,10 +157,10 @@ describe('delivery isolation: two worker processes, one lane per integration', f
       for (let i = 2; i <= 4; i += 1) await cardPayment(busy, i);
       for (let i = 1; i <= 3; i += 1) await cardPayment(calm, i);
       // The other company is served at once, while the paused one waits out its Retry-After.
-      await other.waitFor(3, 5_000);
+      await other.waitFor(3, 15_000);
       expect(paused.requests).to.have.length(1);
-      await paused.waitFor(5, 15_000);
-      expect((paused.requests[1]?.at ?? 0) - refusedAt).to.be.at.least(1900);
+      await paused.waitFor(5, PAUSE_S * 1000 + 15_000);
+      expect((paused.requests[1]?.at ?? 0) - refusedAt).to.be.at.least(PAUSE_S * 1000 - 100);
     });
 
     it('tells the company’s other integrations when one is failing and when its breaker opens, never that one', async () => {

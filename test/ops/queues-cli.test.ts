@@ -65,6 +65,10 @@ describe('CLI: queues status | pause | resume', function () {
       'deliveries',
       'simulate',
       'delivery-recovery',
+      // The sweeps, job schedulers of the workers.
+      'link-expiry-tick',
+      'outbox-sweep',
+      'renewal-sweep',
     ]);
     expect(all.find((r) => r.queue === 'deliveries')).to.deep.equal({
       queue: 'deliveries',

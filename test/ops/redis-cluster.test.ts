@@ -130,7 +130,7 @@ describe('Redis Cluster: every Redis use on a real 3-master cluster', function (
     expect(row?.status).to.equal('expired');
   });
 
-  it('rate limit: one key over both webs meets one shared limit (the script’s keys share a slot)', async () => {
+  it('rate limit: one key over both webs meets one shared limit (each window of a key in its key’s slot)', async () => {
     const tenant = await deployment.seed();
     const statuses = await Promise.all(
       Array.from({ length: READS_PER_MINUTE + 10 }, (_, i) =>

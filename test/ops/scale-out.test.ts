@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { and, eq, sql } from 'drizzle-orm';
-import { jobIds } from '../../queues/index.js';
+import { Redis } from 'ioredis';
+import { jobIds, Producers, QUEUE, SCHEDULERS } from '../../queues/index.js';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { schema } from '../../src/shared/db/index.js';
 import { createLink as insertLink, eventually, Receiver } from '../events/helpers.js';
@@ -10,6 +11,8 @@ import { startDeployment, type Deployment } from '../helpers/processes.js';
 
 const BREAKER_THRESHOLD = 4;
 const READS_PER_MINUTE = 60;
+/** LINK_EXPIRY_TICK_MS's default. */
+const TICK_MS = 250;
 
 /**
  * Two web and two worker processes on one PostgreSQL database and one Redis, as `docker compose`
@@ -30,7 +33,7 @@ describe('scale-out: two web and two worker processes behave as one', function (
         OUTBOX_SWEEP_MS: '300',
         WEBHOOK_RETRY_SCHEDULE: '3600',
         RENEWAL_SWEEP_MS: '200',
-        // A failed renewal is retried a second later (and by both workers' sweeps once it is overdue).
+        // A failed renewal is retried a second later (and by the renewal sweep once it is overdue).
         RENEWAL_RETRY_SCHEDULE: '1',
       },
     });
@@ -149,12 +152,49 @@ describe('scale-out: two web and two worker processes behave as one', function (
       .from(schema.events)
       .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.paid')));
     expect(events).to.have.length(20);
-    // A duplicate is an absence to disprove: two sweeps of each worker that started after the last
+    // A duplicate is an absence to disprove: two sweeps of the deployment that started after the last
     // delivery, each of which would have relayed an event again had it been left unmarked.
     await deployment.sweeps('outbox');
     expect([a.requests.length, b.requests.length, duplicates(a), duplicates(b)]).to.deep.equal([
       20, 20, 0, 0,
     ]);
+  });
+
+  it('runs each sweep once per period for the deployment, not once per worker, and shows them as queues', async () => {
+    const redis = new Redis(String(deployment.env.REDIS_URL));
+    const producers = new Producers(redis, String(deployment.env.QUEUE_PREFIX));
+    try {
+      // One job scheduler per sweep in Redis, whatever the number of workers that upserted it.
+      for (const key of ['linkExpiryTick', 'outboxSweep', 'renewalSweep', 'retention'] as const) {
+        const schedulers = await producers.queue(key).getJobSchedulers();
+        expect(
+          schedulers.map((s) => s.key),
+          QUEUE[key],
+        ).to.deep.equal([SCHEDULERS[key]]);
+      }
+      // Ticks every 250 ms: a timer in each of the two workers would make twice as many runs as
+      // periods go by. Load can only make the runs fewer, never more.
+      const total = async (): Promise<number> =>
+        (await deployment.sweepRuns('link-expiry')).reduce((a, b) => a + b, 0);
+      const startedAt = Date.now();
+      const from = await total();
+      const runs = 24;
+      await eventually(
+        async () => ((await total()) >= from + runs ? true : undefined),
+        30_000,
+        'expiry ticks',
+      );
+      const elapsed = Date.now() - startedAt;
+      // At most one run per worker was under way before the first read.
+      expect(elapsed, `${runs} ticks in ${elapsed} ms`).to.be.at.least((runs - 1 - 2) * TICK_MS);
+      // The queues the CLI and Bull Board list are QUEUE's: the schedulers' runs are jobs there.
+      const ticks = await producers.queue('linkExpiryTick').getJobCounts('completed', 'delayed');
+      expect(ticks.delayed, 'the next tick waits as a delayed job').to.equal(1);
+      expect(ticks.completed, 'finished ticks kept for Bull Board').to.be.above(0);
+    } finally {
+      await producers.close();
+      redis.disconnect();
+    }
   });
 
   it('the breaker opens once, at its threshold, with failures spread over both workers', async () => {
@@ -195,7 +235,7 @@ describe('scale-out: two web and two worker processes behave as one', function (
     expect(openings).to.have.length(1);
   });
 
-  it('a link expires once, with one order.expired, while both workers sweep', async () => {
+  it('a link expires once, with one order.expired, while both workers take the sweeps', async () => {
     const tenant = await deployment.seed();
     const r = await deployment.receiver();
     await deployment.integrate(tenant, r.url, ['order.expired']);
@@ -212,7 +252,7 @@ describe('scale-out: two web and two worker processes behave as one', function (
         .where(and(eq(schema.events.companyId, tenant.company.id), eq(schema.events.type, 'order.expired')));
       return rows.length >= 5 ? rows : undefined;
     });
-    // Two sweeps of each worker later, still one event and one delivery per link.
+    // Two outbox sweeps later (each expires overdue links too), still one event and one delivery per link.
     await deployment.sweeps('outbox');
     const again = await deployment.db
       .select()
@@ -229,13 +269,13 @@ describe('scale-out: two web and two worker processes behave as one', function (
     }
   });
 
-  it('a due subscription renews once, with one order.paid, while both workers sweep', async () => {
+  it('a due subscription renews once, with one order.paid, while both workers take the sweeps', async () => {
     const tenant = await deployment.seed();
     const r = await deployment.receiver();
     await deployment.integrate(tenant, r.url, ['order.paid']);
     const subscription = await subscribed(tenant, 'renew@example.com');
     await r.waitFor(1, 15_000);
-    // Its first period ended five minutes ago: both workers' sweeps now find it due at once.
+    // Its first period ended five minutes ago: the next renewal sweep, on either worker, finds it due.
     await deployment.db.execute(
       sql`UPDATE subscriptions SET created_at = created_at - interval '1 month 5 minutes',
               current_period_end = created_at - interval '1 month 5 minutes' + interval '1 month'
@@ -249,7 +289,7 @@ describe('scale-out: two web and two worker processes behave as one', function (
       return rows.length >= 2 ? rows : undefined;
     }, 15_000);
     await r.waitFor(2, 15_000);
-    // Two renewal sweeps of each worker later, still one renewal order and one renewal delivery.
+    // Two renewal sweeps later, still one renewal order and one renewal delivery.
     await deployment.sweeps('renewal');
     const again = await deployment.db
       .select()
@@ -259,7 +299,7 @@ describe('scale-out: two web and two worker processes behave as one', function (
     expect([r.requests.length, duplicates(r)]).to.deep.equal([2, 0]);
   });
 
-  it('a due renewal retry runs once, with one paid order and one order.paid and subscription.renewed per integration, while its job and both workers race', async () => {
+  it('a due renewal retry runs once, with one paid order and one order.paid and subscription.renewed per integration, while its job and the sweeps race', async () => {
     const tenant = await deployment.seed();
     const kinds = ['order.paid', 'order.failed', 'subscription.past_due', 'subscription.renewed'];
     const [a, b] = [await deployment.receiver(), await deployment.receiver()];
@@ -274,7 +314,7 @@ describe('scale-out: two web and two worker processes behave as one', function (
         body: { outcome: 'failed' },
       });
     expect(failed.body.status, failed.text).to.equal('past_due');
-    // And overdue by five minutes: both workers' sweeps (every 200 ms) reach for it as its job fires.
+    // And overdue by five minutes: the renewal sweeps (every 200 ms) reach for it as its job fires.
     await deployment.db.execute(
       sql`UPDATE subscriptions SET next_retry_at = now() - interval '5 minutes' WHERE id = ${subscription.id}`,
     );
@@ -286,7 +326,7 @@ describe('scale-out: two web and two worker processes behave as one', function (
     await eventually(async () => ((await orders()).length >= 3 ? true : undefined), 15_000);
     await Promise.all([a.waitFor(5, 15_000), b.waitFor(5, 15_000)]);
     // The retry's own job has run (it finds the charge made and does nothing) and two renewal sweeps
-    // of each worker have looked too: still one retry charged, once per receiver.
+    // have looked too: still one retry charged, once per receiver.
     expect(await deployment.jobEnd('renewals', jobIds.renewalRetries(subscription.id, 2, 1))).to.equal(
       'completed',
     );

@@ -12,6 +12,7 @@ import { startEmbeddedPostgres, type RunningPostgres } from '../../src/infra/emb
 import { freePort } from '../../src/infra/free-port.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { capturedLogFile } from '../helpers/captured-logs.js';
+import { eventually } from '../helpers/eventually.js';
 import { testEnvironment } from '../helpers/environment.js';
 import { noteSecret } from '../helpers/secrets.js';
 
@@ -108,11 +109,12 @@ describe('a web process started while PostgreSQL is unreachable', function () {
     await close();
 
     let ready = 0;
-    for (let i = 0; i < 100 && ready !== 200; i++) {
-      ready = (await get(`${base}/readyz`)).status;
-      if (ready !== 200) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    expect(ready).to.equal(200);
+    await eventually(
+      async () => ((ready = (await get(`${base}/readyz`)).status) === 200 ? true : undefined),
+      20_000,
+      () => `/readyz to answer 200 (last ${ready})`,
+      200,
+    );
     const offers = await get(`${base}/v1/offers`, tenant.keys.test);
     expect(offers.status).to.equal(200);
     expect(web.alive).to.equal(true);

@@ -1,5 +1,19 @@
 import { expect } from 'chai';
-import { MicroBatcher } from '../../src/shared/batcher.js';
+import FakeTimers from '@sinonjs/fake-timers';
+import { MicroBatcher, type BatchClock } from '../../src/shared/batcher.js';
+
+/** A clock of the test's own (not the process's timers): time moves only when the test says. */
+function fakeClock(): { clock: FakeTimers.Clock; timers: BatchClock } {
+  const clock = FakeTimers.createClock(0);
+  return {
+    clock,
+    timers: {
+      now: () => clock.now,
+      setTimeout: (run, ms) => clock.setTimeout(run, ms),
+      setImmediate: (run) => clock.setImmediate(run),
+    },
+  };
+}
 
 /** Settles every call: its value, or the message of its error. */
 const settled = <T>(calls: Array<Promise<T>>): Promise<Array<T | string>> =>
@@ -56,6 +70,7 @@ describe('MicroBatcher', () => {
   });
 
   it('runs at most maxRunning batches at once: what arrives meanwhile goes in the next batch', async () => {
+    const { clock, timers } = fakeClock();
     const batches: number[][] = [];
     let release: () => void = () => undefined;
     const gate = new Promise<void>((resolve) => {
@@ -69,49 +84,58 @@ describe('MicroBatcher', () => {
       },
       100,
       1,
+      0,
+      timers,
     );
     const first = batcher.push(1);
-    await new Promise((r) => setImmediate(r));
+    await clock.tickAsync(0);
     const later = [2, 3].map((i) => batcher.push(i));
-    await new Promise((r) => setImmediate(r));
+    await clock.tickAsync(0);
     const more = batcher.push(4);
-    await new Promise((r) => setTimeout(r, 10));
+    // Every timer the batcher set has run: none started a second batch beside the first.
+    await clock.runAllAsync();
+    expect(clock.countTimers(), 'nothing left to run').to.equal(0);
     expect(batches).to.deep.equal([[1]]);
     release();
+    await clock.runAllAsync();
     expect(await Promise.all([first, ...later, more])).to.deep.equal([1, 2, 3, 4]);
     expect(batches).to.deep.equal([[1], [2, 3, 4]]);
   });
 
   it('spaces batches by minSpacingMs: the first item after a quiet spell at once, a stream shares a batch per spacing', async () => {
+    const { clock, timers } = fakeClock();
     const started: Array<{ items: number[]; at: number }> = [];
     const batcher = new MicroBatcher(
       async (items: number[]) => {
-        started.push({ items, at: performance.now() });
+        started.push({ items, at: clock.now });
         return items;
       },
       100,
       Number.POSITIVE_INFINITY,
       50,
+      timers,
     );
     const first = batcher.push(1);
-    await new Promise((r) => setImmediate(r));
+    await clock.tickAsync(0);
     expect(
       started.map((b) => b.items),
       'the first item went at once',
     ).to.deep.equal([[1]]);
-    // Within the spacing: these wait for it, and go together.
+    // Within the spacing: these wait for it, and go together, exactly when it has passed.
     const stream = [2, 3, 4].map((i) => batcher.push(i));
-    await new Promise((r) => setTimeout(r, 5));
-    expect(started).to.have.length(1);
+    await clock.tickAsync(49);
+    expect(started, 'nothing before the spacing').to.have.length(1);
+    await clock.tickAsync(1);
     expect(await Promise.all([first, ...stream])).to.deep.equal([1, 2, 3, 4]);
-    expect(started.map((b) => b.items)).to.deep.equal([[1], [2, 3, 4]]);
-    const [one, two] = started;
-    expect((two?.at ?? 0) - (one?.at ?? 0), 'the second waited for the spacing').to.be.at.least(49);
+    expect(started).to.deep.equal([
+      { items: [1], at: 0 },
+      { items: [2, 3, 4], at: 50 },
+    ]);
     // After a quiet spell longer than the spacing, the next item goes at once again.
-    await new Promise((r) => setTimeout(r, 60));
+    await clock.tickAsync(60);
     const fifth = batcher.push(5);
-    await new Promise((r) => setImmediate(r));
-    expect(started).to.have.length(3);
+    await clock.tickAsync(0);
+    expect(started[2]).to.deep.equal({ items: [5], at: 110 });
     expect(await fifth).to.equal(5);
   });
 });

@@ -12,6 +12,7 @@ import {
   cancelPaymentLink,
   createPaymentLink,
   getPaymentLink,
+  soldItemOfLink,
   listPaymentLinks,
   type LinkOwner,
 } from '../../payment-links/service.js';
@@ -261,17 +262,21 @@ export function linksRoutes(ctx: AppContext): Router {
   });
 
   /** The link of the address, in the mode the address names (live unless `mode=test`). */
-  async function linkOf(req: Request, chrome: Chrome) {
+  function scopeOf(req: Request, chrome: Chrome) {
     const shown: Mode = queryOf(req, modeQuery).mode ?? 'live';
-    const id = pathPart(linkId(), req.params.id);
-    return getPaymentLink(ctx.db, { ...ownerOf(chrome, shown), linkId: id });
+    return { ...ownerOf(chrome, shown), linkId: pathPart(linkId(), req.params.id) };
+  }
+  async function linkOf(req: Request, chrome: Chrome) {
+    return getPaymentLink(ctx.db, scopeOf(req, chrome));
   }
 
   router.get('/links/:id', async (req, res) => {
     const chrome = signedIn(req, res);
     if (!chrome) return;
     const page = dashboardLocale(req);
-    const found = await linkOf(req, chrome);
+    // The link and what it sells, read together (one round).
+    const scope = scopeOf(req, chrome);
+    const [found, item] = await Promise.all([getPaymentLink(ctx.db, scope), soldItemOfLink(ctx.db, scope)]);
     const url = linkUrl(ctx.config, found.link);
     const { done } = queryOf(req, doneQuery);
     sendPage(
@@ -280,6 +285,7 @@ export function linksRoutes(ctx: AppContext): Router {
       page,
       linkPage(page, chrome, {
         found,
+        item,
         url,
         shortUrl: shortUrl(ctx.config, found.link.shortCode),
         qrSvg: await qrSvg(url),

@@ -323,7 +323,15 @@ export function newLinkPage(
 export function linkPage(
   page: DashboardLocale,
   chrome: Chrome,
-  data: { found: LinkWithOrder; url: string; shortUrl: string; qrSvg: string; done?: DoneKey | undefined },
+  data: {
+    found: LinkWithOrder;
+    /** The offer or plan it sells, as the seller named it. */
+    item: { name: string; code: string } | undefined;
+    url: string;
+    shortUrl: string;
+    qrSvg: string;
+    done?: DoneKey | undefined;
+  },
 ): SafeHtml {
   const tl = page.t.links;
   const { link, order } = data.found;
@@ -357,7 +365,12 @@ export function linkPage(
       <h2>${tl.facts}</h2>
       <dl>
         ${fact(tl.status, badge(TONES[link.status], tl.statuses[link.status]))}
-        ${fact(tl.sells, html`<code>${sells(link)}</code>`)}
+        ${fact(
+          tl.sells,
+          data.item
+            ? html`${data.item.name} <code>${data.item.code}</code>`
+            : html`<code>${sells(link)}</code>`,
+        )}
         ${fact(tl.reference, link.externalReference ?? false)} ${fact(tl.coupon, link.couponCode ?? false)}
         ${fact(tl.methods, link.paymentMethods.map((m) => tl.methodNames[m]).join(', '))}
         ${fact(tl.installments, link.maxInstallments)} ${fact(tl.singleUse, link.singleUse ? tl.yes : tl.no)}

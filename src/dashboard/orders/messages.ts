@@ -1,4 +1,4 @@
-/** The orders export's words, in each language the dashboard speaks (joined into `../messages.ts`). */
+/** The orders pages' words and the orders export's, in each language the dashboard speaks (joined into `../messages.ts`). */
 import type { Language } from '../../ui/language.js';
 
 export interface OrdersCsvMessages {
@@ -22,7 +22,7 @@ export interface OrdersCsvMessages {
   methods: Record<'credit_card' | 'pix' | 'boleto', string>;
 }
 
-const ptBR: OrdersCsvMessages = {
+const csvPtBR: OrdersCsvMessages = {
   download: 'Baixar planilha (CSV)',
   downloadHint: 'Os pedidos destes filtros, em CSV com ponto e vírgula, para o Excel ou o Google Planilhas.',
   file: 'pedidos',
@@ -42,7 +42,7 @@ const ptBR: OrdersCsvMessages = {
   methods: { credit_card: 'Cartão de crédito', pix: 'Pix', boleto: 'Boleto' },
 };
 
-const en: OrdersCsvMessages = {
+const csvEn: OrdersCsvMessages = {
   download: 'Download spreadsheet (CSV)',
   downloadHint: 'The orders of these filters as comma-separated values, for Excel or Google Sheets.',
   file: 'orders',
@@ -62,4 +62,121 @@ const en: OrdersCsvMessages = {
   methods: { credit_card: 'Credit card', pix: 'Pix', boleto: 'Boleto' },
 };
 
-export const ORDERS_CSV_WORDS: Record<Language, OrdersCsvMessages> = { 'pt-BR': ptBR, en };
+export const ORDERS_CSV_WORDS: Record<Language, OrdersCsvMessages> = { 'pt-BR': csvPtBR, en: csvEn };
+
+export interface OrdersPageMessages {
+  orders: {
+    title: string;
+    filter: string;
+    status: string;
+    anyStatus: string;
+    mode: string;
+    anyMode: string;
+    live: string;
+    test: string;
+    apply: string;
+    none: string;
+    order: string;
+    buyer: string;
+    product: string;
+    amount: string;
+    created: string;
+    action: string;
+    refund: string;
+    refundLabel: (code: string) => string;
+    more: string;
+  };
+
+  subscriptions: {
+    title: string;
+    filter: string;
+    none: string;
+    subscription: string;
+    plan: string;
+    periodEnd: string;
+    endsAtPeriodEnd: string;
+    cancelNow: string;
+    cancelNowLabel: (id: number) => string;
+    cancelAtEnd: string;
+    cancelAtEndLabel: (id: number) => string;
+    more: string;
+  };
+}
+
+const ptBR: OrdersPageMessages = {
+  orders: {
+    title: 'Pedidos',
+    filter: 'Filtrar pedidos',
+    status: 'Estado',
+    anyStatus: 'Qualquer estado',
+    mode: 'Modo',
+    anyMode: 'Produção e teste',
+    live: 'Produção',
+    test: 'Teste',
+    apply: 'Filtrar',
+    none: 'Nenhum pedido com esses filtros.',
+    order: 'Pedido',
+    buyer: 'Comprador',
+    product: 'Produto',
+    amount: 'Valor',
+    created: 'Criado em',
+    action: 'Ação',
+    refund: 'Reembolsar',
+    refundLabel: (code) => `Reembolsar o pedido ${code}`,
+    more: 'Mais antigos',
+  },
+  subscriptions: {
+    title: 'Assinaturas',
+    filter: 'Filtrar assinaturas',
+    none: 'Nenhuma assinatura com esses filtros.',
+    subscription: 'Assinatura',
+    plan: 'Plano',
+    periodEnd: 'Fim do período',
+    endsAtPeriodEnd: 'Termina no fim do período',
+    cancelNow: 'Cancelar agora',
+    cancelNowLabel: (id) => `Cancelar agora a assinatura ${id}`,
+    cancelAtEnd: 'Cancelar no fim do período',
+    cancelAtEndLabel: (id) => `Cancelar no fim do período a assinatura ${id}`,
+    more: 'Mais antigas',
+  },
+};
+
+const en: OrdersPageMessages = {
+  orders: {
+    title: 'Orders',
+    filter: 'Filter orders',
+    status: 'Status',
+    anyStatus: 'Any status',
+    mode: 'Mode',
+    anyMode: 'Live and test',
+    live: 'Live',
+    test: 'Test',
+    apply: 'Filter',
+    none: 'No orders match these filters.',
+    order: 'Order',
+    buyer: 'Buyer',
+    product: 'Product',
+    amount: 'Amount',
+    created: 'Created',
+    action: 'Action',
+    refund: 'Refund',
+    refundLabel: (code) => `Refund order ${code}`,
+    more: 'Older',
+  },
+  subscriptions: {
+    title: 'Subscriptions',
+    filter: 'Filter subscriptions',
+    none: 'No subscriptions match these filters.',
+    subscription: 'Subscription',
+    plan: 'Plan',
+    periodEnd: 'Period ends',
+    endsAtPeriodEnd: 'Ends at the period end',
+    cancelNow: 'Cancel now',
+    cancelNowLabel: (id) => `Cancel now: subscription ${id}`,
+    cancelAtEnd: 'Cancel at period end',
+    cancelAtEndLabel: (id) => `Cancel at period end: subscription ${id}`,
+    more: 'Older',
+  },
+};
+
+export const ORDERS_PAGE_WORDS: Record<Language, OrdersPageMessages> = { 'pt-BR': ptBR, en };
