@@ -16,6 +16,7 @@ export const QUEUE = {
   deliveryLanes: 'delivery-lanes',
   gatewayNotices: 'gateway-notices',
   gatewayReconciliation: 'gateway-reconciliation',
+  emails: 'emails',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -90,6 +91,11 @@ export interface JobPayloads {
   };
   /** Read one charge's payment from its PSP (a lost notification must not leave it pending). */
   gatewayReconciliation: { orderCode: string };
+  /**
+   * Send one e-mail message (its recipient, words and state live in PostgreSQL); a timed one (a
+   * reminder, a renewal notice) is a delayed job. `kind` is there for a person reading Bull Board.
+   */
+  emails: { messageId: number; kind?: string };
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -107,6 +113,7 @@ export interface JobResults {
   deliveryLanes: { outcome: string; sent: number };
   gatewayNotices: { applied: string };
   gatewayReconciliation: { outcome: string };
+  emails: { outcome: string };
 }
 
 const DAY = 24 * 3600;
@@ -161,6 +168,9 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
   // reconciliation reads it again later anyway.
   gatewayNotices: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
   gatewayReconciliation: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
+  // An SMTP server that refuses for a while (4xx, down): ten tries over about four hours (15 s
+  // doubling), then the message is recorded failed. The message's row is the record of each attempt.
+  emails: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 15_000 } },
 };
 
 /**
@@ -181,6 +191,7 @@ export const QUEUE_TRACED: Record<QueueKey, boolean> = {
   deliveryLanes: false,
   gatewayNotices: true,
   gatewayReconciliation: true,
+  emails: true,
 };
 
 /** Deterministic job ids make every producer idempotent: adding the same id twice is a no-op. */
@@ -199,6 +210,7 @@ export const jobIds = {
   gatewayNotices: (provider: string, topic: string, resourceId: string, requestId: string): string =>
     `notice-${provider}-${topic}-${resourceId}-${requestId}`,
   gatewayReconciliation: (orderCode: string, read: number): string => `reconcile-${orderCode}-${read}`,
+  emails: (messageId: number): string => `email-${messageId}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

@@ -22,6 +22,7 @@ import {
   type Periodic,
   type SweepOptions,
 } from '../src/sweeps/sweep.js';
+import { createMailer } from '../src/emails/transport.js';
 import { buildProcessors } from './processors.js';
 
 export interface RunningWorkers {
@@ -62,16 +63,22 @@ export async function startWorkers(
   redis: RedisTarget,
   options: WorkerOptions = {},
 ): Promise<RunningWorkers> {
+  // E-mail to buyers goes through SMTP_URL: a worker without one refuses to start, naming it.
+  const mailer = createMailer(web.config);
   const connection = createRedis(redis);
   const producers = new Producers(connection, web.config.queuePrefix, false, queueTelemetry());
   // Jobs added by workers wait out a Redis outage on this connection instead of failing fast.
   const ctx: AppContext = { ...web, producers };
   let stopping = false;
-  const processors = buildProcessors(ctx, {
-    leaseMs: options.laneLeaseMs ?? 30_000,
-    sliceMs: options.laneSliceMs ?? 10_000,
-    stopping: () => stopping,
-  });
+  const processors = buildProcessors(
+    ctx,
+    {
+      leaseMs: options.laneLeaseMs ?? 30_000,
+      sliceMs: options.laneSliceMs ?? 10_000,
+      stopping: () => stopping,
+    },
+    mailer,
+  );
   const concurrency: Record<QueueKey, number> = {
     outbox: ctx.config.workers.outboxConcurrency,
     // Each lane job sends one integration's deliveries (up to WEBHOOK_MAX_IN_FLIGHT at once).
@@ -90,6 +97,8 @@ export async function startWorkers(
     // answer does not hold the others.
     gatewayNotices: 8,
     gatewayReconciliation: 4,
+    // Each waits on the SMTP server: a few at once.
+    emails: ctx.config.email.concurrency,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
@@ -175,6 +184,7 @@ export async function startWorkers(
       ]);
       if (!closed) ctx.logger.warn({ graceMs }, 'workers still busy after the grace period; closing anyway');
       await producers.close();
+      mailer.close();
       await closeHttpAgents();
       connection.disconnect();
     },

@@ -12,6 +12,9 @@ import { runDeliveryJob, runLaneJob, runRelayJob } from '../src/webhooks/jobs.js
 import { relayEvents } from '../src/webhooks/relay.js';
 import { runRecovery } from '../src/webhooks/recovery.js';
 import { purgeExpiredSessions } from '../src/dashboard/sessions.js';
+import { queueEmails } from '../src/emails/relay.js';
+import { sendEmail } from '../src/emails/send.js';
+import type { Mailer } from '../src/emails/transport.js';
 import { pruneExpired } from '../src/webhooks/retention.js';
 
 const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
@@ -65,6 +68,10 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
       .required(),
   }),
   gatewayReconciliation: Joi.object({ orderCode: Joi.string().guid().required() }),
+  emails: Joi.object({
+    messageId: Joi.number().integer().min(1).required(),
+    kind: Joi.string().max(40),
+  }),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -81,9 +88,30 @@ export type ProcessorOf<Q extends QueueKey> = (job: Job, token?: string) => Prom
  * run twice. `workers/index.ts` refuses to start when a queue has none. `ctx` carries the workers'
  * own producers (a connection that waits out a Redis outage).
  */
-export function buildProcessors(ctx: AppContext, lanes: LaneRunOptions): { [Q in QueueKey]: ProcessorOf<Q> } {
+export function buildProcessors(
+  ctx: AppContext,
+  lanes: LaneRunOptions,
+  mailer: Mailer,
+): { [Q in QueueKey]: ProcessorOf<Q> } {
   return {
-    outbox: async (job) => runRelayJob(ctx, payload('outbox', job)),
+    outbox: async (job) => {
+      const data = payload('outbox', job);
+      const relayed = await runRelayJob(ctx, data);
+      // The same events' e-mails to buyers, once their webhooks are on their way.
+      await queueEmails(ctx, [data.eventId, ...(data.eventIds ?? [])]);
+      return relayed;
+    },
+    emails: async (job, token) => {
+      const { messageId } = payload('emails', job);
+      const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const outcome = await sendEmail(ctx, mailer, messageId, { final });
+      if (outcome.kind === 'later') {
+        // Its time has not come (a delayed job a moment early), or its company's hourly limit is reached.
+        await job.moveToDelayed(outcome.at.getTime(), token);
+        throw new DelayedError();
+      }
+      return { outcome: outcome.kind };
+    },
     deliveries: async (job) => runDeliveryJob(ctx, job, payload('deliveries', job)),
     deliveryLanes: async (job, token) => runLaneJob(ctx, job, token, payload('deliveryLanes', job), lanes),
     // No link gets a job of its own any more (the expiry tick finds due links by expires_at); the
