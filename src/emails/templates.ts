@@ -87,7 +87,9 @@ function formats(w: EmailWords) {
 function factsOf(input: RenderInput, w: EmailWords): Array<[string, string]> {
   const { data, kind } = input;
   const f = formats(w);
-  const item = data.item && data.item !== data.product ? `${data.product} · ${data.item}` : data.product;
+  const item = oneLine(
+    data.item && data.item !== data.product ? `${data.product} · ${data.item}` : data.product,
+  );
   const facts: Array<[string, string]> = [[w.labels.item, item]];
   const cycle = data.plan ? ` (${w.cycles[data.plan.cycle] ?? data.plan.cycle})` : '';
   facts.push([w.labels.amount, `${f.money(data.amount)}${cycle}`]);

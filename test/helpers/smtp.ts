@@ -78,7 +78,7 @@ export class TestSmtp {
             return;
           }
           const raw = Buffer.concat(chunks).toString('utf8');
-          simpleParser(raw).then(
+          simpleParser(raw, { keepCidLinks: true }).then(
             (parsed) => {
               this.mails.push({
                 envelope: {
