@@ -2,10 +2,9 @@
  * A preview of each message (the dashboard's e-mail page): the company's own sender name and CNPJ,
  * a made-up buyer and purchase, in the language asked for. Nothing is sent, nothing is stored.
  */
-import type { Executor } from '../shared/db/index.js';
 import type { Language } from '../ui/language.js';
 import type { EmailKind, MessageData } from './kinds.js';
-import { sellerOf } from './settings.js';
+import type { Seller } from './settings.js';
 import { renderMessage, type Rendered } from './templates.js';
 
 const DAY_MS = 86_400_000;
@@ -44,18 +43,16 @@ function sampleData(kind: EmailKind, language: Language, now: Date): MessageData
  * (`data:`), as a page can, where a mail client reads them from the message (`cid:`).
  */
 export async function previewMessage(
-  db: Executor,
-  companyId: number,
+  seller: Pick<Seller, 'senderName' | 'cnpj'>,
   kind: EmailKind,
   language: Language,
   checkoutUrl: string,
 ): Promise<Rendered> {
-  const seller = await sellerOf(db, companyId);
   const rendered = await renderMessage({
     kind,
     language,
     data: sampleData(kind, language, new Date()),
-    seller: { name: seller?.senderName ?? '', cnpj: seller?.cnpj ?? null },
+    seller: { name: seller.senderName, cnpj: seller.cnpj },
     checkoutUrl,
     token: 'preview',
   });

@@ -76,18 +76,25 @@ export interface Seller {
   replyTo: string | null;
   cnpj: string | null;
   messages: Record<EmailKind, boolean>;
+  /** The settings as the panel shows them. */
+  settings: EmailSettings;
 }
 
 export async function sellerOf(db: Executor, companyId: number): Promise<Seller | undefined> {
-  const [company, row] = await Promise.all([findCompany(db, companyId), findSettings(db, companyId)]);
+  // Side by side: a page that shows a seller reads it in one round.
+  const [company, row, owner] = await Promise.all([
+    findCompany(db, companyId),
+    findSettings(db, companyId),
+    findOwner(db, companyId),
+  ]);
   if (!company) return undefined;
   const settings = settingsOf(company.name, row);
-  const replyTo = settings.replyTo ?? (await findOwner(db, companyId))?.email ?? null;
   return {
     companyName: company.name,
     senderName: settings.senderName,
-    replyTo,
+    replyTo: settings.replyTo ?? owner?.email ?? null,
     cnpj: company.cnpj,
     messages: settings.messages,
+    settings,
   };
 }

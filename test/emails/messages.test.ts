@@ -49,7 +49,8 @@ describe('E-mail to buyers: the messages (HTTP in, e-mail out through a real SMT
     expect(image?.cid).to.be.a('string');
     expect(String(parsed.html)).to.include(`cid:${image?.cid ?? ''}`);
     const png = PNG.sync.read(image?.content ?? Buffer.alloc(0));
-    expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).to.equal(copyPaste);
+    // jsqr is CommonJS: under NodeNext its default import is the module, whose `default` is the decoder.
+    expect(jsQR.default(new Uint8ClampedArray(png.data), png.width, png.height)?.data).to.equal(copyPaste);
     expect(parsed.text).to.include(`/pay/orders/${order.code}?lang=pt-BR`);
     // The order lists it, sent.
     await eventually(

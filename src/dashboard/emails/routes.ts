@@ -4,12 +4,11 @@
  * was sent (as the panel's order `emails`).
  */
 import { Router, type Response } from 'express';
-import { findCompany } from '../../companies/repository.js';
 import { EMAIL_KINDS, type EmailKind } from '../../emails/kinds.js';
 import { orderEmailsOf } from '../../emails/order-emails.js';
 import { previewMessage } from '../../emails/preview.js';
 import { updateEmailSettingsBody } from '../../emails/schemas.js';
-import { getEmailSettings, updateEmailSettings } from '../../emails/settings.js';
+import { sellerOf, updateEmailSettings } from '../../emails/settings.js';
 import { getOrder } from '../../orders/panel-service.js';
 import type { AppContext } from '../../shared/context.js';
 import { NotFoundError, ValidationError } from '../../shared/errors.js';
@@ -61,24 +60,17 @@ export function emailsRoutes(ctx: AppContext): Router {
     chrome: Chrome,
     extra: { status: number; saved: boolean; form?: SettingsForm; problems?: FormProblems },
   ): Promise<void> => {
-    const { companyId } = chrome.principal;
-    const [settings, company] = await Promise.all([
-      getEmailSettings(ctx.db, companyId),
-      findCompany(ctx.db, companyId),
-    ]);
+    const seller = await sellerOf(ctx.db, chrome.principal.companyId);
+    if (!seller) throw new NotFoundError('No company');
     const previews = await Promise.all(
       EMAIL_KINDS.map(async (kind) => {
-        const rendered = await previewMessage(ctx.db, companyId, kind, page.lang, ctx.config.urls.checkout);
+        const rendered = await previewMessage(seller, kind, page.lang, ctx.config.urls.checkout);
         return { kind, subject: rendered.subject, text: rendered.text };
       }),
     );
     const { status, ...rest } = extra;
-    sendPage(
-      res,
-      status,
-      page,
-      emailsPage(page, chrome, { settings, companyName: company?.name ?? '', previews, ...rest }),
-    );
+    const data = { settings: seller.settings, companyName: seller.companyName, previews, ...rest };
+    sendPage(res, status, page, emailsPage(page, chrome, data));
   };
 
   router.get('/emails', async (req, res) => {
@@ -128,13 +120,9 @@ export function emailsRoutes(ctx: AppContext): Router {
     if (!chrome) return;
     const page = dashboardLocale(req);
     const kind = kindOf(req.params.kind);
-    const rendered = await previewMessage(
-      ctx.db,
-      chrome.principal.companyId,
-      kind,
-      page.lang,
-      ctx.config.urls.checkout,
-    );
+    const seller = await sellerOf(ctx.db, chrome.principal.companyId);
+    if (!seller) throw new NotFoundError('No company');
+    const rendered = await previewMessage(seller, kind, page.lang, ctx.config.urls.checkout);
     sendPreview(res, page, rendered.html);
   });
 
@@ -145,9 +133,12 @@ export function emailsRoutes(ctx: AppContext): Router {
     const page = dashboardLocale(req);
     const code = pathPart(orderCode(), req.params.code).toLowerCase();
     const { companyId } = chrome.principal;
-    const row = await getOrder(ctx.db, companyId, code);
-    const emails = (await orderEmailsOf(ctx.db)(companyId, [code])).get(code) ?? [];
-    sendPage(res, 200, page, orderDetailPage(page, chrome, { row, emails }));
+    // Side by side, one round: the order, and its e-mails (none when the order is not the company's).
+    const [row, emails] = await Promise.all([
+      getOrder(ctx.db, companyId, code),
+      orderEmailsOf(ctx.db)(companyId, [code]),
+    ]);
+    sendPage(res, 200, page, orderDetailPage(page, chrome, { row, emails: emails.get(code) ?? [] }));
   });
 
   return router;
