@@ -9,9 +9,8 @@ import { findItemById, type CatalogItem } from '../catalog/repository.js';
 import { renewalOfToken } from '../emails/buyer-links.js';
 import { gatewayOfCompany } from '../gateways/index.js';
 import { reserveChargeRow } from '../orders/charge-repository.js';
-import { recordCharge, type RenewalChargeRequest } from '../orders/charges.js';
+import type { RenewalChargeRequest } from '../orders/charges.js';
 import { findOrderByCode, firstOrderOfSubscription } from '../orders/repository.js';
-import { confirmPayment, failPayment } from '../orders/service.js';
 import {
   findSubscription,
   lockSubscription,
@@ -25,6 +24,7 @@ import { priceWithCoupon } from './pricing.js';
 import {
   chargeThrough,
   chosenPayment,
+  orderOfCharge,
   parsePayForm,
   type CheckoutView,
   type PayFormValues,
@@ -105,15 +105,9 @@ export async function payRenewalAtCheckout(
       payerAddress: form.address,
       createdAt: createdAt.toISOString(),
     };
-    return reserveChargeRow(tx, {
-      orderCode,
-      companyId: current.companyId,
-      provider: gateway.provider,
-      accountId: gateway.accountId,
-      paymentLinkId: null,
-      subscriptionId: current.id,
-      request: { ...request },
-    });
+    const account = { provider: gateway.provider, accountId: gateway.accountId };
+    const owner = { companyId: current.companyId, subscriptionId: current.id, paymentLinkId: null };
+    return reserveChargeRow(tx, { orderCode, ...account, ...owner, request: { ...request } });
   });
   if (!reserved) return undefined;
   // A charge of this code made already (a retry after the gateway answered): its order, once recorded.
@@ -121,29 +115,7 @@ export async function payRenewalAtCheckout(
     const order = await findOrderByCode(ctx.db, orderCode);
     if (order) return { order, view, paid: order.status === 'paid' };
   }
-  const charge = await chargeThrough(
-    ctx,
-    gateway,
-    view,
-    form,
-    { orderCode, createdAt },
-    { method, installments },
-  );
-  const recorded = await recordCharge(ctx, orderCode, charge);
-  const order = recorded.order;
-  if (!recorded.created) return { order, view, paid: order.status === 'paid' };
-  switch (charge.status) {
-    case 'pending':
-      return { order, view, paid: false };
-    case 'declined':
-      return { order: (await failPayment(ctx, { code: order.code })).order, view, paid: false };
-    case 'paid': {
-      const confirmed = await confirmPayment(ctx, {
-        orderCode: order.code,
-        paymentMethod: method,
-        paidAt: new Date(),
-      });
-      return { order: confirmed.order, view, paid: true };
-    }
-  }
+  const made = { orderCode, createdAt };
+  const charge = await chargeThrough(ctx, gateway, view, form, made, { method, installments });
+  return { ...(await orderOfCharge(ctx, orderCode, charge, method)), view };
 }

@@ -478,24 +478,32 @@ export async function payAtCheckout(
   if (reservation.order) return { order: reservation.order, view, paid: reservation.order.status === 'paid' };
 
   const charge = await chargeThrough(ctx, gateway, view, form, reservation, { method, installments });
-  const recorded = await recordCharge(ctx, reservation.orderCode, charge);
+  return { ...(await orderOfCharge(ctx, reservation.orderCode, charge, method)), view };
+}
+
+/**
+ * The pay step once the gateway answered: the pending order recorded (with its events), then a card
+ * declined fails it and one approved at once is confirmed. A pending one waits for the gateway, or for
+ * the abandonment check at its deadline (recordCharge scheduled it). Another request that recorded
+ * the same charge first answers with the order as it is.
+ */
+export async function orderOfCharge(
+  ctx: AppContext,
+  orderCode: string,
+  charge: Charge,
+  method: PaymentMethod,
+): Promise<Omit<Payment, 'view'>> {
+  const recorded = await recordCharge(ctx, orderCode, charge);
   const order = recorded.order;
-  if (!recorded.created) return { order, view, paid: order.status === 'paid' };
-  switch (charge.status) {
-    case 'pending':
-      // It waits for the gateway, or for the abandonment check at its deadline (recordCharge scheduled it).
-      return { order, view, paid: false };
-    case 'declined':
-      return { order: (await failPayment(ctx, { code: order.code })).order, view, paid: false };
-    case 'paid': {
-      const confirmed = await confirmPayment(ctx, {
-        orderCode: order.code,
-        paymentMethod: method,
-        paidAt: new Date(),
-      });
-      return { order: confirmed.order, view, paid: true };
-    }
-  }
+  if (!recorded.created || charge.status === 'pending') return { order, paid: order.status === 'paid' };
+  if (charge.status === 'declined')
+    return { order: (await failPayment(ctx, { code: order.code })).order, paid: false };
+  const confirmed = await confirmPayment(ctx, {
+    orderCode: order.code,
+    paymentMethod: method,
+    paidAt: new Date(),
+  });
+  return { order: confirmed.order, paid: true };
 }
 
 /**

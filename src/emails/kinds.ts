@@ -2,7 +2,7 @@
  * What the service mails a buyer, and about which events (docs/email.md). One module, so the relay,
  * the sender, the settings and the migration's index agree.
  */
-import type { EventKind } from '../events/kinds.js';
+import { SUBSCRIPTION_EVENT_KINDS, type EventKind } from '../events/kinds.js';
 import { EMAIL_KINDS, EMAIL_STATES } from '../shared/db/schema.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import type { Language } from '../ui/language.js';
@@ -21,14 +21,8 @@ export type ShownEmailState = (typeof SHOWN_EMAIL_STATES)[number];
  * the sweep reads (migration 0921) and of the repository's statements.
  */
 export const EMAILED_EVENT_KINDS = [
-  'order.created',
-  'order.paid',
-  'order.refunded',
-  'order.abandoned',
-  'subscription.created',
-  'subscription.renewed',
-  'subscription.past_due',
-  'subscription.canceled',
+  ...(['order.created', 'order.paid', 'order.refunded', 'order.abandoned'] as const),
+  ...SUBSCRIPTION_EVENT_KINDS,
 ] as const satisfies readonly EventKind[];
 export type EmailedEventKind = (typeof EMAILED_EVENT_KINDS)[number];
 

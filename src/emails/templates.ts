@@ -5,7 +5,7 @@
  */
 import QRCode from 'qrcode';
 import { formatDigitableLine } from '../gateways/boleto.js';
-import { BRASILIA, dateFormat, formatMoney } from '../ui/format.js';
+import { BRASILIA, BUYER_DATE_TIME, dateFormat, formatMoney } from '../ui/format.js';
 import { html, type SafeHtml } from '../ui/html.js';
 import type { Language } from '../ui/language.js';
 import type { EmailKind, MessageData } from './kinds.js';
@@ -63,15 +63,7 @@ const cnpjText = (digits: string): string =>
 function formats(w: EmailWords) {
   return {
     money: (amount: string) => formatMoney(w.locale, amount, 'BRL'),
-    dateTime: (iso: string) =>
-      dateFormat(w.locale, 'email date-time', {
-        day: 'numeric',
-        month: 'long',
-        year: 'numeric',
-        hour: '2-digit',
-        minute: '2-digit',
-        timeZone: BRASILIA,
-      }).format(new Date(iso)),
+    dateTime: (iso: string) => dateFormat(w.locale, 'email date-time', BUYER_DATE_TIME).format(new Date(iso)),
     /** A calendar day (`YYYY-MM-DD`) or the day of an instant in Brasília. */
     day: (value: string) =>
       dateFormat(w.locale, 'email day', {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { freePort } from './free-port.js';
 import { assertPortFree, StartupError } from './startup-error.js';
-import { startSupervised, type SupervisedProcess } from './supervised.js';
+import { OwnedChild } from './supervised.js';
 
 export class InboxMissingError extends StartupError {
   override name = 'InboxMissingError';
@@ -45,7 +45,7 @@ async function isFree(port: number): Promise<boolean> {
  * outlive this one, like the private redis-server.
  */
 export class PrivateInbox {
-  private child: SupervisedProcess | undefined;
+  private readonly child = new OwnedChild();
   smtpPort = 0;
   webPort = 0;
 
@@ -60,7 +60,7 @@ export class PrivateInbox {
   }
 
   async start(): Promise<void> {
-    if (this.child) return;
+    if (this.child.running) return;
     const program = maildevProgram();
     if (!program) throw new InboxMissingError();
     await mkdir(this.options.dir, { recursive: true });
@@ -79,47 +79,15 @@ export class PrivateInbox {
       '--mail-directory',
       this.options.dir,
     ];
-    const child = startSupervised({ command: process.execPath, args, stopSignal: 'SIGTERM', graceMs: 5000 });
-    this.child = child;
-    let output = '';
-    const onData = (chunk: Buffer): void => {
-      output = (output + chunk.toString()).slice(-4000);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const ready = (): void => {
-          if (!output.includes('SMTP Server running') || !output.includes('webapp running')) return;
-          child.stdout.off('data', ready);
-          resolve();
-        };
-        child.stdout.on('data', ready);
-        void child.exited.then(({ code }) => {
-          child.stdout.off('data', ready);
-          reject(
-            new Error(`maildev exited with code ${String(code)} before it was ready: ${output.slice(-500)}`),
-          );
-        });
-      });
-    } catch (err) {
-      this.child = undefined;
-      await child.stop();
-      throw err;
-    }
-    child.stdout.off('data', onData);
-    child.stderr.off('data', onData);
-    child.stdout.resume();
-    child.stderr.resume();
-    void child.exited.then(() => {
-      if (this.child === child) this.child = undefined;
-    });
+    await this.child.start(
+      { command: process.execPath, args, stopSignal: 'SIGTERM', graceMs: 5000 },
+      (output) => output.includes('SMTP Server running') && output.includes('webapp running'),
+      (code, output) =>
+        new Error(`maildev exited with code ${String(code)} before it was ready: ${output.slice(-500)}`),
+    );
   }
 
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    this.child = undefined;
-    await child.stop();
+  stop(): Promise<void> {
+    return this.child.stop();
   }
 }

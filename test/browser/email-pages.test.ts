@@ -1,11 +1,8 @@
 import { expect } from 'chai';
 import type { Browser } from 'playwright-core';
-import type { SeedResult } from '../../src/cli/seed.js';
-import { freePort } from '../../src/infra/free-port.js';
 import { activeOffer, activePlan } from '../checkout/helpers.js';
-import { startEngine, eventually, type Engine } from '../events/helpers.js';
-import { seed } from '../helpers/app.js';
-import { buy, mailTo } from '../emails/helpers.js';
+import { eventually } from '../events/helpers.js';
+import { buy, mailTo, sellerWorld } from '../emails/helpers.js';
 import { P } from '../orders/helpers.js';
 import { browserIn, checkPage, launchChromium } from './browser.js';
 
@@ -16,25 +13,23 @@ import { browserIn, checkPage, launchChromium } from './browser.js';
  */
 describe('E-mail pages in Chromium', function () {
   this.timeout(180_000);
+  const world = sellerWorld({ localhost: true });
   let browser: Browser;
-  let engine: Engine;
-  let tenant: SeedResult;
-
   before(async () => {
     browser = await launchChromium();
-    const port = await freePort();
-    engine = await startEngine({ PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}` });
-    tenant = await seed();
-    const on = await engine.app.http.patch(`${P}/email-settings`, {
-      auth: tenant.panel_token,
+    const on = await world.app.http.patch(`${P}/email-settings`, {
+      auth: world.tenant.panel_token,
       body: { messages: { recovery: true } },
     });
     expect(on.status).to.equal(200);
   });
-  after(async () => {
-    await browser?.close();
-    await engine?.close();
-  });
+  after(() => browser?.close());
+  const engine = {
+    get app() {
+      return world.app;
+    },
+  };
+  const tenantOf = () => world.tenant;
 
   /** A page of the service under 127.0.0.1, as the browser opens a link of an e-mail. */
   const local = (url: string): string => {
@@ -49,13 +44,13 @@ describe('E-mail pages in Chromium', function () {
     ] as const) {
       const context = await browserIn(browser, locale);
       const page = await context.newPage();
-      await page.goto(`${engine.app.url}/pay/${activeOffer(tenant).code}`);
+      await page.goto(`${engine.app.url}/pay/${activeOffer(tenantOf()).code}`);
       const box = page.locator('#recovery_consent');
       expect(await box.isChecked()).to.equal(false);
       await checkPage(page, `checkout-consent`, lang);
       await context.close();
     }
-    const { order } = await buy(engine.app, tenant, { method: 'pix', consent: true });
+    const { order } = await buy(engine.app, tenantOf(), { method: 'pix', consent: true });
     const { rows } = await engine.app.ctx.pool.query(
       'SELECT recovery_consent, language FROM orders WHERE code = $1',
       [order.code],
@@ -64,7 +59,7 @@ describe('E-mail pages in Chromium', function () {
   });
 
   it('the unsubscribe page asks, then unsubscribes, in the message’s language', async () => {
-    const { order, email } = await buy(engine.app, tenant, { method: 'pix', consent: true, lang: 'en' });
+    const { order, email } = await buy(engine.app, tenantOf(), { method: 'pix', consent: true, lang: 'en' });
     await engine.app.ctx.pool.query(
       `UPDATE orders SET abandon_at = clock_timestamp() - interval '1 minute',
               pix_expires_at = clock_timestamp() - interval '1 minute' WHERE code = $1`,
@@ -85,10 +80,10 @@ describe('E-mail pages in Chromium', function () {
   });
 
   it('the pay-now checkout of a failed renewal, and the dashboard’s E-mails and order pages', async () => {
-    const plan = activePlan(tenant);
-    const { order, email } = await buy(engine.app, tenant, { method: 'credit_card', code: plan.code });
+    const plan = activePlan(tenantOf());
+    const { order, email } = await buy(engine.app, tenantOf(), { method: 'credit_card', code: plan.code });
     const renew = await engine.app.http.post(`${P}/subscriptions/${order.subscription_id ?? 0}/renew`, {
-      auth: tenant.panel_token,
+      auth: tenantOf().panel_token,
       body: { outcome: 'failed' },
     });
     expect(renew.status).to.equal(200);
@@ -105,7 +100,7 @@ describe('E-mail pages in Chromium', function () {
       async () =>
         (
           await engine.app.http.get<{ status: string }>(`${P}/subscriptions/${order.subscription_id ?? 0}`, {
-            auth: tenant.panel_token,
+            auth: tenantOf().panel_token,
           })
         ).body.status === 'active',
       10_000,
@@ -119,7 +114,7 @@ describe('E-mail pages in Chromium', function () {
       const context = await browserIn(browser, locale);
       const seller = await context.newPage();
       await seller.goto(`${engine.app.url}/dashboard/sign-in`);
-      await seller.locator('#credential').fill(tenant.panel_token);
+      await seller.locator('#credential').fill(tenantOf().panel_token);
       await Promise.all([
         seller.waitForURL(/\/dashboard$/),
         seller.locator('main button[type=submit]').click(),

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
-import type { SeedResult } from '../../src/cli/seed.js';
 import { jobIds } from '../../queues/index.js';
 import { queueEmails } from '../../src/emails/relay.js';
 import { SendFailedError, sendEmail } from '../../src/emails/send.js';
@@ -9,25 +8,18 @@ import { testEnvironment } from '../helpers/environment.js';
 import { seed } from '../helpers/app.js';
 import { capturedLogFile } from '../helpers/captured-logs.js';
 import { TestSmtp, buyerAddress } from '../helpers/smtp.js';
-import { startEngine, eventually, type Engine } from '../events/helpers.js';
+import { eventually } from '../events/helpers.js';
 import { payPath } from '../checkout/helpers.js';
 import { P } from '../orders/helpers.js';
-import { buy, mailTo, messagesOf, panelOrder, smtp } from './helpers.js';
+import { buy, mailTo, messagesOf, panelOrder, sellerWorld, smtp } from './helpers.js';
 
 describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', function () {
   this.timeout(60_000);
-  let engine: Engine;
-  let tenant: SeedResult;
-  const app = () => engine.app;
-
-  before(async () => {
-    engine = await startEngine();
-    tenant = await seed();
-  });
-  after(() => engine.close());
+  const world = sellerWorld();
+  const app = () => world.app;
 
   const instructionsOf = async (orderCode: string) => {
-    const found = (await messagesOf(app(), tenant.company.id)).find(
+    const found = (await messagesOf(app(), world.tenant.company.id)).find(
       (m) => m.kind === 'instructions' && m.order_code === orderCode,
     );
     if (!found) throw new Error(`no instructions of ${orderCode}`);
@@ -35,7 +27,7 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
   };
 
   it('sends a message once, however often its event is relayed or its job runs again', async () => {
-    const { order, email } = await buy(app(), tenant, { method: 'pix' });
+    const { order, email } = await buy(app(), world.tenant, { method: 'pix' });
     await mailTo(email, /Pix/);
     const { rows } = await app().ctx.pool.query<{ event_id: string }>(
       'SELECT event_id FROM email_messages WHERE order_code = $1',
@@ -45,17 +37,17 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
     expect(await queueEmails(app().ctx, [rows[0]?.event_id ?? ''])).to.equal(0);
     // The job again, under a new id (BullMQ keeps the finished one's): the message is sent already.
     const message = await instructionsOf(order.code);
-    await engine.workers.producers.add('emails', `again-${message.id}`, { messageId: message.id });
-    expect(await engine.workers.producers.waitForJob('emails', `again-${message.id}`, 10_000)).to.equal(
+    await world.engine.workers.producers.add('emails', `again-${message.id}`, { messageId: message.id });
+    expect(await world.engine.workers.producers.waitForJob('emails', `again-${message.id}`, 10_000)).to.equal(
       'completed',
     );
-    const job = await engine.workers.producers.queue('emails').getJob(`again-${message.id}`);
+    const job = await world.engine.workers.producers.queue('emails').getJob(`again-${message.id}`);
     expect(job?.returnvalue).to.deep.equal({ outcome: 'done' });
     expect(smtp().to(email)).to.have.length(1);
   });
 
   it('retries a transient refusal and delivers once; after a hand-off whose outcome was lost it sends again and says so', async () => {
-    const { order, email } = await buy(app(), tenant, { method: 'pix' });
+    const { order, email } = await buy(app(), world.tenant, { method: 'pix' });
     await mailTo(email, /Pix/);
     const message = await eventually(
       async () => {
@@ -96,13 +88,13 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
     const email = buyerAddress('nobody');
     smtp().refuse.add(email);
     try {
-      const { order } = await buy(app(), tenant, { method: 'pix', email });
+      const { order } = await buy(app(), world.tenant, { method: 'pix', email });
       await eventually(
-        async () => (await panelOrder(app(), tenant, order.code)).emails[0]?.state === 'bounced',
+        async () => (await panelOrder(app(), world.tenant, order.code)).emails[0]?.state === 'bounced',
         15_000,
         'bounced',
       );
-      expect((await panelOrder(app(), tenant, order.code)).emails[0]).to.include({
+      expect((await panelOrder(app(), world.tenant, order.code)).emails[0]).to.include({
         kind: 'instructions',
         sent_at: null,
       });
@@ -112,17 +104,21 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
   });
 
   it('fails a poisoned job at once, without retries, and goes on sending', async () => {
-    await engine.workers.producers.add('emails', 'poisoned-1', { messageId: 'x' } as unknown as {
+    await world.engine.workers.producers.add('emails', 'poisoned-1', { messageId: 'x' } as unknown as {
       messageId: number;
     });
-    expect(await engine.workers.producers.waitForJob('emails', 'poisoned-1', 10_000)).to.equal('failed');
-    const job = await engine.workers.producers.queue('emails').getJob('poisoned-1');
+    expect(await world.engine.workers.producers.waitForJob('emails', 'poisoned-1', 10_000)).to.equal(
+      'failed',
+    );
+    const job = await world.engine.workers.producers.queue('emails').getJob('poisoned-1');
     expect(job?.attemptsMade).to.equal(1);
     expect(job?.failedReason).to.match(/invalid emails payload/);
     // A job for a message that does not exist completes, doing nothing.
-    await engine.workers.producers.add('emails', 'missing-1', { messageId: 999_999_999 });
-    expect(await engine.workers.producers.waitForJob('emails', 'missing-1', 10_000)).to.equal('completed');
-    const { email } = await buy(app(), tenant, { method: 'pix' });
+    await world.engine.workers.producers.add('emails', 'missing-1', { messageId: 999_999_999 });
+    expect(await world.engine.workers.producers.waitForJob('emails', 'missing-1', 10_000)).to.equal(
+      'completed',
+    );
+    const { email } = await buy(app(), world.tenant, { method: 'pix' });
     await mailTo(email, /Pix/);
   });
 
@@ -177,7 +173,7 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
     expect(headers).to.match(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
     const https = /^List-Unsubscribe: .*<(http[^>]+)>/m.exec(headers)?.[1] ?? '';
     expect(https).to.match(/\/pay\/emails\/unsubscribe\?token=\w+/);
-    await engine.workers.sweeps.outbox.runsFromNow(2);
+    await world.engine.workers.sweeps.outbox.runsFromNow(2);
     expect(
       smtp()
         .to(silent.email)
@@ -204,7 +200,7 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
     );
     const again = await buy(app(), shop, { method: 'pix', consent: true, email: consented.email });
     await abandon(again.order.code);
-    await engine.workers.sweeps.outbox.runsFromNow(2);
+    await world.engine.workers.sweeps.outbox.runsFromNow(2);
     expect(
       smtp()
         .to(consented.email)
@@ -218,30 +214,26 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
 
 describe('E-mail to buyers: the per-company hourly limit', function () {
   this.timeout(60_000);
-  let engine: Engine;
-  before(async () => {
-    engine = await startEngine({ EMAIL_RATE_LIMIT_PER_HOUR: '2' });
-  });
-  after(() => engine.close());
+  const world = sellerWorld({ env: { EMAIL_RATE_LIMIT_PER_HOUR: '2' } });
 
   it('sends a company at most EMAIL_RATE_LIMIT_PER_HOUR messages an hour; the rest wait, queued, and another company is not held back', async () => {
     const busy = await seed();
     const bought = [];
-    for (let i = 0; i < 3; i += 1) bought.push(await buy(engine.app, busy, { method: 'pix' }));
+    for (let i = 0; i < 3; i += 1) bought.push(await buy(world.engine.app, busy, { method: 'pix' }));
     const other = await seed();
-    const calm = await buy(engine.app, other, { method: 'pix' });
+    const calm = await buy(world.engine.app, other, { method: 'pix' });
     await mailTo(calm.email, /Pix/);
     await eventually(
       async () =>
-        (await messagesOf(engine.app, busy.company.id)).filter((m) => m.state === 'sent').length === 2,
+        (await messagesOf(world.engine.app, busy.company.id)).filter((m) => m.state === 'sent').length === 2,
       15_000,
       'two sent',
     );
-    const held = (await messagesOf(engine.app, busy.company.id)).find(
+    const held = (await messagesOf(world.engine.app, busy.company.id)).find(
       (m) => m.kind === 'instructions' && m.state === 'queued',
     );
     expect(held, 'the third waits').to.not.equal(undefined);
-    const job = await engine.workers.producers.queue('emails').getJob(jobIds.emails(held?.id ?? 0));
+    const job = await world.engine.workers.producers.queue('emails').getJob(jobIds.emails(held?.id ?? 0));
     await eventually(async () => (await job?.getState()) === 'delayed', 10_000, 'held back as a delayed job');
     expect(Number(job?.delay ?? 0) + Number(job?.timestamp ?? 0)).to.be.above(Date.now() + 50 * 60_000);
     expect(bought.filter((b) => smtp().to(b.email).length > 0)).to.have.length(2);

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
-import type { TestApp } from '../helpers/app.js';
+import { freePort } from '../../src/infra/free-port.js';
+import { seed, type TestApp } from '../helpers/app.js';
+import { startEngine, type Engine } from '../events/helpers.js';
 import { testEnvironment } from '../helpers/environment.js';
 import { buyerAddress, type ArrivedMail } from '../helpers/smtp.js';
 import { payPath, postForm } from '../checkout/helpers.js';
@@ -104,3 +106,46 @@ export const htmlText = (mail: ArrivedMail): string =>
   String(mail.parsed.html || '')
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ');
+
+/** A suite's engine (app and in-process workers) and its seller: started before its tests, closed after. */
+export interface SellerWorld {
+  readonly engine: Engine;
+  readonly tenant: SeedResult;
+  readonly app: TestApp;
+}
+
+/**
+ * Registers, in the `describe` it is called from, a `before` that starts an engine (`env`) and seeds
+ * a company (`name`), and an `after` that closes the engine.
+ */
+export function sellerWorld(
+  options: { env?: Record<string, string>; name?: string; localhost?: boolean } = {},
+): SellerWorld {
+  let engine: Engine | undefined;
+  let tenant: SeedResult | undefined;
+  before(async () => {
+    // `localhost`: links are made for localhost, and a browser opens them under 127.0.0.1.
+    const port = options.localhost ? await freePort() : undefined;
+    const local: Record<string, string> = port
+      ? { PORT: String(port), PUBLIC_BASE_URL: `http://localhost:${port}` }
+      : {};
+    engine = await startEngine({ ...local, ...options.env });
+    tenant = await seed(options.name === undefined ? {} : { name: options.name });
+  });
+  after(() => engine?.close());
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('the world starts in the before hook of sellerWorld');
+    return value;
+  };
+  return {
+    get engine() {
+      return started(engine);
+    },
+    get tenant() {
+      return started(tenant);
+    },
+    get app() {
+      return started(engine).app;
+    },
+  };
+}

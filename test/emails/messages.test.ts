@@ -1,36 +1,34 @@
 import { expect } from 'chai';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
-import type { SeedResult } from '../../src/cli/seed.js';
 import { seed } from '../helpers/app.js';
 import { buyerAddress } from '../helpers/smtp.js';
-import { startEngine, eventually, type Engine } from '../events/helpers.js';
+import { eventually } from '../events/helpers.js';
 import { createLink } from '../checkout/helpers.js';
 import { P } from '../orders/helpers.js';
-import { buy, htmlText, mailTo, messagesOf, panelOrder, smtp } from './helpers.js';
+import { buy, htmlText, mailTo, messagesOf, panelOrder, sellerWorld, smtp } from './helpers.js';
 
 /** Intl writes a no-break space after R$; read as a space. */
 const spaced = (text: string): string => text.replace(/\u00a0/g, ' ');
 
 describe('E-mail to buyers: the messages (HTTP in, e-mail out through a real SMTP server)', function () {
   this.timeout(60_000);
-  let engine: Engine;
-  let tenant: SeedResult;
-  const app = () => engine.app;
-
+  const world = sellerWorld({ name: 'Loja da Ana' });
+  const app = () => world.app;
   before(async () => {
-    engine = await startEngine();
-    tenant = await seed({ name: 'Loja da Ana' });
     // The seller's CNPJ, printed on receipts (a valid one: 11.222.333/0001-81).
     await app().ctx.pool.query('UPDATE companies SET cnpj = $1 WHERE id = $2', [
       '11222333000181',
-      tenant.company.id,
+      world.tenant.company.id,
     ]);
   });
-  after(() => engine.close());
 
   it('mails a Pix order its instructions in Portuguese: the copia e cola, its QR code, the deadline, the seller as sender', async () => {
-    const { order, email } = await buy(app(), tenant, { method: 'pix', lang: 'pt-BR', name: 'Ana Souza' });
+    const { order, email } = await buy(app(), world.tenant, {
+      method: 'pix',
+      lang: 'pt-BR',
+      name: 'Ana Souza',
+    });
     const mail = await mailTo(email, /Pix/);
     const { parsed } = mail;
     expect(mail.envelope.to).to.deep.equal([email]);
@@ -54,18 +52,18 @@ describe('E-mail to buyers: the messages (HTTP in, e-mail out through a real SMT
     expect(parsed.text).to.include(`/pay/orders/${order.code}?lang=pt-BR`);
     // The order lists it, sent.
     await eventually(
-      async () => (await panelOrder(app(), tenant, order.code)).emails[0]?.state === 'sent',
+      async () => (await panelOrder(app(), world.tenant, order.code)).emails[0]?.state === 'sent',
       10_000,
       'the order lists its e-mail as sent',
     );
-    const listed = (await panelOrder(app(), tenant, order.code)).emails;
+    const listed = (await panelOrder(app(), world.tenant, order.code)).emails;
     expect(listed).to.have.length(1);
     expect(listed[0]).to.include({ kind: 'instructions', to: email, state: 'sent' });
     expect(Date.parse(listed[0]?.sent_at ?? '')).to.be.above(0);
   });
 
   it('mails a boleto order in English: the line, the due date and the printable page', async () => {
-    const { order, email } = await buy(app(), tenant, { method: 'boleto', lang: 'en' });
+    const { order, email } = await buy(app(), world.tenant, { method: 'boleto', lang: 'en' });
     const mail = await mailTo(email, /boleto/i);
     expect(mail.parsed.subject).to.match(/^Your boleto for /);
     const boleto = order.boleto;
@@ -79,12 +77,12 @@ describe('E-mail to buyers: the messages (HTTP in, e-mail out through a real SMT
   });
 
   it('mails a receipt of a paid card order: item, amount, instalments, order code, seller and CNPJ, the order page', async () => {
-    const link = await createLink(app(), tenant.keys.live, {
-      offer_code: tenant.offers.find((o) => o.status === 'active')?.code,
+    const link = await createLink(app(), world.tenant.keys.live, {
+      offer_code: world.tenant.offers.find((o) => o.status === 'active')?.code,
       max_installments: 3,
     });
     expect(link.id).to.match(/^plink_/);
-    const { order, email } = await buy(app(), tenant, {
+    const { order, email } = await buy(app(), world.tenant, {
       method: 'credit_card',
       lang: 'en',
       installments: 3,
@@ -100,14 +98,16 @@ describe('E-mail to buyers: the messages (HTTP in, e-mail out through a real SMT
     expect(text).to.include(`/pay/orders/${order.code}?lang=en`);
     expect(htmlText(mail)).to.include('11.222.333/0001-81');
     // A card order gets no payment instructions: only the receipt.
-    await engine.workers.sweeps.outbox.runsFromNow(2);
+    await world.engine.workers.sweeps.outbox.runsFromNow(2);
     expect(smtp().to(email)).to.have.length(1);
   });
 
   it('mails the refund of a refunded order', async () => {
-    const { order, email } = await buy(app(), tenant, { method: 'credit_card' });
+    const { order, email } = await buy(app(), world.tenant, { method: 'credit_card' });
     await mailTo(email, /^Recibo: /);
-    const refunded = await app().http.post(`${P}/orders/${order.code}/refund`, { auth: tenant.panel_token });
+    const refunded = await app().http.post(`${P}/orders/${order.code}/refund`, {
+      auth: world.tenant.panel_token,
+    });
     expect(refunded.status).to.equal(200);
     const mail = await mailTo(email, /^Reembolso: /);
     expect(mail.parsed.text).to.include(order.code).and.include('reembolsado');
@@ -137,8 +137,8 @@ describe('E-mail to buyers: the messages (HTTP in, e-mail out through a real SMT
   });
 
   it('sends each buyer only their own order', async () => {
-    const first = await buy(app(), tenant, { method: 'pix', name: 'First Buyer' });
-    const second = await buy(app(), tenant, { method: 'pix', name: 'Second Buyer' });
+    const first = await buy(app(), world.tenant, { method: 'pix', name: 'First Buyer' });
+    const second = await buy(app(), world.tenant, { method: 'pix', name: 'Second Buyer' });
     const [a, b] = await Promise.all([mailTo(first.email, /Pix/), mailTo(second.email, /Pix/)]);
     expect(a.raw)
       .to.include('First Buyer')
@@ -163,7 +163,7 @@ describe('E-mail to buyers: the messages (HTTP in, e-mail out through a real SMT
       expect(paid.status).to.equal(200);
     }
     // Two sweeps after the events committed: every relay, and the e-mail sweep, have had their turn.
-    await engine.workers.sweeps.outbox.runsFromNow(2);
+    await world.engine.workers.sweeps.outbox.runsFromNow(2);
     expect(await messagesOf(app(), other.company.id)).to.deep.equal([]);
     expect(smtp().to(email)).to.deep.equal([]);
   });

@@ -1,40 +1,31 @@
 import { expect } from 'chai';
-import type { SeedResult } from '../../src/cli/seed.js';
 import { jobIds } from '../../queues/index.js';
 import { addDays, startOfBrazilDay } from '../../src/shared/brazil-time.js';
 import { recordEvent } from '../../src/events/outbox.js';
 import { publishAfterCommit } from '../../src/events/publish.js';
-import { seed } from '../helpers/app.js';
-import { startEngine, eventually, type Engine } from '../events/helpers.js';
+import { eventually } from '../events/helpers.js';
 import { payPath, postForm, signedCallback } from '../checkout/helpers.js';
 import { P, type PanelSubscription } from '../orders/helpers.js';
-import { buy, mailTo, messagesOf, smtp } from './helpers.js';
+import { buy, mailTo, messagesOf, sellerWorld, smtp } from './helpers.js';
 
 describe('E-mail to buyers: timed messages and a subscription’s life', function () {
   this.timeout(60_000);
-  let engine: Engine;
-  let tenant: SeedResult;
-  const app = () => engine.app;
-
-  before(async () => {
-    engine = await startEngine();
-    tenant = await seed();
-  });
-  after(() => engine.close());
+  const world = sellerWorld();
+  const app = () => world.app;
 
   /** A timed message's time comes now: its row says so, and its delayed job runs at once. */
   async function dueNow(messageId: number): Promise<void> {
     await app().ctx.pool.query(`UPDATE email_messages SET send_at = clock_timestamp() WHERE id = $1`, [
       messageId,
     ]);
-    const job = await engine.workers.producers.queue('emails').getJob(jobIds.emails(messageId));
+    const job = await world.engine.workers.producers.queue('emails').getJob(jobIds.emails(messageId));
     expect(await job?.getState()).to.equal('delayed');
     await job?.promote();
-    await engine.workers.producers.waitForJob('emails', jobIds.emails(messageId), 15_000);
+    await world.engine.workers.producers.waitForJob('emails', jobIds.emails(messageId), 15_000);
   }
 
   const message = async (kind: string, orderCode: string) => {
-    const found = (await messagesOf(app(), tenant.company.id)).find(
+    const found = (await messagesOf(app(), world.tenant.company.id)).find(
       (m) => m.kind === kind && m.order_code === orderCode,
     );
     if (!found) throw new Error(`no ${kind} message of ${orderCode}`);
@@ -42,8 +33,8 @@ describe('E-mail to buyers: timed messages and a subscription’s life', functio
   };
 
   it('reminds the buyer of an unpaid boleto the day before it is due (09:00 in Brasília), and not once it is paid', async () => {
-    const unpaid = await buy(app(), tenant, { method: 'boleto' });
-    const paid = await buy(app(), tenant, { method: 'boleto' });
+    const unpaid = await buy(app(), world.tenant, { method: 'boleto' });
+    const paid = await buy(app(), world.tenant, { method: 'boleto' });
     await mailTo(unpaid.email, /boleto/);
     const reminder = await eventually(
       () => message('reminder', unpaid.order.code).catch(() => undefined),
@@ -77,8 +68,8 @@ describe('E-mail to buyers: timed messages and a subscription’s life', functio
   });
 
   it('announces a renewal 3 days ahead, mails the failed one with a pay-now checkout that renews it, its receipt, and the cancel', async () => {
-    const plan = tenant.plans.find((p) => p.status === 'active');
-    const { order, email } = await buy(app(), tenant, {
+    const plan = world.tenant.plans.find((p) => p.status === 'active');
+    const { order, email } = await buy(app(), world.tenant, {
       method: 'credit_card',
       code: plan?.code,
       lang: 'en',
@@ -89,7 +80,7 @@ describe('E-mail to buyers: timed messages and a subscription’s life', functio
     const subscription = async () =>
       (
         await app().http.get<PanelSubscription>(`${P}/subscriptions/${subscriptionId}`, {
-          auth: tenant.panel_token,
+          auth: world.tenant.panel_token,
         })
       ).body;
     const periodEnd = Date.parse((await subscription()).current_period_end);
@@ -97,7 +88,7 @@ describe('E-mail to buyers: timed messages and a subscription’s life', functio
     // The notice: due 3 days before the period ends, delayed in Redis, held in PostgreSQL.
     const notice = await eventually(
       async () =>
-        (await messagesOf(app(), tenant.company.id)).find(
+        (await messagesOf(app(), world.tenant.company.id)).find(
           (m) => m.kind === 'renewal_notice' && m.recipient === email,
         ),
       10_000,
@@ -110,7 +101,7 @@ describe('E-mail to buyers: timed messages and a subscription’s life', functio
 
     // The renewal is declined: past_due, and the buyer gets a link to pay now.
     const renew = await app().http.post(`${P}/subscriptions/${subscriptionId}/renew`, {
-      auth: tenant.panel_token,
+      auth: world.tenant.panel_token,
       body: { outcome: 'failed' },
     });
     expect(renew.status).to.equal(200);
@@ -139,7 +130,7 @@ describe('E-mail to buyers: timed messages and a subscription’s life', functio
     expect((await app().http.get<string>(path)).body).to.include('your subscription was renewed');
 
     const canceled = await app().http.post(`${P}/subscriptions/${subscriptionId}/cancel`, {
-      auth: tenant.panel_token,
+      auth: world.tenant.panel_token,
     });
     expect(canceled.status).to.equal(200);
     const ended = await mailTo(email, /^Your .+ subscription was canceled$/);
@@ -152,7 +143,7 @@ describe('E-mail to buyers: timed messages and a subscription’s life', functio
       async (tx) =>
         (
           await recordEvent(tx, {
-            companyId: tenant.company.id,
+            companyId: world.tenant.company.id,
             type: 'subscription.canceled',
             livemode: true,
             test: false,
