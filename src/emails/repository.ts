@@ -2,7 +2,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 import {
-  EMAILED_EVENT_KINDS,
   type EmailKind,
   type EmailState,
   type MessageData,
@@ -43,8 +42,7 @@ export async function saveSettings(
  */
 const EMAILED = sql`type IN ('order.created', 'order.paid', 'order.refunded', 'order.abandoned',
   'subscription.created', 'subscription.renewed', 'subscription.past_due', 'subscription.canceled')`;
-// The list above and EMAILED_EVENT_KINDS must agree; a test reads both (test/emails/relay.test.ts).
-export const EMAILED_SQL_KINDS = EMAILED_EVENT_KINDS;
+// The list above, the index's and EMAILED_EVENT_KINDS agree: test/unit/email-kinds.test.ts reads all three.
 
 /** Of these events, the live ones of an e-mailed kind whose e-mails are not queued yet (one lookup each). */
 export async function eventsAwaitingEmails(db: Executor, eventIds: string[]): Promise<string[]> {
