@@ -57,7 +57,7 @@ export const panelOrder = async (app: TestApp, tenant: SeedResult, code: string)
 export const smtp = () => testEnvironment().smtp;
 
 /** The one e-mail that arrived for `to` with a subject matching `subject`, waiting for it. */
-export async function mailTo(to: string, subject: RegExp, timeoutMs = 15_000): Promise<ArrivedMail> {
+export async function mailTo(to: string, subject: RegExp, timeoutMs = 30_000): Promise<ArrivedMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = smtp()
