@@ -26,6 +26,9 @@ const LAYERS = [
   // through them.
   ['gateways', 'src/gateways/'],
   ['orders', 'src/orders/'],
+  // E-mail to buyers: fed from the outbox, about orders and subscriptions; the checkout (consent,
+  // unsubscribe, pay now) and the dashboard (settings, previews) sit above it.
+  ['emails', 'src/emails/'],
   ['sweeps', 'src/sweeps/'],
   ['simulate', 'src/simulate/'],
   ['checkout', 'src/checkout/'],

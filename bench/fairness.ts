@@ -129,6 +129,7 @@ const serviceEnv: NodeJS.ProcessEnv = {
   PUBLIC_BASE_URL: base,
   DATABASE_URL: env.databaseUrl,
   REDIS_URL: env.redis.url,
+  SMTP_URL: env.smtp.url,
   QUEUE_PREFIX: '{fairness}',
   DATA_DIR: path.join(logDir, 'data'),
   LOG_LEVEL: 'warn',

@@ -504,6 +504,9 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'warn',
       DATABASE_URL: postgres.url,
       REDIS_URL: redis.url,
+      // The bench's links are test links, which mail nobody; the worker still needs an SMTP server
+      // to start (nothing listens on the discard port: no message is ever handed to it).
+      SMTP_URL: 'smtp://127.0.0.1:9',
       // The bench measures throughput, not the limiter's refusals.
       RATE_LIMIT_PER_MINUTE: '1000000000',
       RATE_LIMIT_WRITES_PER_MINUTE: '1000000000',

@@ -183,6 +183,7 @@ function startWorkerProcess(
       NODE_ENV: 'test',
       DATABASE_URL: env.databaseUrl,
       REDIS_URL: env.redis.url,
+      SMTP_URL: env.smtp.url,
       // BENCH_TRACING=1: the engine's workers export their spans (to a sink that drops them).
       ...(benchTracing() && mode === 'engine' ? tracedEnv() : {}),
       ...extraEnv,

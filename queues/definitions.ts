@@ -19,6 +19,7 @@ export const QUEUE = {
   linkExpiryTick: 'link-expiry-tick',
   outboxSweep: 'outbox-sweep',
   renewalSweep: 'renewal-sweep',
+  emails: 'emails',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -100,6 +101,11 @@ export interface JobPayloads {
   linkExpiryTick: Record<string, never>;
   outboxSweep: Record<string, never>;
   renewalSweep: Record<string, never>;
+  /**
+   * Send one e-mail message (its recipient, words and state live in PostgreSQL); a timed one (a
+   * reminder, a renewal notice) is a delayed job. `kind` is there for a person reading Bull Board.
+   */
+  emails: { messageId: number; kind?: string };
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -120,6 +126,7 @@ export interface JobResults {
   linkExpiryTick: { expired: number };
   outboxSweep: { events: number; lanes: number; links: number; orders: number };
   renewalSweep: { renewed: number; read: number };
+  emails: { outcome: string };
 }
 
 const DAY = 24 * 3600;
@@ -185,6 +192,9 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
   linkExpiryTick: sweepRetention,
   outboxSweep: sweepRetention,
   renewalSweep: sweepRetention,
+  // An SMTP server that refuses for a while (4xx, down): ten tries over about four hours (15 s
+  // doubling), then the message is recorded failed. The message's row is the record of each attempt.
+  emails: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 15_000 } },
 };
 
 /**
@@ -209,6 +219,7 @@ export const QUEUE_TRACED: Record<QueueKey, boolean> = {
   linkExpiryTick: false,
   outboxSweep: false,
   renewalSweep: false,
+  emails: true,
 };
 
 /** The queues whose jobs only their job scheduler adds, by scheduler id (one per queue). */
@@ -237,6 +248,7 @@ export const jobIds = {
   gatewayNotices: (provider: string, topic: string, resourceId: string, requestId: string): string =>
     `notice-${provider}-${topic}-${resourceId}-${requestId}`,
   gatewayReconciliation: (orderCode: string, read: number): string => `reconcile-${orderCode}-${read}`,
+  emails: (messageId: number): string => `email-${messageId}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

@@ -2,6 +2,7 @@ import type { Config } from './shared/config.js';
 import { writesForPeople, type Logger } from './shared/logger.js';
 import { ADMIN_QUEUES_PATH } from './apps/admin-board.js';
 import { DASHBOARD_PATH } from './apps/dashboard.js';
+import { describeSmtp } from './emails/transport.js';
 
 /** Where each surface of a running web process is, as its users reach it. */
 export function surfaceUrls(
@@ -24,7 +25,7 @@ export function surfaceUrls(
 export function announceReady(
   logger: Logger,
   config: Config,
-  ready: { port: number; startupMs?: number },
+  ready: { port: number; startupMs?: number; inboxUrl?: string | undefined },
 ): void {
   const urls = surfaceUrls(config);
   const board = Boolean(config.admin.user && config.admin.password);
@@ -36,10 +37,16 @@ export function announceReady(
     ['Bull Board', board ? urls.queues : `${urls.queues}  (off: set ADMIN_USER and ADMIN_PASSWORD)`],
     ['API docs', urls.docs],
   ];
+  // E-mail to buyers: the private inbox `npm start` runs without SMTP_URL, or where SMTP_URL points.
+  const smtp = config.email.smtpUrl;
+  if (ready.inboxUrl)
+    rows.push(['e-mail inbox', `${ready.inboxUrl}  (every e-mail sent; set SMTP_URL to send for real)`]);
+  else if (smtp) rows.push(['e-mail', `via ${describeSmtp(smtp)}`]);
   const fields = {
     port: ready.port,
     urls,
     bullBoard: board,
+    ...(ready.inboxUrl ? { inbox: ready.inboxUrl } : {}),
     ...(ready.startupMs === undefined ? {} : { startupMs: ready.startupMs }),
   };
   if (writesForPeople(logger)) {

@@ -27,6 +27,7 @@ import {
   type SweepOptions,
   type SweepRuns,
 } from '../src/sweeps/sweep.js';
+import { createMailer } from '../src/emails/transport.js';
 import { buildProcessors } from './processors.js';
 
 export interface RunningWorkers {
@@ -76,6 +77,8 @@ export async function startWorkers(
   redis: RedisTarget,
   options: WorkerOptions = {},
 ): Promise<RunningWorkers> {
+  // E-mail to buyers goes through SMTP_URL: a worker without one refuses to start, naming it.
+  const mailer = createMailer(web.config);
   const connection = createRedis(redis);
   const producers = new Producers(connection, web.config.queuePrefix, false, queueTelemetry());
   // Jobs added by workers wait out a Redis outage on this connection instead of failing fast.
@@ -91,6 +94,7 @@ export async function startWorkers(
       stopping: () => stopping,
     },
     sweeps,
+    mailer,
   );
   const concurrency: Record<QueueKey, number> = {
     outbox: ctx.config.workers.outboxConcurrency,
@@ -114,6 +118,8 @@ export async function startWorkers(
     linkExpiryTick: 1,
     outboxSweep: 1,
     renewalSweep: 1,
+    // Each waits on the SMTP server: a few at once.
+    emails: ctx.config.email.concurrency,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
@@ -205,6 +211,7 @@ export async function startWorkers(
       if (!closed) ctx.logger.warn({ graceMs }, 'workers still busy after the grace period; closing anyway');
       for (const runs of Object.values(sweeps.runs)) runs.stop();
       await producers.close();
+      mailer.close();
       await closeHttpAgents();
       connection.disconnect();
     },

@@ -6,7 +6,7 @@ import { stopTracing } from '../src/shared/tracing.js';
 import { startWorkers } from './index.js';
 
 /** Procfile `worker` (through workers/main.ts): every BullMQ worker, no HTTP. */
-const runtime = await boot();
+const runtime = await boot({ mail: true });
 const workers = await startWorkers(runtime.ctx, runtime.stores.redis);
 const { port: metricsPort, token: metricsToken } = runtime.ctx.config.metrics;
 const metrics =

@@ -13,6 +13,9 @@ import { relayEvents } from '../src/webhooks/relay.js';
 import { runRecovery } from '../src/webhooks/recovery.js';
 import { purgeExpiredSessions } from '../src/dashboard/sessions.js';
 import type { Sweeps } from '../src/sweeps/sweep.js';
+import { queueEmails } from '../src/emails/relay.js';
+import { sendEmail } from '../src/emails/send.js';
+import type { Mailer } from '../src/emails/transport.js';
 import { pruneExpired } from '../src/webhooks/retention.js';
 
 const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
@@ -69,6 +72,10 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
   linkExpiryTick: Joi.object({}),
   outboxSweep: Joi.object({}),
   renewalSweep: Joi.object({}),
+  emails: Joi.object({
+    messageId: Joi.number().integer().min(1).required(),
+    kind: Joi.string().max(40),
+  }),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -89,9 +96,27 @@ export function buildProcessors(
   ctx: AppContext,
   lanes: LaneRunOptions,
   sweeps: Sweeps,
+  mailer: Mailer,
 ): { [Q in QueueKey]: ProcessorOf<Q> } {
   return {
-    outbox: async (job) => runRelayJob(ctx, payload('outbox', job)),
+    outbox: async (job) => {
+      const data = payload('outbox', job);
+      const relayed = await runRelayJob(ctx, data);
+      // The same events' e-mails to buyers, once their webhooks are on their way.
+      await queueEmails(ctx, [data.eventId, ...(data.eventIds ?? [])]);
+      return relayed;
+    },
+    emails: async (job, token) => {
+      const { messageId } = payload('emails', job);
+      const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const outcome = await sendEmail(ctx, mailer, messageId, { final });
+      if (outcome.kind === 'later') {
+        // Its time has not come (a delayed job a moment early), or its company's hourly limit is reached.
+        await job.moveToDelayed(outcome.at.getTime(), token);
+        throw new DelayedError();
+      }
+      return { outcome: outcome.kind };
+    },
     deliveries: async (job) => runDeliveryJob(ctx, job, payload('deliveries', job)),
     deliveryLanes: async (job, token) => runLaneJob(ctx, job, token, payload('deliveryLanes', job), lanes),
     // No link gets a job of its own any more (the expiry tick finds due links by expires_at); the

@@ -21,6 +21,7 @@ import { LocalRedisCluster } from './redis-cluster.js';
 import { registerCleanup } from './cleanup.js';
 import { Ledger, type IntegrationRef } from './ledger.js';
 import { WebhookReceiver } from './receiver.js';
+import { TestSmtp } from '../../test/helpers/smtp.js';
 import { ServiceProcess, type Death } from './service-process.js';
 import type { Tenant } from './traffic.js';
 import { sleep } from './util.js';
@@ -122,6 +123,8 @@ export class World {
   web!: ServiceProcess;
   worker!: ServiceProcess;
   readonly receiver = new WebhookReceiver();
+  /** Where the worker's e-mails to buyers go (the live checkouts of the load mail their buyers): counted, not kept. */
+  readonly mail = new TestSmtp({ keep: false, startTls: false });
   readonly redis: PrivateRedis;
   /** Set when the world runs on a Redis Cluster (then `redis` is not started). */
   readonly cluster: LocalRedisCluster | undefined;
@@ -193,6 +196,8 @@ export class World {
     }
     await this.receiver.start();
     log(`webhook receiver on 127.0.0.1:${this.receiver.port}`);
+    await this.mail.start();
+    registerCleanup({ name: 'SMTP sink', run: () => this.mail.close(), force: () => undefined });
 
     this.db = new pg.Pool({ connectionString: this.pg.url, max: 3 });
     // PostgreSQL stopping is one of the faults: an idle client losing its server is expected.
@@ -217,6 +222,7 @@ export class World {
       ALLOW_PRIVATE_WEBHOOK_TARGETS: 'true',
       DEV_GATEWAY: 'true',
       GATEWAY_WEBHOOK_SECRET: randomBytes(24).toString('hex'),
+      SMTP_URL: this.mail.url,
       ...this.options.env,
     };
     this.web = new ServiceProcess({

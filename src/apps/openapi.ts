@@ -11,6 +11,7 @@ import type { JsonSchema, OpenApiDocument } from '../shared/openapi/types.js';
 import { simulateSchemas } from '../simulate/openapi.js';
 import { eventListSchemas, eventSchemas, eventWebhooks } from './event-payloads.js';
 import { deliverySchemas } from '../webhooks/openapi.js';
+import { emailSchemas } from '../emails/openapi.js';
 
 /** Every component schema of both documents (the event bodies' parts included). */
 export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
@@ -21,6 +22,7 @@ export const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   ...keySchemas,
   ...deliverySchemas,
   ...orderSchemas,
+  ...emailSchemas,
   ...eventSchemas,
   ...eventListSchemas,
 };
@@ -90,7 +92,7 @@ export function panelDocumentRoute(config: Config, routes: Route[]): Route {
         version: '1.0.0',
         description:
           'Manage integrations (webhook receivers and others), their product links, API keys, the catalog, ' +
-          'orders (refunds) and subscriptions. ' +
+          'orders (refunds), subscriptions and the e-mails to buyers. ' +
           'Authenticate with a panel token (`Authorization: Bearer pt_…`) or, for GET requests, a read-only key.',
       },
       servers: [{ url: config.urls.panel }],

@@ -5,6 +5,8 @@ import { integrationsOauthRoutes, integrationsRoutes } from '../integrations/rou
 import { productChanges } from '../integrations/service.js';
 import { keysRoutes } from '../keys/routes.js';
 import { ordersRoutes, subscriptionsRoutes } from '../orders/routes.js';
+import { emailSettingsRoutes } from '../emails/routes.js';
+import { orderEmailsOf } from '../emails/order-emails.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
 import { caseSensitiveRouter, mountRoutes } from '../shared/http/operation.js';
@@ -21,8 +23,9 @@ export function panelApp(ctx: AppContext): Router {
     ...deliveriesRoutes(ctx),
     ...keysRoutes(ctx),
     ...catalogPanelRoutes(ctx, productChanges),
-    ...ordersRoutes(ctx),
+    ...ordersRoutes(ctx, orderEmailsOf(ctx.db)),
     ...subscriptionsRoutes(ctx),
+    ...emailSettingsRoutes(ctx),
   ];
   return jsonApp(ctx, { nulInBody: 'refuse' }, (app) => {
     const open = caseSensitiveRouter();

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { Alternate } from '../ui/html.js';
-import { BRASILIA, dateFormat, formatMoney } from '../ui/format.js';
+import { BUYER_DATE_TIME, dateFormat, formatMoney } from '../ui/format.js';
 import { negotiate, type Language } from '../ui/language.js';
 import { CATALOGUE, type Messages } from './messages.js';
 
@@ -32,14 +32,7 @@ export interface PageLocale {
   date(day: string): string;
 }
 
-const DATE_TIME: Intl.DateTimeFormatOptions = {
-  day: 'numeric',
-  month: 'long',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  timeZone: BRASILIA,
-};
+const DATE_TIME = BUYER_DATE_TIME;
 // Boleto due dates are calendar days: read at noon UTC, they are the same day in every zone.
 const DATE: Intl.DateTimeFormatOptions = { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' };
 

@@ -7,6 +7,7 @@ import { OUTCOMES, type Outcome } from '../simulate/outcomes.js';
 import { PAY_ASSETS, sendPage, type PageOptions } from './layout.js';
 import { boletoBarcodeImage, qrCodeImage } from './instructions.js';
 import { pageLocale } from './locale.js';
+import { emailPagesRouter } from './email-routes.js';
 import { GatewayUnavailablePageError, invalidField, notFound, PayFormError } from './page-errors.js';
 import {
   loadCheckout,
@@ -70,6 +71,9 @@ export function checkoutRouter(ctx: AppContext): Router {
   const router = caseSensitiveRouter();
   router.use(PAY_ASSETS.router());
 
+  // The pages an e-mail links to (unsubscribe, pay a failed renewal now).
+  router.use(emailPagesRouter(ctx));
+
   router.get('/teste/:linkId', async (req, res) => {
     const page = pageLocale(req);
     sendPage(res, 200, page, simulationPage(page, await loadTestLink(ctx, String(req.params.linkId))));
@@ -96,7 +100,7 @@ export function checkoutRouter(ctx: AppContext): Router {
     const code = String(req.params.code);
     const values = formValues(req);
     try {
-      const payment = await payAtCheckout(ctx, code, values);
+      const payment = await payAtCheckout(ctx, code, values, new Date(), page.lang);
       // The order's own page, so a reload shows its current state instead of posting again.
       redirect(res, page.href(['orders', payment.order.code]));
     } catch (err) {

@@ -39,6 +39,8 @@ import { PAYMENT_METHODS, type PaymentMethod } from '../shared/enums/payment-met
 import { LINK_ID_PATTERN, newUuid, UUID_PATTERN } from '../shared/ids.js';
 import { v } from '../shared/validation/typed.js';
 import type { NoticeKey } from './messages.js';
+import { DEFAULT_LANGUAGE, type Language } from '../ui/language.js';
+import { getEmailSettings } from '../emails/settings.js';
 import {
   conflict,
   gatewayUnavailable,
@@ -72,6 +74,10 @@ export interface CheckoutView {
   maxInstallments: number;
   /** What the company's gateway needs the form to ask (a boleto payer's address, a card tokenized in the browser). */
   gateway: CheckoutNeeds;
+  /** Whether the form offers the box "remind me by e-mail" (the company sends the recovery message). */
+  askRecoveryConsent: boolean;
+  /** Where the form posts, relative to `{checkout_url}` (default: `<code>/pay`). */
+  payAction?: { path: string[]; query: Record<string, string> };
 }
 
 /** What a checkout without a link offers: the defaults of a link's options. */
@@ -178,6 +184,7 @@ export async function loadCheckout(
       methods: LINKLESS_OPTIONS.methods,
       maxInstallments: LINKLESS_OPTIONS.maxInstallments,
       gateway: gateway.checkout,
+      askRecoveryConsent: await recoveryOn(ctx, item.companyId),
     };
   }
   const view = await loadLink(ctx, plink, true, now);
@@ -200,8 +207,13 @@ export async function loadCheckout(
     methods: link.paymentMethods,
     maxInstallments: link.maxInstallments,
     gateway: gateway.checkout,
+    askRecoveryConsent: await recoveryOn(ctx, link.companyId),
   };
 }
+
+/** Whether the company sends the recovery message (so its checkout asks the buyer's consent). */
+const recoveryOn = async (ctx: AppContext, companyId: number): Promise<boolean> =>
+  (await getEmailSettings(ctx.db, companyId)).messages.recovery;
 
 const blankToUndefined = (value: unknown): unknown =>
   typeof value === 'string' && value.trim() === '' ? undefined : value;
@@ -289,6 +301,8 @@ const payFields = {
   document: customerFields.document(),
   payment_method: v.defaulted(v.enum(PAYMENT_METHODS), 'credit_card'),
   installments: v.integer().min(1).max(CHECKOUT_OPTIONS.maxInstallments.max),
+  /** The box "remind me by e-mail if I do not finish" (ticked: `yes`). */
+  recovery_consent: v.enum(['yes'] as const),
 };
 const localPayForm = v.object(payFields);
 
@@ -319,19 +333,20 @@ export interface Payment {
   paid: boolean;
 }
 
-interface PayForm {
+export interface PayForm {
   attempt: string | undefined;
   customer: OrderCustomer;
   paymentMethod: PaymentMethod;
   installments: number | undefined;
   address: PayerAddress | null;
   card: { token: string; paymentMethodId: string; issuerId: string | null } | null;
+  recoveryConsent: boolean;
 }
 
 const nonBlank = (value: string | undefined): string | undefined =>
   value === undefined || value === '' ? undefined : value;
 
-function parsePayForm(values: PayFormValues, needs: CheckoutNeeds): PayForm {
+export function parsePayForm(values: PayFormValues, needs: CheckoutNeeds): PayForm {
   const cleaned = Object.fromEntries(
     Object.entries(values).map(([k, value]) => [k, blankToUndefined(value)]),
   );
@@ -373,6 +388,7 @@ function parsePayForm(values: PayFormValues, needs: CheckoutNeeds): PayForm {
       needs.cardTokenizer && method === 'credit_card' && token !== undefined && brand !== undefined
         ? { token, paymentMethodId: brand, issuerId: str('card_issuer_id') ?? null }
         : null,
+    recoveryConsent: value.recovery_consent === 'yes',
   };
 }
 
@@ -380,7 +396,7 @@ function parsePayForm(values: PayFormValues, needs: CheckoutNeeds): PayForm {
  * How the buyer pays, as the checkout offers it: one of the link's methods (a form that sends another
  * did not come from its page: a 400 page), and for a card 1 to the link's most instalments.
  */
-function chosenPayment(
+export function chosenPayment(
   view: CheckoutView,
   form: PayForm,
 ): { method: PaymentMethod; installments: number | null } {
@@ -408,6 +424,7 @@ export async function payAtCheckout(
   code: string,
   values: PayFormValues,
   now = new Date(),
+  language: Language = DEFAULT_LANGUAGE,
 ): Promise<Payment> {
   const plink = values.plink === undefined || values.plink === '' ? undefined : values.plink;
   const view = await loadCheckout(ctx, code, plink, now);
@@ -449,6 +466,9 @@ export async function payAtCheckout(
           installments,
           customer: form.customer,
           payerAddress: form.address,
+          language,
+          // Only where the checkout asked (the company sends the recovery message).
+          recoveryConsent: view.askRecoveryConsent && form.recoveryConsent,
         },
       },
       new Date(),
@@ -458,31 +478,39 @@ export async function payAtCheckout(
   if (reservation.order) return { order: reservation.order, view, paid: reservation.order.status === 'paid' };
 
   const charge = await chargeThrough(ctx, gateway, view, form, reservation, { method, installments });
-  const recorded = await recordCharge(ctx, reservation.orderCode, charge);
+  return { ...(await orderOfCharge(ctx, reservation.orderCode, charge, method)), view };
+}
+
+/**
+ * The pay step once the gateway answered: the pending order recorded (with its events), then a card
+ * declined fails it and one approved at once is confirmed. A pending one waits for the gateway, or for
+ * the abandonment check at its deadline (recordCharge scheduled it). Another request that recorded
+ * the same charge first answers with the order as it is.
+ */
+export async function orderOfCharge(
+  ctx: AppContext,
+  orderCode: string,
+  charge: Charge,
+  method: PaymentMethod,
+): Promise<Omit<Payment, 'view'>> {
+  const recorded = await recordCharge(ctx, orderCode, charge);
   const order = recorded.order;
-  if (!recorded.created) return { order, view, paid: order.status === 'paid' };
-  switch (charge.status) {
-    case 'pending':
-      // It waits for the gateway, or for the abandonment check at its deadline (recordCharge scheduled it).
-      return { order, view, paid: false };
-    case 'declined':
-      return { order: (await failPayment(ctx, { code: order.code })).order, view, paid: false };
-    case 'paid': {
-      const confirmed = await confirmPayment(ctx, {
-        orderCode: order.code,
-        paymentMethod: method,
-        paidAt: new Date(),
-      });
-      return { order: confirmed.order, view, paid: true };
-    }
-  }
+  if (!recorded.created || charge.status === 'pending') return { order, paid: order.status === 'paid' };
+  if (charge.status === 'declined')
+    return { order: (await failPayment(ctx, { code: order.code })).order, paid: false };
+  const confirmed = await confirmPayment(ctx, {
+    orderCode: order.code,
+    paymentMethod: method,
+    paidAt: new Date(),
+  });
+  return { order: confirmed.order, paid: true };
 }
 
 /**
  * Asks the gateway for the reserved charge. A refusal deletes the reservation (nothing was made);
  * no answer keeps it for the retry, and has it reconciled in case the PSP made the payment anyway.
  */
-async function chargeThrough(
+export async function chargeThrough(
   ctx: AppContext,
   gateway: PaymentGateway,
   view: CheckoutView,

@@ -5,6 +5,7 @@ import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import { html, type SafeHtml } from '../ui/html.js';
 import { layout } from './layout.js';
 import type { PageLocale } from './locale.js';
+import { EMAIL_PAGE_WORDS } from './email-messages.js';
 import type { FormProblems } from './page-errors.js';
 import { CATALOG_CURRENCY, installmentPlan, type Price } from './pricing.js';
 import {
@@ -370,7 +371,7 @@ export function checkoutPage(
   const asksAddress = view.gateway.boletoPayer && view.methods.includes('boleto');
   const form = html`<form
     method="post"
-    action="${page.href([item.code, 'pay'])}"
+    action="${view.payAction ? page.href(view.payAction.path, view.payAction.query) : page.href([item.code, 'pay'])}"
     novalidate${
       tokenizes && tokenizer
         ? html` data-mp-public-key="${tokenizer.publicKey}" data-mp-locale="${page.t.locale}"`
@@ -427,6 +428,19 @@ export function checkoutPage(
     </fieldset>
     ${installmentsField(page, view, values.installments, problems)}
     ${tokenizes ? cardFields(page, problems) : ''} ${asksAddress ? addressFields(page, values, problems) : ''}
+    ${
+      view.askRecoveryConsent
+        ? html`<label class="choice"
+            ><input
+              type="checkbox"
+              id="recovery_consent"
+              name="recovery_consent"
+              value="yes"
+              ${values.recovery_consent === 'yes' ? html` checked` : ''}
+            />${EMAIL_PAGE_WORDS[page.lang].consent}</label
+          >`
+        : ''
+    }
     <button class="ok" type="submit">${t.checkout.pay(page.money(price.amount, price.currency))}</button>
     <p class="note">${t.checkout.privacyNote}</p>
   </form>`;

@@ -9,6 +9,7 @@ import { Assets, UI_STATIC } from '../ui/assets.js';
 import { assetTags, html, languageItems, type SafeHtml } from '../ui/html.js';
 import type { DashboardLocale } from './locale.js';
 import type { DoneKey } from './messages.js';
+import { EMAILS_WORDS } from './emails/messages.js';
 
 /** The dashboard's files: the shared stylesheet and copy buttons, and its own stylesheet. */
 export const DASHBOARD_ASSETS = new Assets([UI_STATIC, new URL('./static/', import.meta.url)]);
@@ -68,6 +69,7 @@ export function layout(page: DashboardLocale, title: string, body: SafeHtml, chr
         <a href="${page.href('/integrations')}">${t.integrations.title}</a>
         <a href="${page.href('/orders')}">${t.orders.title}</a>
         <a href="${page.href('/subscriptions')}">${t.subscriptions.title}</a>
+        <a href="${page.href('/emails')}">${EMAILS_WORDS[page.lang].title}</a>
         <a href="${page.href('/keys')}">${t.keys.title}</a>
         ${languages}
         <span class="who">${t.signedInAs(t.roles[chrome.principal.role])}</span>

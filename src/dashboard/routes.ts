@@ -3,7 +3,7 @@
  * bearer token. Every page is a GET; every change is a POST form that carries the session's CSRF
  * token and comes from this very origin (`session-guard.ts`). Read-only sessions see no changing
  * forms and get 403 if they post anyway. Each area has its own folder, its routes and its views:
- * sign-in, home, links, catalog, integrations, deliveries, orders (and subscriptions), keys.
+ * sign-in, home, links, catalog, integrations, deliveries, orders (and subscriptions), e-mails, keys.
  */
 import express, { type Router } from 'express';
 import type { EventPathCheck } from '../integrations/filters.js';
@@ -13,6 +13,7 @@ import { errorHandler } from '../shared/http/errors.js';
 import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
 import { catalogRoutes } from './catalog/routes.js';
 import { deliveriesRoutes } from './deliveries/routes.js';
+import { emailsRoutes } from './emails/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { integrationsRoutes } from './integrations/routes.js';
 import { keysRoutes } from './keys/routes.js';
@@ -41,6 +42,7 @@ export function dashboardRouter(ctx: AppContext, eventPaths: EventPathCheck): Ro
   router.use(integrationsRoutes(ctx, eventPaths));
   router.use(deliveriesRoutes(ctx));
   router.use(ordersRoutes(ctx));
+  router.use(emailsRoutes(ctx));
   router.use(keysRoutes(ctx));
 
   router.use((_req, _res, next) => {

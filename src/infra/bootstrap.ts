@@ -31,6 +31,11 @@ export interface BootOptions {
   migrate?: boolean;
   /** Refuse to start, before starting anything, when the web port (PORT) is taken. */
   checkPort?: boolean;
+  /**
+   * This process sends e-mail (a worker): SMTP_URL, or outside production the private inbox it
+   * starts, becomes `config.email.smtpUrl`; production without SMTP_URL stops the start.
+   */
+  mail?: boolean;
 }
 
 export interface OwnedContext {
@@ -106,13 +111,14 @@ export function exitOnStartupFailure(err: unknown, logger?: Logger): never {
 export async function boot(options: BootOptions = {}): Promise<Runtime> {
   let logger = options.logger;
   try {
-    const config = options.config ?? loadConfig();
-    logger ??= createLogger(config.logLevel);
-    if (options.checkPort) await assertPortFree('PORT', config.port, config.host);
-    const infra = await resolveInfrastructure(config, logger);
+    const loaded = options.config ?? loadConfig();
+    logger ??= createLogger(loaded.logLevel);
+    if (options.checkPort) await assertPortFree('PORT', loaded.port, loaded.host);
+    const infra = await resolveInfrastructure(loaded, logger, { redis: true, mail: options.mail ?? false });
     const redis = infra.redis;
     if (!redis) throw new Error('no Redis resolved'); // resolveInfrastructure starts one when none is configured
     const stores: Stores = { databaseUrl: infra.databaseUrl, redis };
+    const config = { ...loaded, email: { ...loaded.email, smtpUrl: infra.smtpUrl ?? loaded.email.smtpUrl } };
     const owned = createContext(config, logger, stores);
     if (options.migrate ?? false) {
       // A pool of its own: migrations hold a session advisory lock, which a transaction-mode pooler

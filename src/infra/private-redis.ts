@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { freePort } from './free-port.js';
 import { StartupError } from './startup-error.js';
-import { startSupervised, SPAWN_FAILED, type SupervisedProcess } from './supervised.js';
+import { OwnedChild, SPAWN_FAILED } from './supervised.js';
 
 export class RedisServerMissingError extends StartupError {
   override name = 'RedisServerMissingError';
@@ -60,7 +60,7 @@ export async function runningPrivateRedisUrl(dir: string): Promise<string | unde
 
 /** A redis-server child process owned by this process, on loopback only; it cannot outlive it. */
 export class PrivateRedis {
-  private child: SupervisedProcess | undefined;
+  private readonly child = new OwnedChild();
   port = 0;
 
   constructor(private readonly options: PrivateRedisOptions) {}
@@ -70,7 +70,7 @@ export class PrivateRedis {
   }
 
   async start(): Promise<void> {
-    if (this.child) return;
+    if (this.child.running) return;
     await mkdir(this.options.dir, { recursive: true });
     if (this.options.persist) await refuseSharedDir(this.options.dir);
     this.port = this.port || this.options.port || (await freePort());
@@ -89,54 +89,21 @@ export class PrivateRedis {
       'yes',
       ...(this.options.persist ? ['--pidfile', path.join(path.resolve(this.options.dir), PID_FILE)] : []),
     ];
-    const child = startSupervised({ command: 'redis-server', args, stopSignal: 'SIGTERM', graceMs: 10_000 });
-    this.child = child;
-    let output = '';
-    const onData = (chunk: Buffer): void => {
-      output = (output + chunk.toString()).slice(-2000);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        const ready = (): void => {
-          if (!output.includes('Ready to accept connections')) return;
-          child.stdout.off('data', ready);
-          resolve();
-        };
-        child.stdout.on('data', ready);
-        void child.exited.then(({ code }) => {
-          child.stdout.off('data', ready);
-          reject(
-            code === SPAWN_FAILED.ENOENT
-              ? new RedisServerMissingError()
-              : new Error(
-                  `redis-server exited with code ${String(code)} before it was ready: ${output.slice(-500)}`,
-                ),
-          );
-        });
-      });
-    } catch (err) {
-      this.child = undefined;
-      await child.stop();
-      throw err;
-    }
-    // Keep draining its output so a chatty server never blocks on a full pipe.
-    child.stdout.off('data', onData);
-    child.stderr.off('data', onData);
-    child.stdout.resume();
-    child.stderr.resume();
+    await this.child.start(
+      { command: 'redis-server', args, stopSignal: 'SIGTERM', graceMs: 10_000 },
+      (output) => output.includes('Ready to accept connections'),
+      (code, output) =>
+        code === SPAWN_FAILED.ENOENT
+          ? new RedisServerMissingError()
+          : new Error(
+              `redis-server exited with code ${String(code)} before it was ready: ${output.slice(-500)}`,
+            ),
+    );
     if (this.options.persist) await writeFile(path.join(this.options.dir, URL_FILE), `${this.url}\n`);
-    void child.exited.then(() => {
-      if (this.child === child) this.child = undefined;
-    });
   }
 
   /** Stops the server; `start()` afterwards brings it back on the same port. */
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    this.child = undefined;
-    await child.stop();
+  stop(): Promise<void> {
+    return this.child.stop();
   }
 }

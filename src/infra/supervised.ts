@@ -79,3 +79,69 @@ export function startSupervised(
     },
   };
 }
+
+/**
+ * The one child process a private server (redis-server, the e-mail inbox) owns: started and waited
+ * for until its output says it is ready, forgotten once it exits, stopped on demand.
+ */
+export class OwnedChild {
+  private child: SupervisedProcess | undefined;
+
+  get running(): boolean {
+    return this.child !== undefined;
+  }
+
+  /**
+   * Starts `spec` and waits until what it has written says it is ready (`ready`, read over its last
+   * few kB of output), then keeps draining its output so a chatty child never blocks on a full pipe.
+   * A child that exits first is stopped, and `failure` (its exit code, its last output) is thrown.
+   */
+  async start(
+    spec: SupervisorSpec,
+    ready: (output: string) => boolean,
+    failure: (code: number | null, output: string) => Error,
+  ): Promise<void> {
+    const child = startSupervised(spec);
+    this.child = child;
+    let output = '';
+    const onData = (chunk: Buffer): void => {
+      output = (output + chunk.toString()).slice(-4000);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const check = (): void => {
+          if (!ready(output)) return;
+          child.stdout.off('data', check);
+          resolve();
+        };
+        child.stdout.on('data', check);
+        void child.exited.then(({ code }) => {
+          child.stdout.off('data', check);
+          reject(failure(code, output));
+        });
+      });
+    } catch (err) {
+      this.child = undefined;
+      await child.stop();
+      throw err;
+    } finally {
+      child.stdout.off('data', onData);
+      child.stderr.off('data', onData);
+      child.stdout.resume();
+      child.stderr.resume();
+    }
+    void child.exited.then(() => {
+      if (this.child === child) this.child = undefined;
+    });
+  }
+
+  /** Stops the child (its stop signal, then SIGKILL after its grace) and waits for it to exit. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    this.child = undefined;
+    await child.stop();
+  }
+}

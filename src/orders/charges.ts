@@ -41,6 +41,9 @@ export interface CheckoutChargeRequest {
   payerAddress: PayerAddress | null;
   /** ISO 8601: when the pay step started; the order's created_at. */
   createdAt: string;
+  /** The checkout's language (its e-mails speak it) and the buyer's consent to a recovery message. */
+  language?: 'pt-BR' | 'en';
+  recoveryConsent?: boolean;
 }
 
 /** What a subscription's renewal charged through a PSP becomes: the pending renewal order. */
@@ -114,6 +117,8 @@ export async function createPendingOrder(
     customer: OrderCustomer;
     createdAt: Date;
     charge: Charge;
+    language?: 'pt-BR' | 'en' | null;
+    recoveryConsent?: boolean;
   },
   link: LinkRow | null,
 ): Promise<{ order: OrderRow; eventIds: string[] }> {
@@ -303,6 +308,8 @@ async function createCheckoutOrder(
       customer: request.customer,
       createdAt: new Date(request.createdAt),
       charge,
+      language: request.language ?? null,
+      recoveryConsent: request.recoveryConsent ?? false,
     },
     link,
   );

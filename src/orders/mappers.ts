@@ -32,7 +32,24 @@ export function paymentDetails(order: OrderRow): PaymentDetails {
   };
 }
 
-export function toPanelOrderWire({ order, productName, offerCode, planCode }: PanelOrderRow) {
+/** One e-mail sent (or to be sent) to the buyer about an order, as the panel lists it. */
+export interface OrderEmailWire {
+  kind: string;
+  to: string;
+  state: string;
+  sent_at: string | null;
+}
+
+/**
+ * The e-mails of some orders of a company, by order code: given to the routes by the surface that
+ * mounts them (the e-mail folder sits above the orders in the layer order).
+ */
+export type OrderEmailsOf = (companyId: number, codes: string[]) => Promise<Map<string, OrderEmailWire[]>>;
+
+export function toPanelOrderWire(
+  { order, productName, offerCode, planCode }: PanelOrderRow,
+  emails: OrderEmailWire[] = [],
+) {
   return {
     object: 'order' as const,
     code: order.code,
@@ -51,6 +68,7 @@ export function toPanelOrderWire({ order, productName, offerCode, planCode }: Pa
     paid_at: iso(order.paidAt),
     refunded_at: iso(order.refundedAt),
     ...paymentDetails(order),
+    emails,
   };
 }
 

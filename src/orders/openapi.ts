@@ -92,6 +92,7 @@ const panelOrder: JsonSchema = {
     'paid_at',
     'refunded_at',
     ...PAYMENT_DETAILS_FIELDS,
+    'emails',
   ],
   properties: {
     object: { const: 'order' },
@@ -127,6 +128,11 @@ const panelOrder: JsonSchema = {
     paid_at: nullable(dateTime),
     refunded_at: nullable(dateTime),
     ...paymentDetailsProperties,
+    emails: {
+      type: 'array',
+      items: ref('OrderEmail'),
+      description: 'The e-mails sent to the buyer about this order, oldest first (none in test mode)',
+    },
   },
 };
 

@@ -3,8 +3,9 @@ import { operation, route, type Route } from '../shared/http/operation.js';
 import { panelPrincipal } from '../shared/http/principal.js';
 import { errors, json, ref } from '../shared/openapi/builders.js';
 import { listBody } from '../shared/pagination.js';
-import { toPanelOrderWire, toSubscriptionWire } from './mappers.js';
+import { toPanelOrderWire, toSubscriptionWire, type OrderEmailsOf } from './mappers.js';
 import * as service from './panel-service.js';
+import type { PanelOrderRow } from './repository.js';
 import {
   activeSubscriptionParams,
   cancelSubscriptionBody,
@@ -18,9 +19,18 @@ import {
 
 const company = (res: Parameters<typeof panelPrincipal>[0]): number => panelPrincipal(res).companyId;
 
-/** Orders in the panel: list, read, refund. */
-export function ordersRoutes(ctx: AppContext): Route[] {
+/** Orders in the panel: list, read, refund; each with the e-mails its buyer was sent (`emailsOf`). */
+export function ordersRoutes(ctx: AppContext, emailsOf: OrderEmailsOf): Route[] {
   const tags = ['Orders'];
+  const withEmails = async (companyId: number, rows: PanelOrderRow[]) => {
+    const emails = await emailsOf(
+      companyId,
+      rows.map((row) => row.order.code),
+    );
+    return rows.map((row) => toPanelOrderWire(row, emails.get(row.order.code)));
+  };
+  const one = async (companyId: number, row: PanelOrderRow) =>
+    toPanelOrderWire(row, (await emailsOf(companyId, [row.order.code])).get(row.order.code));
   return [
     route(
       operation({
@@ -34,7 +44,8 @@ export function ordersRoutes(ctx: AppContext): Route[] {
       }),
       async ({ query }, res) => {
         const page = await service.listOrders(ctx.db, company(res), query);
-        res.json(listBody(page, toPanelOrderWire));
+        const wired = await withEmails(company(res), page.items);
+        res.json(listBody({ ...page, items: wired }, (item) => item));
       },
     ),
     route(
@@ -48,7 +59,7 @@ export function ordersRoutes(ctx: AppContext): Route[] {
         responses: { '200': json(ref('PanelOrder'), 'The order'), ...errors('404') },
       }),
       async ({ params }, res) => {
-        res.json(toPanelOrderWire(await service.getOrder(ctx.db, company(res), params.code)));
+        res.json(await one(company(res), await service.getOrder(ctx.db, company(res), params.code)));
       },
     ),
     route(
@@ -68,7 +79,7 @@ export function ordersRoutes(ctx: AppContext): Route[] {
         responses: { '200': json(ref('PanelOrder'), 'The refunded order'), ...errors('404', '409', '502') },
       }),
       async ({ params }, res) => {
-        res.json(toPanelOrderWire(await service.refundFromPanel(ctx, company(res), params.code)));
+        res.json(await one(company(res), await service.refundFromPanel(ctx, company(res), params.code)));
       },
     ),
   ];

@@ -106,6 +106,24 @@ export interface Config {
    * configured, and undefined otherwise.
    */
   credentialsKey: Buffer | undefined;
+  email: EmailConfig;
+}
+
+/** E-mail to buyers (docs/email.md). */
+export interface EmailConfig {
+  /**
+   * Where messages go, in nodemailer's URL form (`smtp://`, `smtps://`, user and password in it).
+   * Undefined: `npm start` (outside production) runs a private SMTP server with a web inbox.
+   */
+  smtpUrl: string | undefined;
+  /** The address part of `From` and the envelope sender. */
+  from: string;
+  /** Most messages one company's buyers are sent per hour; more wait for the next free slot. */
+  perCompanyPerHour: number;
+  /** Messages one worker process sends at once. */
+  concurrency: number;
+  /** The web port of the private inbox `npm start` runs when SMTP_URL is unset. */
+  inboxPort: number;
 }
 
 export interface MercadoPagoConfig {
@@ -244,6 +262,11 @@ const schema = Joi.object({
         : helpers.message({ custom: 'must be 32 random bytes in base64 (openssl rand -base64 32)' }),
     )
     .messages({ 'string.base64': 'must be 32 random bytes in base64 (openssl rand -base64 32)' }),
+  SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
+  EMAIL_FROM: Joi.string().email({ tlds: false }),
+  EMAIL_RATE_LIMIT_PER_HOUR: Joi.number().integer().min(1).max(1_000_000).default(500),
+  EMAIL_CONCURRENCY: Joi.number().integer().min(1).max(100).default(4),
+  EMAIL_INBOX_PORT: Joi.number().integer().min(1).max(65535).default(1080),
 })
   .and('ADMIN_USER', 'ADMIN_PASSWORD')
   // One MP application is three values: an id without its secrets could connect nobody.
@@ -322,6 +345,11 @@ interface RawEnv {
   MERCADOPAGO_RECONCILE_AFTER_SECONDS: number;
   MERCADOPAGO_TIMEOUT_MS: number;
   CREDENTIALS_ENCRYPTION_KEY?: string;
+  SMTP_URL?: string;
+  EMAIL_FROM?: string;
+  EMAIL_RATE_LIMIT_PER_HOUR: number;
+  EMAIL_CONCURRENCY: number;
+  EMAIL_INBOX_PORT: number;
 }
 
 function mercadoPagoOf(raw: RawEnv): MercadoPagoConfig | undefined {
@@ -443,6 +471,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     orderAbandonAfterSeconds: raw.ORDER_ABANDON_AFTER_SECONDS,
     mercadoPago,
     credentialsKey: credentialsKeyOf(raw, production, mercadoPago !== undefined),
+    email: {
+      smtpUrl: raw.SMTP_URL,
+      from: raw.EMAIL_FROM ?? `no-reply@${new URL(base).hostname}`,
+      perCompanyPerHour: raw.EMAIL_RATE_LIMIT_PER_HOUR,
+      concurrency: raw.EMAIL_CONCURRENCY,
+      inboxPort: raw.EMAIL_INBOX_PORT,
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { sweepEmails } from '../emails/sweep.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { abandonOverdueOrders } from '../orders/abandonment.js';
 import { sweepRenewals } from '../orders/renewals.js';
@@ -16,6 +17,8 @@ export interface SweepReport {
   lanes: number;
   links: number;
   orders: number;
+  /** E-mails queued for missed events, and jobs added again for waiting messages. */
+  emails: number;
 }
 
 /**
@@ -32,7 +35,12 @@ export async function sweepOnce(
   const links = await expireDueLinksNow(ctx, options.batch);
   const abandoned = await abandonOverdueOrders(ctx, 1000, options.batch);
   publishAfterCommit(ctx, abandoned);
-  return { ...deliveries, links, orders: abandoned.length };
+  const emails = await sweepEmails(ctx, {
+    eventGraceMs: options.eventGraceMs,
+    messageGraceMs: options.deliveryGraceMs,
+    batch: options.batch,
+  });
+  return { ...deliveries, links, orders: abandoned.length, emails: emails.queued + emails.requeued };
 }
 
 /**
@@ -153,7 +161,7 @@ export function sweeps(ctx: AppContext, options: SweepOptions = DEFAULT_SWEEP): 
       runs.outbox.run(async () => {
         try {
           const report = await sweepOnce(ctx, options);
-          if (report.events + report.lanes + report.links + report.orders > 0)
+          if (report.events + report.lanes + report.links + report.orders + report.emails > 0)
             ctx.logger.info(report, 'outbox sweep recovered work');
           sweepRuns.inc({ sweep: 'outbox', outcome: 'ok' });
           return report;

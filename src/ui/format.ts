@@ -34,3 +34,13 @@ export function dateFormat(
 
 /** The clock the sellers and buyers of this service read: Brasília's. */
 export const BRASILIA = 'America/Sao_Paulo';
+
+/** A moment as a buyer reads it, on a page or in an e-mail: "12 de março de 2025 às 14:30" in Brasília. */
+export const BUYER_DATE_TIME: Intl.DateTimeFormatOptions = {
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZone: BRASILIA,
+};

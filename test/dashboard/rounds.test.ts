@@ -126,6 +126,7 @@ describe('dashboard pages read in one round of queries', function () {
       '/orders?status=paid&mode=live',
       `/orders?starting_after=${orderCode}`,
       `/orders/${orderCode}/refund`,
+      `/orders/${orderCode}`,
       '/subscriptions',
       '/subscriptions?status=active&mode=live',
       `/subscriptions?starting_after=${subscriptionId}`,
@@ -143,6 +144,8 @@ describe('dashboard pages read in one round of queries', function () {
       `/catalog/offers/${activeOffer(tenant).code}`,
       `/catalog/products/${tenant.products[0]?.id ?? 0}`,
       '/orders.csv?mode=live',
+      '/emails',
+      '/emails/preview/instructions',
     ];
     const found: Record<string, { status: number; rounds: number; statements: number }> = {};
     for (const path of pages) {

@@ -148,6 +148,7 @@ describe('event engine resilience', function () {
             LOG_LEVEL: 'silent',
             DATABASE_URL: env.databaseUrl,
             REDIS_URL: env.redis.url,
+            SMTP_URL: env.smtp.url,
             QUEUE_PREFIX: prefix,
           },
           stdio: ['ignore', 'pipe', 'inherit'],

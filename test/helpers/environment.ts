@@ -9,6 +9,8 @@ import { freePort } from '../../src/infra/free-port.js';
 import { PrivateRedis } from '../../src/infra/private-redis.js';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { captureLogsIn } from './captured-logs.js';
+import { noteSecret } from './secrets.js';
+import { TestSmtp } from './smtp.js';
 
 /**
  * One isolated world per test run: its own PostgreSQL database (an embedded cluster in a temp dir,
@@ -18,6 +20,8 @@ import { captureLogsIn } from './captured-logs.js';
 export interface TestEnvironment {
   databaseUrl: string;
   redis: PrivateRedis;
+  /** The run's SMTP server on loopback (authentication required, STARTTLS offered): SMTP_URL of every app. */
+  smtp: TestSmtp;
   runId: string;
   /** Builds a config for this environment; `env` overrides variables as a deployment would. */
   config(env?: Record<string, string>): Config;
@@ -86,6 +90,10 @@ export async function startTestEnvironment(
   captureLogsIn(dir);
   const redis = new PrivateRedis({ dir: path.join(dir, 'redis') });
   await redis.start();
+  const smtpPassword = `smtp-${randomBase62(24)}`;
+  // The log test looks for the SMTP password in every log line.
+  noteSecret(smtpPassword);
+  const smtp = await new TestSmtp({ auth: { user: `mailer-${runId}`, pass: smtpPassword } }).start();
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
   await migrate(pool);
@@ -94,6 +102,7 @@ export async function startTestEnvironment(
   current = {
     databaseUrl,
     redis,
+    smtp,
     runId,
     config(env = {}) {
       return loadConfig({
@@ -107,10 +116,12 @@ export async function startTestEnvironment(
         // Generous by default so ordinary tests never trip them; rate-limit tests set their own.
         RATE_LIMIT_PER_MINUTE: '1000000',
         RATE_LIMIT_WRITES_PER_MINUTE: '1000000',
+        SMTP_URL: smtp.url,
         ...env,
       });
     },
     async stop() {
+      await smtp.close();
       await redis.stop();
       if (dropDatabase) await dropDatabase();
       if (postgres) await postgres.stop();

@@ -13,7 +13,9 @@ async function storedSensitiveValues(db: Db): Promise<string[]> {
     UNION SELECT customer_email FROM payment_links
     UNION SELECT customer_document FROM payment_links
     UNION SELECT customer->>'email' FROM orders
-    UNION SELECT customer->>'document' FROM orders`);
+    UNION SELECT customer->>'document' FROM orders
+    UNION SELECT recipient FROM email_messages
+    UNION SELECT token FROM email_messages`);
   return result.rows.map((r) => r.value).filter((v): v is string => typeof v === 'string' && v.length >= 8);
 }
 

@@ -111,6 +111,7 @@ export async function startDeployment(options: {
     DATABASE_URL: options.databaseVia ? options.databaseVia(database.url) : database.url,
     DATABASE_MIGRATION_URL: database.url,
     REDIS_URL: options.redisUrl ?? environment.redis.url,
+    SMTP_URL: environment.smtp.url,
     QUEUE_PREFIX: `{plinks-deploy-${randomBase62(6).toLowerCase()}}`,
     DATA_DIR: path.join(logDir, 'data'),
     LOG_LEVEL: 'info',

@@ -109,7 +109,9 @@ export function ordersPage(
   const rows = data.orders.map(
     ({ order, productName }) =>
       html`<tr>
-        <td data-label="${to.order}"><code>${order.code}</code>${testMark(page, order.livemode)}</td>
+        <td data-label="${to.order}">
+          <a href="${page.href(`/orders/${order.code}`)}"><code>${order.code}</code></a>${testMark(page, order.livemode)}
+        </td>
         <td data-label="${to.buyer}">${order.customer?.name ?? ''}</td>
         <td data-label="${to.product}">${productName}</td>
         <td data-label="${to.amount}">${page.money(order.amount)}</td>

@@ -43,6 +43,8 @@ export const companies = pgTable('companies', {
   name: text('name').notNull(),
   active: boolean('active').notNull().default(true),
   createdAt: ts('created_at').notNull().defaultNow(),
+  /** The seller's CNPJ (14 digits), printed on receipts; null when the company has none (0920). */
+  cnpj: text('cnpj'),
 });
 
 export const users = pgTable('users', {
@@ -215,6 +217,10 @@ export const orders = pgTable('orders', {
   boletoUrl: text('boleto_url'),
   /** When a still-pending order is abandoned; null: ORDER_ABANDON_AFTER_SECONDS after created_at. */
   abandonAt: ts('abandon_at'),
+  /** The checkout's language, which its e-mails speak; null before 0920 and for renewals. */
+  language: text('language', { enum: ['pt-BR', 'en'] }),
+  /** The buyer agreed at the checkout to a reminder should the order be left unpaid (0920). */
+  recoveryConsent: boolean('recovery_consent').notNull().default(false),
 });
 
 /** Buyer e-mails (lower-cased) a company has seen at its checkout, per mode (0501): `lead.created` once each. */
@@ -308,6 +314,8 @@ export const events = pgTable('events', {
   integrationId: integer('integration_id'),
   /** The trace context the event was recorded in (tracing on), continued by its webhook POSTs. */
   traceContext: jsonb('trace_context').$type<TraceCarrier>(),
+  /** When the e-mail relay queued the event's e-mails; null until then (0920). */
+  emailsAt: ts('emails_at'),
 });
 
 export const deliveries = pgTable('deliveries', {
@@ -417,3 +425,70 @@ export const gatewayCharges = pgTable('gateway_charges', {
   reconcileAt: ts('reconcile_at'),
   reconcileCount: integer('reconcile_count').notNull().default(0),
 });
+
+/** A company's e-mail settings (0920); a company without a row has the defaults. */
+export const emailSettings = pgTable('email_settings', {
+  companyId: id64('company_id').primaryKey(),
+  senderName: text('sender_name'),
+  replyTo: text('reply_to'),
+  instructions: boolean('instructions').notNull().default(true),
+  reminder: boolean('reminder').notNull().default(true),
+  receipt: boolean('receipt').notNull().default(true),
+  refund: boolean('refund').notNull().default(true),
+  renewalNotice: boolean('renewal_notice').notNull().default(true),
+  renewalFailed: boolean('renewal_failed').notNull().default(true),
+  canceled: boolean('canceled').notNull().default(true),
+  recovery: boolean('recovery').notNull().default(false),
+  updatedAt: ts('updated_at')
+    .notNull()
+    .default(sql`clock_timestamp()`),
+});
+
+export const EMAIL_KINDS = [
+  'instructions',
+  'reminder',
+  'receipt',
+  'refund',
+  'renewal_notice',
+  'renewal_failed',
+  'canceled',
+  'recovery',
+] as const;
+export const EMAIL_STATES = ['queued', 'sending', 'sent', 'failed', 'bounced', 'skipped'] as const;
+
+/** One message to one recipient about one event (0920). */
+export const emailMessages = pgTable('email_messages', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  eventId: text('event_id').notNull(),
+  kind: text('kind', { enum: EMAIL_KINDS }).notNull(),
+  recipient: text('recipient').notNull(),
+  language: text('language', { enum: ['pt-BR', 'en'] }).notNull(),
+  orderCode: uuid('order_code'),
+  subscriptionId: id64('subscription_id'),
+  /** What the message says (`MessageData` of src/emails/kinds.ts). */
+  data: jsonb('data').$type<object>().notNull(),
+  token: text('token').notNull(),
+  messageId: text('message_id').notNull(),
+  state: text('state', { enum: EMAIL_STATES }).notNull().default('queued'),
+  sendAt: ts('send_at').notNull(),
+  attempts: integer('attempts').notNull().default(0),
+  attemptedAt: ts('attempted_at'),
+  sentAt: ts('sent_at'),
+  smtpResponse: text('smtp_response'),
+  lastError: text('last_error'),
+  ...clockStamps(),
+});
+
+/** Addresses that asked a company for no more recovery messages (0920). */
+export const emailUnsubscribes = pgTable(
+  'email_unsubscribes',
+  {
+    companyId: id64('company_id').notNull(),
+    email: text('email').notNull(),
+    createdAt: ts('created_at')
+      .notNull()
+      .default(sql`clock_timestamp()`),
+  },
+  (table) => [primaryKey({ columns: [table.companyId, table.email] })],
+);
