@@ -85,6 +85,8 @@ describe('Panel: orders (list, get, refund)', () => {
       installments: 1,
       pix: null,
       boleto: null,
+      // This app runs no worker, so no e-mail was queued for the order yet.
+      emails: [],
     });
     expect(Date.parse(paidAt ?? '')).to.be.at.least(Date.parse(createdAt));
     // A Pix order shows the instructions the buyer got; a boleto order its boleto.
