@@ -39,3 +39,29 @@ export function startOfBrazilDay(date: string): Date {
   const offset = offsetMinutes(new Date(Date.parse(`${date}T12:00:00Z`)));
   return new Date(Date.parse(`${date}T00:00:00Z`) - offset * 60_000);
 }
+
+/**
+ * `instant` as Brasília's wall clock with its offset (`2026-12-07T12:00:00.000-03:00`): how Mercado
+ * Pago reads a `date_of_expiration`.
+ */
+export function brazilIso(instant: Date): string {
+  const offset = offsetMinutes(instant);
+  const local = new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 23);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+  const mm = String(abs % 60).padStart(2, '0');
+  return `${local}${sign}${hh}:${mm}`;
+}
+
+/**
+ * The instant a Brasília wall-clock time names (`YYYY-MM-DDTHH:MM[:SS]`, as a `datetime-local` input
+ * writes it); NaN's Date when it names none.
+ */
+export function fromBrazilLocal(local: string): Date {
+  const naive = Date.parse(`${local}${local.length === 16 ? ':00' : ''}Z`);
+  if (Number.isNaN(naive)) return new Date(Number.NaN);
+  // The offset at the naive instant, then at the corrected one (they differ only across a change).
+  const first = naive - offsetMinutes(new Date(naive)) * 60_000;
+  return new Date(naive - offsetMinutes(new Date(first)) * 60_000);
+}

@@ -5,7 +5,7 @@
  * here and nowhere else.
  */
 import type { AppContext } from '../../shared/context.js';
-import { addDays, brazilDate } from '../../shared/brazil-time.js';
+import { addDays, brazilDate, brazilIso, startOfBrazilDay } from '../../shared/brazil-time.js';
 import type { PaymentMethod } from '../../shared/enums/payment-methods.js';
 import {
   ChargeRefusedError,
@@ -36,9 +36,19 @@ export const MP_NOTIFICATIONS_PATH = '/gateway/mercadopago/notifications';
 const MP_BOLETO = 'bolbradesco';
 const MP_PIX = 'pix';
 
-/** Brasília has kept UTC-03:00 all year since 2019; MP reads `date_of_expiration` with its offset. */
-const brasiliaIso = (instant: Date): string =>
-  new Date(instant.getTime() - 3 * 3600_000).toISOString().replace('Z', '-03:00');
+/**
+ * MP accepts a Pix `date_of_expiration` only between 30 minutes and 30 days after it receives the
+ * request ("Receiving payment by Pix" guide): a minute more than the least, for the request's transit
+ * and the clocks' skew, and a day less than the most.
+ */
+export const MP_PIX_MIN_SECONDS = 1860;
+const MP_PIX_MAX_SECONDS = 29 * 86_400;
+
+/** The Pix deadline MP is told, counted from the moment the request leaves (`sentAt`). */
+export function pixExpiryOf(request: Pick<ChargeRequest, 'pixExpiresInSeconds'>, sentAt: Date): Date {
+  const seconds = Math.min(Math.max(request.pixExpiresInSeconds, MP_PIX_MIN_SECONDS), MP_PIX_MAX_SECONDS);
+  return new Date(sentAt.getTime() + seconds * 1000);
+}
 
 const reais = (amount: string): number => Math.round(Number.parseFloat(amount) * 100) / 100;
 
@@ -80,7 +90,7 @@ function payerOf(request: ChargeRequest): Record<string, unknown> {
 const boletoDueDate = (request: ChargeRequest): string =>
   addDays(brazilDate(request.createdAt), request.boletoDueDays);
 
-function paymentBody(deps: Deps, request: ChargeRequest): Record<string, unknown> {
+function paymentBody(deps: Deps, request: ChargeRequest, sentAt: Date): Record<string, unknown> {
   const common = {
     transaction_amount: reais(request.amount),
     description: request.description.slice(0, 250),
@@ -94,15 +104,16 @@ function paymentBody(deps: Deps, request: ChargeRequest): Record<string, unknown
       return {
         ...common,
         payment_method_id: MP_PIX,
-        date_of_expiration: brasiliaIso(
-          new Date(request.createdAt.getTime() + request.pixExpiresInSeconds * 1000),
-        ),
+        date_of_expiration: brazilIso(pixExpiryOf(request, sentAt)),
       };
     case 'boleto':
       return {
         ...common,
         payment_method_id: MP_BOLETO,
-        date_of_expiration: `${boletoDueDate(request)}T23:59:59.000-03:00`,
+        // The last millisecond of the due date in Brasília.
+        date_of_expiration: brazilIso(
+          new Date(startOfBrazilDay(addDays(boletoDueDate(request), 1)).getTime() - 1),
+        ),
       };
     case 'credit_card': {
       if (!request.card) throw new ChargeRefusedError('a card payment needs the card token', 'card');
@@ -124,7 +135,7 @@ const DECLINES: Record<string, DeclineReason> = {
 };
 
 /** A payment MP just created, as the pay step's charge. */
-function chargeOf(request: ChargeRequest, payment: MpPayment): Charge {
+function chargeOf(request: ChargeRequest, payment: MpPayment, sentAt: Date): Charge {
   const reference = payment.id;
   if (payment.status === 'approved') return { status: 'paid', reference, pix: null, boleto: null };
   if (payment.status === 'rejected' || payment.status === 'cancelled')
@@ -144,7 +155,8 @@ function chargeOf(request: ChargeRequest, payment: MpPayment): Charge {
       reference,
       pix: {
         copyPaste: payment.qrCode,
-        expiresAt: expiresAt ?? new Date(request.createdAt.getTime() + request.pixExpiresInSeconds * 1000),
+        // MP's own word (it echoes what the first request of this key told it), else what it was told.
+        expiresAt: expiresAt ?? pixExpiryOf(request, sentAt),
       },
       boleto: null,
     };
@@ -225,15 +237,17 @@ export function mercadoPagoGateway(deps: Deps, account: { id: number; publicKey:
     accountId: account.id,
     checkout: { boletoPayer: true, cardTokenizer: { sdkUrl, publicKey: account.publicKey } },
     async createCharge(request) {
-      const body = paymentBody(deps, request);
-      const payment = await withAccount(deps, account.id, (call) =>
-        createPayment(call, body, request.orderCode),
-      ).catch((err: unknown) => {
+      // Dated when it leaves (again after a token refresh), so MP reads a deadline still in its range.
+      let sentAt = new Date();
+      const payment = await withAccount(deps, account.id, (call) => {
+        sentAt = new Date();
+        return createPayment(call, paymentBody(deps, request, sentAt), request.orderCode);
+      }).catch((err: unknown) => {
         if (err instanceof MpRefusedError)
           throw new ChargeRefusedError(`Mercado Pago refused the payment: ${err.message}`, refusedField(err));
         throw err;
       });
-      return chargeOf(request, payment);
+      return chargeOf(request, payment, sentAt);
     },
     readPayment: async (reference) =>
       toPspPayment(await withAccount(deps, account.id, (call) => getPayment(call, reference))),

@@ -781,6 +781,17 @@ export class MercadoPagoStandIn {
         Number.isNaN(Date.parse(expiration)))
     )
       return badRequest(1, "date_of_expiration must be a date-time as yyyy-MM-dd'T'HH:mm:ss.SSSZ");
+    // "Receiving payment by Pix" guide (mercadopago.com.br/developers/en/docs/checkout-api-payments/
+    // integration-configuration/integrate-pix): a Pix expires between 30 minutes and 30 days after
+    // the moment MP receives the request.
+    if (methodId === 'pix' && typeof expiration === 'string') {
+      const ahead = Date.parse(expiration) - this.now();
+      if (ahead < 30 * 60_000 || ahead > 30 * DAY_MS)
+        return badRequest(
+          1,
+          'date_of_expiration must be between 30 minutes and 30 days from the creation of a Pix payment',
+        );
+    }
 
     const id = this.nextPaymentId++;
     const now = this.now();
