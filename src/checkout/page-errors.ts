@@ -57,6 +57,8 @@ function problemOf(detail: Joi.ValidationErrorItem): FieldProblem {
   switch (String(detail.path[0] ?? '')) {
     case 'name':
       if (missing) return 'name_required';
+      if (detail.type === 'string.pattern.name' && detail.context?.name === 'full')
+        return 'name_full_required';
       return detail.type === 'string.maxChars' ? 'name_too_long' : 'name_invalid';
     case 'email':
       return missing ? 'email_required' : 'email_invalid';

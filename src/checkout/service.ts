@@ -278,6 +278,16 @@ const requiredFor = <T, S extends import('joi').Schema>(
   schema: import('../shared/validation/typed.js').Typed<T, S>,
 ) => v.when('payment_method', methods, v.required(schema), schema);
 
+/**
+ * A boleto payer's first and last name (MP registers a boleto with `first_name` and `last_name`):
+ * at least two words.
+ */
+const fullName = () =>
+  customerFields
+    .name()
+    .pattern(/\S\s+\S/u, { name: 'full' })
+    .messages({ 'string.pattern.name': 'must give the first and the last name' });
+
 /** The card as the PSP's browser script tokenized it: a token and the brand, never the number. */
 const cardToken = () =>
   v
@@ -312,6 +322,7 @@ const localPayForm = v.object(payFields);
  */
 const pspPayForm = v.object({
   ...payFields,
+  name: v.when('payment_method', ['boleto'], v.required(fullName()), v.required(customerFields.name())),
   document: requiredFor(['boleto'], customerFields.document()),
   zip_code: requiredFor(['boleto'], addressField.zip_code()),
   street_name: requiredFor(['boleto'], addressField.street_name()),

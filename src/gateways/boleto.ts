@@ -60,6 +60,18 @@ export function digitableLineOf(barcode: string): string {
 }
 
 /**
+ * The barcode a linha digitável carries: bank and currency, the general check digit, due-date
+ * factor and amount, then the free field from the first three fields without their check digits.
+ */
+export const barcodeOfLine = (line: string): string =>
+  line.slice(0, 4) +
+  line.slice(32, 33) +
+  line.slice(33, 47) +
+  line.slice(4, 9) +
+  line.slice(10, 20) +
+  line.slice(21, 31);
+
+/**
  * Barcode and linha digitável of a boleto of `bank` (three digits), in reais, due on `dueDate`
  * (`YYYY-MM-DD`), with the bank's 25-digit free field.
  */

@@ -221,7 +221,7 @@ describe('Mercado Pago: Pix, boleto and card charged through each company’s ow
     });
     const order = await orderOf(world, tenant, code);
     expect(order.boleto?.digitable_line).to.equal(payment.transaction_details.digitable_line);
-    expect(order.boleto?.barcode).to.equal(payment.barcode?.content);
+    expect(order.boleto?.barcode).to.equal(payment.transaction_details.barcode?.content);
     expect(order.boleto?.url).to.equal(payment.transaction_details.external_resource_url);
     expect(validarBoleto(order.boleto?.digitable_line ?? '').sucesso).to.equal(true);
   });

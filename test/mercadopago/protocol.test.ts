@@ -4,9 +4,19 @@
  */
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
+import { boletoNumbers } from '../../src/gateways/boleto.js';
+import { boletoNumbersOf } from '../../src/gateways/mercadopago/gateway.js';
 import { seed } from '../helpers/app.js';
 import type { LoggedRequest } from '../helpers/mercadopago/index.js';
-import { connectMercadoPago, mercadoPagoWorld, offerLink, P, pay, type MercadoPagoWorld } from './helpers.js';
+import {
+  BOLETO_PAYER,
+  connectMercadoPago,
+  mercadoPagoWorld,
+  offerLink,
+  P,
+  pay,
+  type MercadoPagoWorld,
+} from './helpers.js';
 
 interface PanelOrder {
   code: string;
@@ -54,5 +64,78 @@ describe('Mercado Pago as documented: the requests MP accepts', function () {
         expect(order.pix?.expires_at).to.equal(new Date(told).toISOString());
       });
     }
+  });
+
+  describe('boleto', () => {
+    it('reads the barcode where MP’s SDKs type it (transaction_details.barcode.content)', async () => {
+      const tenant = await seed();
+      const { seller } = await connectMercadoPago(world, tenant);
+      const link = await offerLink(world.app, tenant);
+      const paid = await pay(world.app, link.code, {
+        plink: link.id,
+        payment_method: 'boleto',
+        ...BOLETO_PAYER,
+      });
+      expect(paid.status, paid.page).to.equal(303);
+      const [payment] = world.mp
+        .paymentsOf(seller.userId)
+        .filter((p) => p.external_reference === paid.orderCode);
+      expect(payment).to.not.have.property('barcode');
+      const order = await orderOf(world, tenant, paid.orderCode ?? '');
+      expect(order.status).to.equal('pending');
+      expect(order.boleto?.barcode).to.equal(payment?.transaction_details.barcode?.content);
+      expect(order.boleto?.digitable_line).to.equal(payment?.transaction_details.digitable_line);
+    });
+
+    it('asks a boleto payer for the first and last name, so MP gets last_name; other methods take one word', async () => {
+      const tenant = await seed();
+      const { seller } = await connectMercadoPago(world, tenant);
+      const link = await offerLink(world.app, tenant, { single_use: false });
+      const boleto = { plink: link.id, payment_method: 'boleto', ...BOLETO_PAYER };
+      const oneWord = await pay(
+        world.app,
+        link.code,
+        { ...boleto, name: 'Maria' },
+        { 'accept-language': 'pt-BR' },
+      );
+      expect(oneWord.status).to.equal(400);
+      expect(oneWord.page).to.include('Para pagar com boleto, informe nome e sobrenome.');
+      const english = await pay(
+        world.app,
+        link.code,
+        { ...boleto, name: '  Maria  ' },
+        { 'accept-language': 'en' },
+      );
+      expect(english.page).to.include('To pay by boleto, enter your first and last name.');
+      expect(world.mp.paymentsOf(seller.userId)).to.have.length(0);
+
+      const full = await pay(world.app, link.code, { ...boleto, name: 'Maria da Silva' });
+      expect(full.status, full.page).to.equal(303);
+      expect((createdFor(world, full.orderCode ?? '').body as { payer: unknown }).payer).to.deep.include({
+        first_name: 'Maria',
+        last_name: 'da Silva',
+      });
+      const pix = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix', name: 'Maria' });
+      expect(pix.status, pix.page).to.equal(303);
+    });
+  });
+});
+
+describe('Mercado Pago as documented: a boleto MP made is never refused for its numbers', () => {
+  const made = boletoNumbers('237', 19_750, '2026-12-10', '1234567890123456789012345');
+
+  it('takes line and barcode as MP gave them', () => {
+    expect(boletoNumbersOf({ digitableLine: made.digitableLine, barcode: made.barcode })).to.deep.equal(made);
+  });
+
+  it('derives the barcode from the 47-digit line (punctuated as MP prints it) when none came', () => {
+    const printed = `${made.digitableLine.slice(0, 5)}.${made.digitableLine.slice(5, 10)} ${made.digitableLine.slice(10)}`;
+    expect(boletoNumbersOf({ digitableLine: printed, barcode: null })).to.deep.equal(made);
+    expect(boletoNumbersOf({ digitableLine: made.digitableLine, barcode: '123' })).to.deep.equal(made);
+  });
+
+  it('derives the line from the barcode, and gives none without either', () => {
+    expect(boletoNumbersOf({ digitableLine: null, barcode: made.barcode })).to.deep.equal(made);
+    expect(boletoNumbersOf({ digitableLine: null, barcode: null })).to.equal(null);
   });
 });

@@ -46,6 +46,7 @@ const paymentSchema = Joi.object({
   transaction_details: Joi.object({
     digitable_line: nullableString(),
     external_resource_url: nullableString(),
+    barcode: Joi.object({ content: nullableString() }).unknown(true).allow(null),
   })
     .unknown(true)
     .allow(null),
@@ -63,7 +64,11 @@ interface RawPayment {
   date_approved?: string | null;
   date_of_expiration?: string | null;
   point_of_interaction?: { transaction_data?: { qr_code?: string | null } | null } | null;
-  transaction_details?: { digitable_line?: string | null; external_resource_url?: string | null } | null;
+  transaction_details?: {
+    digitable_line?: string | null;
+    external_resource_url?: string | null;
+    barcode?: { content?: string | null } | null;
+  } | null;
   barcode?: { content?: string | null } | null;
 }
 
@@ -89,7 +94,9 @@ function readPayment(body: unknown): MpPayment {
     dateOfExpiration: emptyToNull(raw.date_of_expiration),
     qrCode: emptyToNull(raw.point_of_interaction?.transaction_data?.qr_code),
     digitableLine: emptyToNull(raw.transaction_details?.digitable_line),
-    barcode: emptyToNull(raw.barcode?.content),
+    // MP's SDKs type it under transaction_details (sdk-nodejs src/clients/payment/commonTypes.ts,
+    // TransactionDetails.barcode); older answers put it at the top level.
+    barcode: emptyToNull(raw.transaction_details?.barcode?.content) ?? emptyToNull(raw.barcode?.content),
     ticketUrl: emptyToNull(raw.transaction_details?.external_resource_url),
   };
 }

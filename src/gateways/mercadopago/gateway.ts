@@ -7,6 +7,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { addDays, brazilDate, brazilIso, startOfBrazilDay } from '../../shared/brazil-time.js';
 import type { PaymentMethod } from '../../shared/enums/payment-methods.js';
+import { barcodeOfLine, digitableLineOf } from '../boleto.js';
 import {
   ChargeRefusedError,
   RefundRefusedError,
@@ -134,6 +135,23 @@ const DECLINES: Record<string, DeclineReason> = {
   cc_rejected_call_for_authorize: 'call_issuer',
 };
 
+/**
+ * The boleto's line and barcode: MP's barcode when it gives one, else the barcode the 47-digit line
+ * carries (FEBRABAN's layout), and the line from the barcode when only that came; null with neither.
+ */
+export function boletoNumbersOf(
+  payment: Pick<MpPayment, 'digitableLine' | 'barcode'>,
+): { digitableLine: string; barcode: string } | null {
+  const line = payment.digitableLine?.replace(/\D/g, '') ?? '';
+  const barcode = payment.barcode?.replace(/\D/g, '') ?? '';
+  const goodLine = line.length === 47;
+  const goodBarcode = barcode.length === 44;
+  if (goodLine && goodBarcode) return { digitableLine: line, barcode };
+  if (goodLine) return { digitableLine: line, barcode: barcodeOfLine(line) };
+  if (goodBarcode) return { digitableLine: digitableLineOf(barcode), barcode };
+  return null;
+}
+
 /** A payment MP just created, as the pay step's charge. */
 function chargeOf(request: ChargeRequest, payment: MpPayment, sentAt: Date): Charge {
   const reference = payment.id;
@@ -162,20 +180,22 @@ function chargeOf(request: ChargeRequest, payment: MpPayment, sentAt: Date): Cha
     };
   }
   if (request.method === 'boleto') {
-    const line = payment.digitableLine?.replace(/\D/g, '') ?? '';
-    const barcode = payment.barcode?.replace(/\D/g, '') ?? '';
-    if (line.length !== 47 || barcode.length !== 44)
-      throw new ChargeRefusedError('Mercado Pago gave no boleto numbers for the payment');
+    // MP made the boleto: it is the buyer's to pay whatever numbers came with the answer (never
+    // refused here), its page MP's when the numbers cannot be read.
+    const numbers = boletoNumbersOf(payment);
+    const url = payment.ticketUrl ?? request.boletoPageUrl;
     return {
       status: 'pending',
       reference,
       pix: null,
-      boleto: {
-        digitableLine: line,
-        barcode,
-        dueDate: expiresAt === null ? boletoDueDate(request) : brazilDate(expiresAt),
-        url: payment.ticketUrl ?? request.boletoPageUrl,
-      },
+      boleto:
+        numbers === null
+          ? null
+          : {
+              ...numbers,
+              dueDate: expiresAt === null ? boletoDueDate(request) : brazilDate(expiresAt),
+              url,
+            },
     };
   }
   return { status: 'pending', reference, pix: null, boleto: null };

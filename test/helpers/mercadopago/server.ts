@@ -901,9 +901,9 @@ export class MercadoPagoStandIn {
           payment_method_reference_id: numbers.barcode.slice(30, 41),
           financial_institution: null,
           digitable_line: numbers.digitableLine,
+          // sdk-nodejs src/clients/payment/commonTypes.ts: TransactionDetails.barcode.content.
           barcode: { content: numbers.barcode },
         },
-        barcode: { content: numbers.barcode },
         card: {},
         point_of_interaction: {},
       };

@@ -106,7 +106,7 @@ export interface MpTransactionDetails {
   financial_institution: string | null;
   /** Boleto only: the 47-digit linha digitável. */
   digitable_line?: string;
-  /** Boleto only: the 44-digit barcode (also at the payment's top level). */
+  /** Boleto only: the 44-digit barcode. */
   barcode?: { content: string };
 }
 
@@ -162,8 +162,6 @@ export interface MpPayment {
   refunds: MpRefund[];
   point_of_interaction:
     { type: 'OPENPLATFORM'; sub_type: null; transaction_data: MpPixTransactionData } | Record<string, never>;
-  /** Boleto only. */
-  barcode?: { content: string };
 }
 
 /** `GET /v1/payments/search`. */
