@@ -60,7 +60,12 @@ function opened(key: Buffer | undefined, row: AccountRow): GatewayAccount {
   };
 }
 
-const sealedTokens = (key: Buffer | undefined, id: number, grant: TokenGrant, now: Date) => {
+const sealedTokens = (
+  key: Buffer | undefined,
+  id: number,
+  grant: Pick<TokenGrant, 'accessToken' | 'refreshToken' | 'expiresInSeconds'>,
+  now: Date,
+) => {
   const sealer = credentialSealer(key);
   return {
     accessToken: sealer.seal(grant.accessToken, purpose(id, 'access_token')),
@@ -169,7 +174,7 @@ export async function storeRefreshedTokens(
   tx: Executor,
   key: Buffer | undefined,
   id: number,
-  grant: TokenGrant,
+  grant: Pick<TokenGrant, 'accessToken' | 'refreshToken' | 'expiresInSeconds'>,
   now = new Date(),
 ): Promise<void> {
   await tx

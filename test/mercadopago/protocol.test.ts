@@ -12,6 +12,7 @@ import {
   BOLETO_PAYER,
   connectMercadoPago,
   mercadoPagoWorld,
+  noteAccountSecrets,
   offerLink,
   P,
   pay,
@@ -119,6 +120,70 @@ describe('Mercado Pago as documented: the requests MP accepts', function () {
       expect(pix.status, pix.page).to.equal(303);
     });
   });
+});
+
+describe('Mercado Pago as documented: refreshing a company’s tokens', function () {
+  this.timeout(60_000);
+  const world = mercadoPagoWorld();
+
+  interface Integration {
+    config: Record<string, string>;
+  }
+  const configOf = async (tenant: SeedResult, id: number): Promise<Record<string, string>> =>
+    (await world.app.http.get<Integration>(`${P}/integrations/${id}`, { auth: tenant.panel_token })).body
+      .config;
+  const stillConnected = async (tenant: SeedResult): Promise<void> => {
+    const alert = await world.app.http.get(`${P}/integrations/alerts`, { auth: tenant.panel_token });
+    expect(alert.body).to.deep.equal({ pending: false });
+  };
+  const tokenCalls = (from: number) =>
+    world.mp.requests
+      .slice(from)
+      .filter((r) => r.path === '/oauth/token')
+      .map((r) => r.status);
+
+  it('keeps the stored account and public key when a refresh answers the tokens alone', async () => {
+    const tenant = await seed();
+    const { seller, integrationId } = await connectMercadoPago(world, tenant);
+    const before = await configOf(tenant, integrationId);
+    world.mp.expireAccessToken(seller.userId);
+    const from = world.mp.requests.length;
+    const link = await offerLink(world.app, tenant, { single_use: false });
+    const paid = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix' });
+    expect(paid.status, paid.page).to.equal(303);
+    expect(tokenCalls(from)).to.deep.equal([200]);
+    await noteAccountSecrets(world.app, integrationId);
+    expect(await configOf(tenant, integrationId)).to.deep.equal(before);
+    await stillConnected(tenant);
+    const again = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix' });
+    expect(again.status, again.page).to.equal(303);
+    expect(tokenCalls(from), 'the refreshed token is used').to.deep.equal([200]);
+  });
+
+  for (const [name, fault] of [
+    ['a 408', { status: 408 as const }],
+    ['a 429', { status: 429 as const }],
+    ['a 503', { status: 503 as const }],
+    ['no answer', { kind: 'reset' as const }],
+  ] as const) {
+    it(`keeps the grant when a refresh gets ${name} (MP unavailable), and the next try refreshes`, async () => {
+      const tenant = await seed();
+      const { seller, integrationId } = await connectMercadoPago(world, tenant);
+      world.mp.expireAccessToken(seller.userId);
+      world.mp.failNext({ method: 'POST', path: /^\/oauth\/token$/ }, fault);
+      const link = await offerLink(world.app, tenant);
+      const attempt = crypto.randomUUID();
+      const form = { plink: link.id, payment_method: 'pix', attempt };
+      const failed = await pay(world.app, link.code, form);
+      expect(failed.status).to.equal(503);
+      await stillConnected(tenant);
+      expect(await configOf(tenant, integrationId)).to.have.property('account_id', String(seller.userId));
+      const retried = await pay(world.app, link.code, form);
+      expect(retried.status, retried.page).to.equal(303);
+      expect(retried.orderCode).to.equal(attempt);
+      await noteAccountSecrets(world.app, integrationId);
+    });
+  }
 });
 
 describe('Mercado Pago as documented: a boleto MP made is never refused for its numbers', () => {

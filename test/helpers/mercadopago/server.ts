@@ -100,7 +100,7 @@ export interface StandInOptions {
 
 /** A fault `failNext` arms: an error status, a dropped connection, or a slow answer. */
 export type Fault =
-  | { status: 500 | 502 | 503 }
+  | { status: 408 | 429 | 500 | 502 | 503 }
   /** The connection is dropped before anything is done: nothing was created. */
   | { kind: 'reset' }
   /** The request waits `ms` before it is handled. */
@@ -223,6 +223,15 @@ interface ArmedFault {
   fault: Fault;
   remaining: number;
 }
+
+/** MP's `message` and `error` for each status a fault answers with (MP's error shape, `cause` empty). */
+const FAULT_WORDS: Record<Extract<Fault, { status: number }>['status'], [string, string]> = {
+  408: ['request_timeout', 'request_timeout'],
+  429: ['too_many_requests', 'too_many_requests'],
+  500: ['internal_error', 'internal_server_error'],
+  502: ['bad_gateway', 'bad_gateway'],
+  503: ['service_unavailable', 'service_unavailable'],
+};
 
 type AfterFault = Extract<Fault, { kind: 'reset-after-create' | 'delay-after-create' }>;
 
@@ -536,7 +545,7 @@ export class MercadoPagoStandIn {
     return key;
   }
 
-  private tokensFor(userId: number): MpTokenResponse {
+  private tokensFor(userId: number, grant: 'authorization_code' | 'refresh_token'): MpTokenResponse {
     const stamp = new Date(this.now()).toISOString();
     const accessToken = `APP_USR-${this.clientId}-${stamp.slice(5, 7)}${stamp.slice(8, 10)}${stamp.slice(11, 13)}-${hex(16)}-${userId}`;
     this.accessTokens.set(accessToken, {
@@ -546,13 +555,18 @@ export class MercadoPagoStandIn {
     });
     const refreshToken = `TG-${hex(12)}-${userId}`;
     this.refreshTokens.set(refreshToken, { userId, active: true });
-    return {
+    const tokens: MpTokenResponse = {
       access_token: accessToken,
       token_type: 'Bearer',
       expires_in: this.options.expiresIn,
       scope: 'offline_access read write',
-      user_id: userId,
       refresh_token: refreshToken,
+    };
+    // The refresh answers as the "Renew access token" guide's example: the tokens alone.
+    if (grant === 'refresh_token') return tokens;
+    return {
+      ...tokens,
+      user_id: userId,
       public_key: this.ensurePublicKey(userId),
       live_mode: this.options.liveMode,
     };
@@ -560,7 +574,7 @@ export class MercadoPagoStandIn {
 
   /** Tokens for a seller as if it had gone through OAuth: for tests that start from a connected account. */
   issueTokens(seller: Seller): MpTokenResponse {
-    return this.tokensFor(this.known(seller).userId);
+    return this.tokensFor(this.known(seller).userId, 'authorization_code');
   }
 
   /** The seller's public key (what its checkout gives MercadoPago.js). */
@@ -601,7 +615,7 @@ export class MercadoPagoStandIn {
       if (!record || !record.active) return oauthError('invalid_grant', 'invalid refresh_token');
       // Rotation: the refresh token used is spent; the answer carries its successor.
       record.active = false;
-      return { status: 200, body: this.tokensFor(record.userId) };
+      return { status: 200, body: this.tokensFor(record.userId, 'refresh_token') };
     }
 
     const code = text(body.code);
@@ -618,7 +632,7 @@ export class MercadoPagoStandIn {
         return oauthError('invalid_grant', 'code_verifier does not match the code_challenge');
     }
     grant.used = true;
-    return { status: 200, body: this.tokensFor(grant.userId) };
+    return { status: 200, body: this.tokensFor(grant.userId, 'authorization_code') };
   }
 
   /** The seller an access token in `Authorization: Bearer` belongs to, or MP's 401. */
@@ -1468,19 +1482,10 @@ export class MercadoPagoStandIn {
       const entry = this.entries.get(req);
       if ('status' in fault) {
         if (entry) entry.fault = `status ${fault.status}`;
+        const words = FAULT_WORDS[fault.status];
         res.status(fault.status).json({
-          message:
-            fault.status === 500
-              ? 'internal_error'
-              : fault.status === 502
-                ? 'bad_gateway'
-                : 'service_unavailable',
-          error:
-            fault.status === 500
-              ? 'internal_server_error'
-              : fault.status === 502
-                ? 'bad_gateway'
-                : 'service_unavailable',
+          message: words[0],
+          error: words[1],
           status: fault.status,
           cause: [],
         } satisfies MpError);

@@ -27,15 +27,20 @@ export interface MpOAuthError {
 }
 
 /** `POST /oauth/token`'s answer for both grants. */
+/**
+ * `POST /oauth/token`'s 200 (mercadopago/openapi by-site/MLB/spec3.yaml, createOAuthToken). The
+ * "Renew access token" guide's refresh example answers without `user_id`, `public_key` and
+ * `live_mode`, so those are the authorization_code grant's only.
+ */
 export interface MpTokenResponse {
   access_token: string;
   token_type: 'Bearer';
   expires_in: number;
   scope: string;
-  user_id: number;
+  user_id?: number;
   refresh_token: string;
-  public_key: string;
-  live_mode: boolean;
+  public_key?: string;
+  live_mode?: boolean;
 }
 
 export type MpPaymentStatus =
