@@ -152,7 +152,7 @@ describe('Mercado Pago: Pix, boleto and card charged through each company’s ow
       expect(body).to.include({ payment_method_id: 'pix', external_reference: orderCode });
       expect(body.transaction_amount).to.be.a('number');
       expect(body.notification_url).to.equal(
-        `${world.app.ctx.config.urls.checkout}/gateway/mercadopago/notifications`,
+        `${world.app.ctx.config.urls.checkout}/gateway/mercadopago/notifications?source_news=webhooks`,
       );
       expect(body.description).to.be.a('string').and.not.equal('');
       expect(body.payer).to.deep.include({

@@ -6,8 +6,9 @@ import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { boletoNumbers } from '../../src/gateways/boleto.js';
 import { boletoNumbersOf } from '../../src/gateways/mercadopago/gateway.js';
+import { noticeJobId } from '../../src/orders/gateway-routes.js';
 import { seed } from '../helpers/app.js';
-import type { LoggedRequest } from '../helpers/mercadopago/index.js';
+import type { LoggedRequest, NotificationDelivery } from '../helpers/mercadopago/index.js';
 import {
   BOLETO_PAYER,
   connectMercadoPago,
@@ -120,6 +121,70 @@ describe('Mercado Pago as documented: the requests MP accepts', function () {
       expect(pix.status, pix.page).to.equal(303);
     });
   });
+});
+
+describe('Mercado Pago as documented: notifications', function () {
+  this.timeout(60_000);
+  const world = mercadoPagoWorld();
+
+  /** Waits for the service to finish the job of one webhook MP sent. */
+  async function handled(delivery: NotificationDelivery | null): Promise<void> {
+    if (!delivery) throw new Error('no notification was sent');
+    expect(delivery.status, delivery.error ?? '').to.equal(200);
+    const query = new URL(delivery.url).searchParams;
+    const topic = query.get('type') === 'payment' ? ('payment' as const) : ('chargebacks' as const);
+    const notice = {
+      provider: 'mercadopago' as const,
+      topic,
+      resourceId: query.get('data.id') ?? '',
+      accountId: null,
+    };
+    const end = await world.engine.workers.producers.waitForJob(
+      'gatewayNotices',
+      noticeJobId(notice, delivery.requestId),
+      15_000,
+    );
+    expect(end).to.equal('completed');
+  }
+
+  it('asks MP for webhooks only (source_news=webhooks), so no unsigned IPN call is sent and refused', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    const link = await offerLink(world.app, tenant);
+    const paid = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix' });
+    expect(paid.status, paid.page).to.equal(303);
+    const told = String(
+      (createdFor(world, paid.orderCode ?? '').body as { notification_url: unknown }).notification_url,
+    );
+    expect(new URL(told).searchParams.get('source_news')).to.equal('webhooks');
+    const [payment] = world.mp.paymentsOf(seller.userId);
+    await handled((await world.mp.approve(payment?.id ?? 0)).delivery);
+    await world.mp.settled();
+    const ours = world.mp.notifications.filter((n) => n.userId === seller.userId);
+    expect(ours.map((n) => n.kind)).to.deep.equal(['webhook', 'webhook']);
+    expect(ours.flatMap((n) => n.deliveries.map((d) => d.status))).to.deep.equal([200, 200]);
+    expect((await orderOf(world, tenant, paid.orderCode ?? '')).status).to.equal('paid');
+  });
+
+  for (const topic of ['topic_chargebacks_wh', 'chargebacks'] as const) {
+    it(`charges back the order on MP’s ${topic} topic, reading the chargeback’s payments as objects`, async () => {
+      const tenant = await seed();
+      const { seller } = await connectMercadoPago(world, tenant);
+      const link = await offerLink(world.app, tenant);
+      const paid = await pay(world.app, link.code, {
+        plink: link.id,
+        payment_method: 'credit_card',
+        card_token: world.mp.createCardToken(seller, { holder: 'APRO' }),
+        card_payment_method_id: 'visa',
+      });
+      const [payment] = world.mp.paymentsOf(seller.userId);
+      const outcome = await world.mp.chargeback(payment?.id ?? 0, { topic });
+      expect(new URL(outcome.chargebackDelivery?.url ?? 'http://x').searchParams.get('type')).to.equal(topic);
+      expect(outcome.chargeback.payments).to.deep.equal([{ id: payment?.id }]);
+      await handled(outcome.chargebackDelivery);
+      expect((await orderOf(world, tenant, paid.orderCode ?? '')).status).to.equal('charged_back');
+    });
+  }
 });
 
 describe('Mercado Pago as documented: refreshing a company’s tokens', function () {

@@ -64,7 +64,7 @@ async function receiver(status: () => number = () => 200) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/webhooks/mercadopago?company=7`,
+    url: `http://127.0.0.1:${port}/webhooks/mercadopago?company=7&source_news=webhooks`,
     received,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -803,13 +803,13 @@ describe('Mercado Pago stand-in', function () {
       expect(disputed.chargebackDelivery?.status).to.equal(200);
       expect(disputed.delivery?.status).to.equal(200);
       const notice = hook.received.find(
-        (r) => new URL(r.url, 'http://receiver').searchParams.get('type') === 'chargebacks',
+        (r) => new URL(r.url, 'http://receiver').searchParams.get('type') === 'topic_chargebacks_wh',
       );
       if (!notice) throw new Error('no chargebacks notification');
       expect(new URL(notice.url, 'http://receiver').searchParams.get('data.id')).to.equal(
         disputed.chargeback.id,
       );
-      expect(JSON.parse(notice.body)).to.include({ type: 'chargebacks' });
+      expect(JSON.parse(notice.body)).to.include({ type: 'topic_chargebacks_wh' });
       expect(signatureVerifies(notice, mp.webhookSecret)).to.equal(true);
 
       const read = await call<MpChargeback>('GET', api(`/v1/chargebacks/${disputed.chargeback.id}`), {
@@ -817,7 +817,7 @@ describe('Mercado Pago stand-in', function () {
       });
       expect(read.status).to.equal(200);
       expect(read.body).to.include({ id: disputed.chargeback.id, amount: 250, currency: 'BRL' });
-      expect(read.body.payments).to.deep.equal([paid.body.id]);
+      expect(read.body.payments).to.deep.equal([{ id: paid.body.id }]);
       expect(read.body).to.have.property('coverage_applied');
       const other = await connected();
       expect(

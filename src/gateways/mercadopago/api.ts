@@ -232,9 +232,14 @@ export async function getChargebackPayments(call: MpCall, id: string): Promise<s
     timeoutMs: call.mp.timeoutMs,
   });
   const body = checked(answer, 'GET /v1/chargebacks/{id}');
-  const { value, error } = Joi.object({ payments: Joi.array().items(idSchema()).required() })
+  // The MLB reference types `payments` as objects (mercadopago/openapi by-site/MLB/spec3.yaml,
+  // getChargeback); older answers list the ids alone. Both are read.
+  const payment = Joi.alternatives(idSchema(), Joi.object({ id: idSchema() }).unknown(true));
+  const { value, error } = Joi.object({ payments: Joi.array().items(payment).required() })
     .unknown(true)
     .validate(body);
   if (error) throw new UnreadableAnswerError(`a chargeback MP sent could not be read: ${error.message}`);
-  return (value as { payments: Array<number | string> }).payments.map(String);
+  return (value as { payments: Array<number | string | { id: number | string }> }).payments.map((p) =>
+    String(typeof p === 'object' ? p.id : p),
+  );
 }

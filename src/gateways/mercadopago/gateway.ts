@@ -96,7 +96,9 @@ function paymentBody(deps: Deps, request: ChargeRequest, sentAt: Date): Record<s
     transaction_amount: reais(request.amount),
     description: request.description.slice(0, 250),
     external_reference: request.orderCode,
-    notification_url: `${deps.config.urls.checkout}${MP_NOTIFICATIONS_PATH}`,
+    // `source_news=webhooks`: MP sends this URL its signed webhooks only, not the unsigned IPN calls
+    // it also sends a notification_url without it (Webhooks guide, "Configuration when creating payments").
+    notification_url: `${deps.config.urls.checkout}${MP_NOTIFICATIONS_PATH}?source_news=webhooks`,
     payer: payerOf(request),
     metadata: { order_code: request.orderCode },
   };

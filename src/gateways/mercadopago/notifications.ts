@@ -56,7 +56,16 @@ function verify(secret: string, request: MpNotificationRequest, dataId: string):
     throw new AuthenticationError('Invalid x-signature');
 }
 
-const TOPICS: Record<string, GatewayNotice['topic']> = { payment: 'payment', chargebacks: 'chargebacks' };
+/**
+ * The topics followed, by the `type` MP puts in the query: payments, and chargebacks under both the
+ * names MP's Webhooks guide uses for them (`chargebacks`, and `topic_chargebacks_wh` of the
+ * "Chargebacks" topic configured in Your integrations).
+ */
+const TOPICS: Record<string, GatewayNotice['topic']> = {
+  payment: 'payment',
+  chargebacks: 'chargebacks',
+  topic_chargebacks_wh: 'chargebacks',
+};
 
 function bodyAccount(rawBody: Buffer): string | null {
   try {

@@ -55,6 +55,7 @@ import type {
   MpCardToken,
   MpChargeback,
   MpError,
+  MpIpnNotification,
   MpNotification,
   MpOAuthError,
   MpPayment,
@@ -152,9 +153,13 @@ export interface NotificationDelivery {
 export interface SentNotification {
   id: number;
   userId: number;
-  /** The notification_url with `data.id` and `type` added, as it was POSTed to. */
+  /**
+   * `webhook`: signed, the notification_url with `data.id` and `type` added. `ipn`: MP's older,
+   * unsigned call, the notification_url with `topic` and `id` added.
+   */
+  kind: 'webhook' | 'ipn';
   url: string;
-  body: MpNotification;
+  body: MpNotification | MpIpnNotification;
   deliveries: NotificationDelivery[];
 }
 
@@ -1155,7 +1160,7 @@ export class MercadoPagoStandIn {
   /** Chargebacks, of one payment when given (copies). */
   chargebacks(paymentId?: number): MpChargeback[] {
     return [...this.chargebackRecords.values()]
-      .filter((c) => paymentId === undefined || c.json.payments.includes(paymentId))
+      .filter((c) => paymentId === undefined || c.json.payments.some((p) => p.id === paymentId))
       .map((c) => structuredClone(c.json));
   }
 
@@ -1277,7 +1282,8 @@ export class MercadoPagoStandIn {
    */
   async chargeback(
     paymentId: number,
-    options: ControlOptions = {},
+    /** `topic`: the notification's type (MP's "Chargebacks" topic is `topic_chargebacks_wh`). */
+    options: ControlOptions & { topic?: 'chargebacks' | 'topic_chargebacks_wh' } = {},
   ): Promise<Outcome & { chargeback: MpChargeback; chargebackDelivery: NotificationDelivery | null }> {
     const payment = this.mustPayment(paymentId);
     if (payment.status !== 'approved' || payment.payment_type_id !== 'credit_card')
@@ -1287,7 +1293,7 @@ export class MercadoPagoStandIn {
     const now = this.now();
     const chargeback: MpChargeback = {
       id: String(this.nextChargebackId++),
-      payments: [payment.id],
+      payments: [{ id: payment.id }],
       currency: 'BRL',
       amount: payment.transaction_amount,
       coverage_applied: null,
@@ -1304,7 +1310,12 @@ export class MercadoPagoStandIn {
     const chargebackDelivery =
       options.notify === false
         ? null
-        : await this.notify(payment, 'chargebacks', 'chargeback.created', chargeback.id);
+        : await this.notify(
+            payment,
+            options.topic ?? 'topic_chargebacks_wh',
+            'chargeback.created',
+            chargeback.id,
+          );
     return {
       ...(await this.afterChange(payment, options)),
       chargeback: structuredClone(chargeback),
@@ -1320,14 +1331,23 @@ export class MercadoPagoStandIn {
     return `ts=${ts},v1=${createHmac('sha256', this.webhookSecret).update(manifest).digest('hex')}`;
   }
 
-  private notify(
+  /**
+   * MP's notifications of a change: the signed webhook and, unless the notification_url says
+   * `source_news=webhooks`, the unsigned IPN call too (only the IPN with `source_news=ipn`). Webhooks
+   * guide, "Configuration when creating payments": "source_news=webhooks" in the notification_url
+   * restricts it to webhooks. Answers the webhook's delivery (the IPN's when only that went).
+   */
+  private async notify(
     payment: MpPayment,
     type: MpNotification['type'],
     action: MpNotification['action'],
     dataId: string,
   ): Promise<NotificationDelivery | null> {
     const target = payment.notification_url ?? this.options.webhookUrl;
-    if (!target) return Promise.resolve(null);
+    if (!target) return null;
+    const source = payment.notification_url ? new URL(target).searchParams.get('source_news') : 'webhooks';
+    const ipn = source === 'webhooks' ? null : this.deliver(this.ipnOf(payment, target, type, dataId));
+    if (source === 'ipn') return ipn;
     const url = new URL(target);
     url.searchParams.set('data.id', dataId);
     url.searchParams.set('type', type);
@@ -1335,6 +1355,7 @@ export class MercadoPagoStandIn {
     const notification: SentNotification = {
       id,
       userId: payment.collector_id,
+      kind: 'webhook',
       url: url.toString(),
       body: {
         action,
@@ -1349,7 +1370,35 @@ export class MercadoPagoStandIn {
       deliveries: [],
     };
     this.sent.set(id, notification);
-    return this.deliver(notification);
+    const [delivery] = await Promise.all([this.deliver(notification), ipn]);
+    return delivery;
+  }
+
+  /** The IPN call of a change: `?topic=payment|chargebacks&id=`, a resource address, no signature. */
+  private ipnOf(
+    payment: MpPayment,
+    target: string,
+    type: MpNotification['type'],
+    dataId: string,
+  ): SentNotification {
+    const topic = type === 'payment' ? 'payment' : 'chargebacks';
+    const url = new URL(target);
+    url.searchParams.set('topic', topic);
+    url.searchParams.set('id', dataId);
+    const id = this.nextNotificationId++;
+    const notification: SentNotification = {
+      id,
+      userId: payment.collector_id,
+      kind: 'ipn',
+      url: url.toString(),
+      body: {
+        resource: `${this.baseUrl}/v1/${topic === 'payment' ? 'payments' : 'chargebacks'}/${dataId}`,
+        topic,
+      },
+      deliveries: [],
+    };
+    this.sent.set(id, notification);
+    return notification;
   }
 
   /** A notification sent after the answer that caused it (as MP sends them), tracked by `settled()`. */
@@ -1383,8 +1432,13 @@ export class MercadoPagoStandIn {
           headers: {
             'content-type': 'application/json',
             'user-agent': 'MercadoPago WebHook v1.0 payment',
-            'x-request-id': requestId,
-            'x-signature': this.signature(notification.body.data.id, requestId, ts),
+            // IPN calls carry no signature; webhooks do ("Validate notification origin").
+            ...(notification.kind === 'webhook' && 'data' in notification.body
+              ? {
+                  'x-request-id': requestId,
+                  'x-signature': this.signature(notification.body.data.id, requestId, ts),
+                }
+              : {}),
           },
           body: JSON.stringify(notification.body),
           signal: AbortSignal.timeout(this.options.notificationTimeoutMs),

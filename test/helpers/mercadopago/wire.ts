@@ -177,7 +177,8 @@ export interface MpSearchResult<T> {
 
 export interface MpChargeback {
   id: string;
-  payments: number[];
+  /** Objects, as mercadopago/openapi by-site/MLB/spec3.yaml (getChargeback) types them. */
+  payments: Array<{ id: number }>;
   currency: 'BRL';
   amount: number;
   coverage_applied: boolean | null;
@@ -244,6 +245,12 @@ export interface MpIdentificationType {
 }
 
 /** The body of a webhook notification MP POSTs to a payment's notification_url. */
+/** MP's older IPN call (Webhooks guide, IPN): `?topic=&id=` on the URL, a resource address in the body. */
+export interface MpIpnNotification {
+  resource: string;
+  topic: 'payment' | 'chargebacks';
+}
+
 export interface MpNotification {
   action: 'payment.created' | 'payment.updated' | 'chargeback.created';
   api_version: 'v1';
@@ -251,6 +258,7 @@ export interface MpNotification {
   date_created: string;
   id: number;
   live_mode: boolean;
-  type: 'payment' | 'chargebacks';
+  /** Chargebacks come as `topic_chargebacks_wh` (the "Chargebacks" topic) or `chargebacks`. */
+  type: 'payment' | 'chargebacks' | 'topic_chargebacks_wh';
   user_id: string;
 }
