@@ -10,7 +10,7 @@ import {
   type PayerAddress,
   type PaymentGateway,
 } from '../gateways/port.js';
-import { deleteStartingCharge, findCharge, hasStartingCharge } from '../orders/charge-repository.js';
+import { dropCharge, findCharge, startingChargeOf } from '../orders/charge-repository.js';
 import {
   firstReconciliation,
   recordCharge,
@@ -447,24 +447,28 @@ export async function payAtCheckout(
 
   const wanted = form.attempt ?? newUuid();
   const reservation = await ctx.db.transaction(async (tx) => {
+    let resumed: string | undefined;
     if (link) {
       const state = await lockLink(tx, link.id);
       if (!state || !isPayable(state, state.now)) throw conflict('link_not_payable');
       // One payment at a time on a single-use link (a double submit must not charge twice); an
       // abandoned attempt stops blocking the link after PENDING_HOLD_MINUTES.
-      if (
-        state.singleUse &&
-        ((await hasPaymentInFlight(tx, link.id, PENDING_HOLD_MINUTES, wanted)) ||
-          (await hasStartingCharge(tx, link.id, PENDING_HOLD_MINUTES, wanted)))
-      ) {
-        throw conflict('payment_in_progress');
+      if (state.singleUse) {
+        if (await hasPaymentInFlight(tx, link.id, PENDING_HOLD_MINUTES, wanted))
+          throw conflict('payment_in_progress');
+        // Another attempt still being asked holds the link. One the gateway left unanswered (the
+        // link reopened after the PSP was down) resumes: its order code, so the PSP's idempotency
+        // key, when it asked for the same method and amount; else it holds the link too.
+        const starting = await startingChargeOf(tx, link.id, PENDING_HOLD_MINUTES, wanted);
+        if (starting && !starting.unanswered) throw conflict('payment_in_progress');
+        resumed = starting?.orderCode;
       }
     }
-    return reserveCharge(
+    const reservation = await reserveCharge(
       tx,
       gateway,
       {
-        orderCode: wanted,
+        orderCode: resumed ?? wanted,
         fallbackOrderCode: newUuid(),
         companyId: item.companyId,
         paymentLinkId: link?.id ?? null,
@@ -484,6 +488,8 @@ export async function payAtCheckout(
       },
       new Date(),
     );
+    if (resumed !== undefined && reservation.orderCode !== resumed) throw conflict('payment_in_progress');
+    return reservation;
   });
   // The same form posted again after it went through: its order as it is now.
   if (reservation.order) return { order: reservation.order, view, paid: reservation.order.status === 'paid' };
@@ -549,7 +555,9 @@ export async function chargeThrough(
     });
   } catch (err) {
     if (err instanceof ChargeRefusedError) {
-      await deleteStartingCharge(ctx.db, reservation.orderCode);
+      // Kept, dropped: the form posted again (corrected) is a new attempt with a new order code, so
+      // the PSP never replays its refusal for that idempotency key.
+      await dropCharge(ctx.db, reservation.orderCode);
       throw err.field === undefined
         ? invalidField('payment_method', 'method_unavailable')
         : refusedByGateway(err.field);

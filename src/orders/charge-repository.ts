@@ -1,7 +1,7 @@
 /**
  * gateway_charges: one row per charge asked of a gateway, written before the call (migration 0801).
  */
-import { and, asc, eq, isNotNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
 import type { GatewayProvider } from '../shared/db/schema.js';
 
@@ -121,17 +121,18 @@ export async function setReference(db: Executor, orderCode: string, reference: s
 }
 
 /**
- * Whether a single-use link has a charge still being started by another attempt in the last
- * `holdMinutes` (it holds the link like a pending order does).
+ * A charge of a single-use link still being started by another attempt in the last `holdMinutes`
+ * (it holds the link like a pending order does), if any: its order code, and whether the gateway
+ * left it unanswered (a read back from the PSP is scheduled) rather than still being asked.
  */
-export async function hasStartingCharge(
+export async function startingChargeOf(
   tx: Executor,
   linkId: string,
   holdMinutes: number,
   exceptOrderCode: string,
-): Promise<boolean> {
+): Promise<{ orderCode: string; unanswered: boolean } | undefined> {
   const [row] = await tx
-    .select({ code: gatewayCharges.orderCode })
+    .select({ orderCode: gatewayCharges.orderCode, reconcileAt: gatewayCharges.reconcileAt })
     .from(gatewayCharges)
     .where(
       and(
@@ -141,8 +142,9 @@ export async function hasStartingCharge(
         sql`${gatewayCharges.createdAt} > clock_timestamp() - make_interval(mins => ${holdMinutes})`,
       ),
     )
+    .orderBy(desc(gatewayCharges.createdAt))
     .limit(1);
-  return row !== undefined;
+  return row && { orderCode: row.orderCode, unanswered: row.reconcileAt !== null };
 }
 
 /** Charges whose reconciliation is overdue by more than `graceMs` (their job was lost), oldest first. */

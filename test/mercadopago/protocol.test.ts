@@ -8,6 +8,7 @@ import { boletoNumbers } from '../../src/gateways/boleto.js';
 import { boletoNumbersOf } from '../../src/gateways/mercadopago/gateway.js';
 import { noticeJobId } from '../../src/orders/gateway-routes.js';
 import { seed } from '../helpers/app.js';
+import { payPath } from '../checkout/helpers.js';
 import type { LoggedRequest, NotificationDelivery } from '../helpers/mercadopago/index.js';
 import {
   BOLETO_PAYER,
@@ -120,6 +121,89 @@ describe('Mercado Pago as documented: the requests MP accepts', function () {
       const pix = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix', name: 'Maria' });
       expect(pix.status, pix.page).to.equal(303);
     });
+  });
+});
+
+describe('Mercado Pago as documented: attempts at the pay step', function () {
+  this.timeout(60_000);
+  const world = mercadoPagoWorld({ MERCADOPAGO_TIMEOUT_MS: '1500' });
+
+  const keysOf = (orderCodes: string[]) =>
+    world.mp.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/payments')
+      .map((r) => r.headers['x-idempotency-key'] ?? '')
+      .filter((key) => orderCodes.includes(key));
+
+  it('resumes the same attempt (order and idempotency key) when the buyer reopens the link after MP was down', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    const link = await offerLink(world.app, tenant);
+    const first = crypto.randomUUID();
+    world.mp.failNext({ method: 'POST', path: /^\/v1\/payments$/ }, { status: 500 });
+    const down = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix', attempt: first });
+    expect(down.status, down.page).to.equal(503);
+
+    // Reopened through the link: a new page, with its own attempt.
+    const page = await world.app.http.get<string>(payPath(world.app, `/${link.code}?plink=${link.id}`));
+    const second = /name="attempt" value="([0-9a-f-]{36})"/.exec(page.body)?.[1] ?? '';
+    expect(second).to.not.equal('').and.not.equal(first);
+    const resumed = await pay(world.app, link.code, {
+      plink: link.id,
+      payment_method: 'pix',
+      attempt: second,
+    });
+    expect(resumed.status, resumed.page).to.equal(303);
+    expect(resumed.orderCode).to.equal(first);
+    expect(keysOf([first, second])).to.deep.equal([first, first]);
+    expect(world.mp.paymentsOf(seller.userId).map((p) => p.external_reference)).to.deep.equal([first]);
+  });
+
+  it('still holds a single-use link for an unanswered attempt of another method', async () => {
+    const tenant = await seed();
+    await connectMercadoPago(world, tenant);
+    const link = await offerLink(world.app, tenant);
+    world.mp.failNext({ method: 'POST', path: /^\/v1\/payments$/ }, { kind: 'reset' });
+    const down = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix' });
+    expect(down.status, down.page).to.equal(503);
+    const other = await pay(world.app, link.code, {
+      plink: link.id,
+      payment_method: 'boleto',
+      ...BOLETO_PAYER,
+    });
+    expect(other.status).to.equal(409);
+  });
+
+  it('makes a new attempt (a new idempotency key) of a form MP refused, once corrected', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    const link = await offerLink(world.app, tenant);
+    const attempt = crypto.randomUUID();
+    const form = (cardToken: string) => ({
+      plink: link.id,
+      payment_method: 'credit_card',
+      card_token: cardToken,
+      card_payment_method_id: 'visa',
+      attempt,
+    });
+    // A token of another MP account: MP refuses it (400, cause 3003).
+    const refused = await pay(world.app, link.code, form(world.mp.createCardToken(world.mp.createSeller())));
+    expect(refused.status).to.equal(400);
+    const posts = world.mp.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payments');
+    expect(posts.at(-1)?.status).to.equal(400);
+
+    const corrected = await pay(
+      world.app,
+      link.code,
+      form(world.mp.createCardToken(seller, { holder: 'APRO' })),
+    );
+    expect(corrected.status, corrected.page).to.equal(303);
+    const after = world.mp.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payments').slice(-2);
+    expect(after.map((r) => r.status)).to.deep.equal([400, 201]);
+    expect(after[1]?.headers['x-idempotency-key']).to.not.equal(after[0]?.headers['x-idempotency-key']);
+    expect(after[1]?.replayed).to.equal(false);
+    expect(after[1]?.headers['x-idempotency-key']).to.equal(corrected.orderCode);
+    const [payment] = world.mp.paymentsOf(seller.userId);
+    expect(payment?.status).to.equal('approved');
   });
 });
 
