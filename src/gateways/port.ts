@@ -14,7 +14,7 @@ export interface Payer {
   email: string | null;
   /** `+` and digits. */
   phone: string | null;
-  /** CPF (11 digits) or CNPJ (14 digits), digits only. */
+  /** CPF (11 digits) or CNPJ (14 characters, letters upper-case since 2026), no separators. */
   document: string | null;
   address: PayerAddress | null;
 }

@@ -60,7 +60,8 @@ function payerOf(request: ChargeRequest): Record<string, unknown> {
     ...splitName(payer.name),
     ...(document === null
       ? {}
-      : { identification: { type: document.length === 14 ? 'CNPJ' : 'CPF', number: document } }),
+      : // A CNPJ, numeric or alphanumeric (2026), has 14 characters; MP's type is CNPJ for both.
+        { identification: { type: document.length === 14 ? 'CNPJ' : 'CPF', number: document } }),
     ...(address === null
       ? {}
       : {

@@ -168,10 +168,14 @@ export const IDENTIFICATION_TYPES: MpIdentificationType[] = [
   { id: 'CNPJ', name: 'CNPJ', type: 'number', min_length: 14, max_length: 14 },
 ];
 
-/** A CPF or CNPJ with valid check digits (punctuation allowed, as MP takes it). */
+/**
+ * A CPF or CNPJ with valid check digits (punctuation allowed, as MP takes it). A CNPJ may be the
+ * alphanumeric form the Receita Federal issues since July 2026 (IN RFB 2.229/2024), still of type
+ * `CNPJ` in MP's `GET /v1/identification_types`.
+ */
 export function validDocument(type: string, number: string): boolean {
   if (type === 'CPF') return isValidCpf(number);
-  if (type === 'CNPJ') return isValidCnpj(number);
+  if (type === 'CNPJ') return isValidCnpj(number, { version: 2 });
   return false;
 }
 
