@@ -102,6 +102,8 @@ export interface Charge {
   declineReason?: DeclineReason;
   /** What the PSP keeps as its own fee (reais, two decimals), when it says; null or absent: unknown. */
   gatewayFee?: string | null;
+  /** The platform fee the PSP was asked to split off (the request's `platformFee`, where it takes one). */
+  platformFee?: string | null;
 }
 
 /** Why an issuer declined a card, as the buyer page words it. */

@@ -23,6 +23,8 @@ export interface MpPayment {
   digitableLine: string | null;
   barcode: string | null;
   ticketUrl: string | null;
+  /** MP's `fee_details`: what it takes from the payment, and who pays each (`collector`: the seller). */
+  feeDetails: Array<{ type: string; amount: number; feePayer: string | null }>;
 }
 
 const nullableString = () => Joi.string().allow(null, '');
@@ -50,6 +52,15 @@ const paymentSchema = Joi.object({
     .unknown(true)
     .allow(null),
   barcode: Joi.object({ content: nullableString() }).unknown(true).allow(null),
+  fee_details: Joi.array()
+    .items(
+      Joi.object({
+        type: Joi.string().max(60).required(),
+        amount: Joi.number().required(),
+        fee_payer: nullableString(),
+      }).unknown(true),
+    )
+    .allow(null),
 }).unknown(true);
 
 interface RawPayment {
@@ -65,6 +76,7 @@ interface RawPayment {
   point_of_interaction?: { transaction_data?: { qr_code?: string | null } | null } | null;
   transaction_details?: { digitable_line?: string | null; external_resource_url?: string | null } | null;
   barcode?: { content?: string | null } | null;
+  fee_details?: Array<{ type: string; amount: number; fee_payer?: string | null }> | null;
 }
 
 /** MP answered 2xx with something that is not what its reference describes: treated as no answer. */
@@ -91,6 +103,11 @@ function readPayment(body: unknown): MpPayment {
     digitableLine: emptyToNull(raw.transaction_details?.digitable_line),
     barcode: emptyToNull(raw.barcode?.content),
     ticketUrl: emptyToNull(raw.transaction_details?.external_resource_url),
+    feeDetails: (raw.fee_details ?? []).map((f) => ({
+      type: f.type,
+      amount: f.amount,
+      feePayer: emptyToNull(f.fee_payer),
+    })),
   };
 }
 

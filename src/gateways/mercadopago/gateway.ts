@@ -89,6 +89,9 @@ function paymentBody(deps: Deps, request: ChargeRequest): Record<string, unknown
     notification_url: `${deps.config.urls.checkout}${MP_NOTIFICATIONS_PATH}`,
     payer: payerOf(request),
     metadata: { order_code: request.orderCode },
+    // The platform's share, split off by MP for the application that holds the seller's OAuth grant
+    // (MP's marketplace model); sent only when there is one.
+    ...(request.platformFee ? { application_fee: reais(request.platformFee) } : {}),
   };
   switch (request.method) {
     case 'pix':
@@ -123,6 +126,19 @@ const DECLINES: Record<string, DeclineReason> = {
   cc_rejected_bad_filled_security_code: 'security_code',
   cc_rejected_call_for_authorize: 'call_issuer',
 };
+
+/**
+ * What MP kept of an approved payment as its own fee: its `fee_details` paid by the seller
+ * (`collector`), less the platform's `application_fee`. Null before approval (MP lists fees then).
+ */
+function gatewayFeeOf(payment: MpPayment): string | null {
+  if (payment.status !== 'approved' && payment.status !== 'refunded' && payment.status !== 'charged_back')
+    return null;
+  const kept = payment.feeDetails
+    .filter((f) => f.type !== 'application_fee' && (f.feePayer ?? 'collector') === 'collector')
+    .reduce((sum, f) => sum + Math.round(f.amount * 100), 0);
+  return amountOf(kept / 100);
+}
 
 /** A payment MP just created, as the pay step's charge. */
 function chargeOf(request: ChargeRequest, payment: MpPayment): Charge {
@@ -215,6 +231,7 @@ export function toPspPayment(payment: MpPayment): PspPayment {
     amount: amountOf(payment.transactionAmount),
     method: methodOf(payment),
     paidAt: payment.dateApproved === null ? null : new Date(payment.dateApproved),
+    gatewayFee: gatewayFeeOf(payment),
   };
 }
 
@@ -234,7 +251,9 @@ export function mercadoPagoGateway(deps: Deps, account: { id: number; publicKey:
           throw new ChargeRefusedError(`Mercado Pago refused the payment: ${err.message}`, refusedField(err));
         throw err;
       });
-      return chargeOf(request, payment);
+      // The fees ride along whatever the outcome: the platform's as sent, MP's once it lists them.
+      const fees = { platformFee: request.platformFee ?? null, gatewayFee: gatewayFeeOf(payment) };
+      return { ...chargeOf(request, payment), ...fees };
     },
     readPayment: async (reference) =>
       toPspPayment(await withAccount(deps, account.id, (call) => getPayment(call, reference))),

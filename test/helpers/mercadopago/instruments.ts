@@ -243,3 +243,14 @@ export function bradescoBoleto(paymentId: number, amount: number, dueDay: string
   const freeField = `3381` + `09` + nossoNumero + `0001234` + `0`;
   return boletoNumbers(BRADESCO, Math.round(amount * 100), dueDay, freeField);
 }
+
+/**
+ * MP's own fee on an approved payment, at the rates MP publishes for Brazil's Checkout Transparente
+ * ("Tarifas do Mercado Pago": Pix 0.99 %, boleto R$ 3.49, a card paid at once 4.98 %); only the
+ * shape matters to the service, which reads whatever `fee_details` lists.
+ */
+export function mercadoPagoFee(paymentTypeId: string, amount: number): number {
+  if (paymentTypeId === 'ticket') return Math.min(3.49, amount);
+  const rate = paymentTypeId === 'bank_transfer' ? 0.0099 : 0.0498;
+  return Math.round(amount * rate * 100) / 100;
+}

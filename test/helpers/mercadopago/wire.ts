@@ -152,7 +152,7 @@ export interface MpPayment {
   transaction_amount_refunded: number;
   installments: number;
   transaction_details: MpTransactionDetails;
-  fee_details: never[];
+  fee_details: MpFeeDetail[];
   captured: boolean;
   binary_mode: boolean;
   statement_descriptor: string | null;
@@ -250,4 +250,14 @@ export interface MpNotification {
   live_mode: boolean;
   type: 'payment' | 'chargebacks';
   user_id: string;
+}
+
+/**
+ * One fee MP takes from a payment (Payments API, `fee_details`): `mercadopago_fee` (MP's own),
+ * `application_fee` (the marketplace's share), `financing_fee`…; `fee_payer` `collector` is the seller.
+ */
+export interface MpFeeDetail {
+  type: 'mercadopago_fee' | 'application_fee';
+  amount: number;
+  fee_payer: 'collector' | 'payer';
 }
