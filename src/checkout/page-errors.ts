@@ -68,8 +68,8 @@ function problemOf(detail: Joi.ValidationErrorItem): FieldProblem {
       if (missing) return 'document_required';
       // The shape was right but the check digits were not: say which document failed.
       if (detail.type !== 'custom') return 'document_shape';
-      const digits = String(detail.context?.value ?? '').replace(/\D/g, '').length;
-      return digits === 11 ? 'cpf_invalid' : digits === 14 ? 'cnpj_invalid' : 'document_shape';
+      const chars = String(detail.context?.value ?? '').replace(/[^\dA-Za-z]/g, '').length;
+      return chars === 11 ? 'cpf_invalid' : chars === 14 ? 'cnpj_invalid' : 'document_shape';
     }
     case 'payment_method':
       return 'payment_method_invalid';

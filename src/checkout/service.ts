@@ -1,4 +1,5 @@
 import { findCoupon, findItemByCode, findItemById, type CatalogItem } from '../catalog/repository.js';
+import { platformFeeOf, platformFeeRule } from '../companies/fees.js';
 import { findCompany } from '../companies/repository.js';
 import { gatewayOfCompany } from '../gateways/index.js';
 import {
@@ -552,6 +553,7 @@ export async function chargeThrough(
       boletoPageUrl: `${ctx.config.urls.checkout}/orders/${reservation.orderCode}/boleto`,
       payer: { ...form.customer, address: form.address },
       card: form.card,
+      platformFee: platformFeeOf(platformFeeRule(ctx.config, company), view.price.amount),
     });
   } catch (err) {
     if (err instanceof ChargeRefusedError) {

@@ -16,6 +16,10 @@ export const USAGE = `Usage: npm run cli -- <command> [options]
   token create --company ID [--user USER_ID]
       Issue a panel token for the company's owner (or the given user).
   company deactivate --company ID      (and: company activate --company ID)
+  company fee --company ID [--percent P] [--fixed F] [--reset]
+      Set the company's platform fee on each Mercado Pago payment: P percent (0-50) of the amount
+      plus F reais, each with at most two decimals; a part not given stays as it was. --reset
+      returns both parts to the deployment's PLATFORM_FEE_PERCENT and PLATFORM_FEE_FIXED.
   listen --company ID [--events KIND,KIND] [--forward-to URL] [--json]
       Like \`stripe listen\`: receive the company's webhooks on a local receiver and print one
       verified line per event (whole bodies with --json), optionally forwarding each; the webhook
@@ -52,6 +56,13 @@ export type Invocation =
   | { command: 'token create'; companyId: number; userId: number | undefined }
   | { command: 'company activate' | 'company deactivate'; companyId: number }
   | {
+      command: 'company fee';
+      companyId: number;
+      percent: string | undefined;
+      fixed: string | undefined;
+      reset: boolean;
+    }
+  | {
       command: 'listen';
       companyId: number;
       events: EventKind[];
@@ -76,6 +87,9 @@ const OPTIONS = {
   type: { type: 'string', multiple: true },
   since: { type: 'string' },
   limit: { type: 'string' },
+  percent: { type: 'string' },
+  fixed: { type: 'string' },
+  reset: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -89,6 +103,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   'token create': ['company', 'user'],
   'company activate': ['company'],
   'company deactivate': ['company'],
+  'company fee': ['company', 'percent', 'fixed', 'reset'],
   listen: ['company', 'events', 'forward-to', 'json'],
   'events list': ['company', 'type', 'since', 'limit'],
   'queues status': ['queue', 'json'],
@@ -101,6 +116,15 @@ function positiveInt(value: string | undefined, name: string): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer`);
   return n;
+}
+
+/** A decimal with at most two places within [0, max], as a two-decimal string. */
+function money(value: string | undefined, name: string, max: number): string | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+(\.\d{1,2})?$/.test(value) || n > max)
+    throw new UsageError(`--${name} must be a number from 0 to ${max} with at most two decimals`);
+  return n.toFixed(2);
 }
 
 const optionalInt = (value: string | undefined, name: string): number | undefined =>
@@ -160,6 +184,14 @@ export function parseInvocation(argv: string[]): Invocation {
     case 'company activate':
     case 'company deactivate':
       return { command, companyId: positiveInt(values.company, 'company') };
+    case 'company fee': {
+      const reset = values.reset ?? false;
+      const percent = money(values.percent, 'percent', 50);
+      const fixed = money(values.fixed, 'fixed', 1_000_000);
+      if (reset === (percent !== undefined || fixed !== undefined))
+        throw new UsageError('give --percent and/or --fixed, or --reset alone');
+      return { command, companyId: positiveInt(values.company, 'company'), percent, fixed, reset };
+    }
     case 'listen': {
       const companyId = positiveInt(values.company, 'company');
       try {

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { createKey, revokeKey } from '../keys/service.js';
-import { createOwnerToken, createPanelToken, setCompanyActive } from '../companies/service.js';
+import {
+  createOwnerToken,
+  createPanelToken,
+  setCompanyActive,
+  setCompanyPlatformFee,
+} from '../companies/service.js';
+import { findCompany } from '../companies/repository.js';
+import { platformFeeRule } from '../companies/fees.js';
 import { parseInvocation, UsageError, USAGE, type Invocation } from './arguments.js';
 import { listCompanyEvents } from './events.js';
 import { listen, ListenError } from './listen.js';
@@ -107,6 +114,22 @@ async function run(
         return changed;
       });
       console.log(`Company ${row.id} "${row.name}" is now ${row.active ? 'active' : 'inactive'}`);
+      return;
+    }
+    case 'company fee': {
+      const { companyId } = invocation;
+      const before = await findCompany(db, companyId);
+      if (!before) throw new Error(`No company ${companyId}`);
+      const row = await setCompanyPlatformFee(db, companyId, {
+        percent: invocation.reset ? null : (invocation.percent ?? before.platformFeePercent),
+        fixed: invocation.reset ? null : (invocation.fixed ?? before.platformFeeFixed),
+      });
+      const rule = platformFeeRule(config, row);
+      const whose = (own: string | null) => (own === null ? 'the deployment’s' : 'the company’s');
+      console.log(
+        `Company ${row.id} "${row.name}": platform fee ${rule.percent}% (${whose(row.platformFeePercent)}) + ` +
+          `R$ ${rule.fixed} (${whose(row.platformFeeFixed)}) on each Mercado Pago payment from now on`,
+      );
       return;
     }
     case 'events list': {

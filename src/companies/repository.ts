@@ -32,6 +32,20 @@ export async function setCompanyActive(
   return row;
 }
 
+/** Sets (or, with nulls, clears) the company's own platform fee. */
+export async function setCompanyPlatformFee(
+  db: Executor,
+  id: number,
+  fee: { percent: string | null; fixed: string | null },
+): Promise<CompanyRow | undefined> {
+  const [row] = await db
+    .update(companies)
+    .set({ platformFeePercent: fee.percent, platformFeeFixed: fee.fixed })
+    .where(eq(companies.id, id))
+    .returning();
+  return row;
+}
+
 export async function findOwner(db: Executor, companyId: number): Promise<UserRow | undefined> {
   const [row] = await db
     .select()

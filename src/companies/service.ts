@@ -34,3 +34,14 @@ export async function setCompanyActive(
   if (!row) throw new NotFoundError(`No company ${companyId}`);
   return row;
 }
+
+/** Sets the company's own platform fee (null parts: the deployment's PLATFORM_FEE_*). */
+export async function setCompanyPlatformFee(
+  db: Db,
+  companyId: number,
+  fee: { percent: string | null; fixed: string | null },
+): Promise<companies.CompanyRow> {
+  const row = await companies.setCompanyPlatformFee(db, companyId, fee);
+  if (!row) throw new NotFoundError(`No company ${companyId}`);
+  return row;
+}

@@ -66,12 +66,15 @@ const PT_BR: Rule[] = [
   [/^key (".*") (.*)$/, (key, rest) => `a chave ${key} ${translate(rest ?? '')}`],
   [/^value of (".*") (.*)$/, (key, rest) => `o valor de ${key} ${translate(rest ?? '')}`],
   [/^each line must be key=value$/, () => 'cada linha deve ser chave=valor.'],
-  [/^must contain only digits and \. - \/ separators$/, () => 'deve ter só dígitos e os separadores . - /.'],
+  [
+    /^must contain only digits, letters and \. - \/ separators$/,
+    () => 'deve ter só dígitos, letras e os separadores . - /.',
+  ],
   [/^is not a valid CPF$/, () => 'não é um CPF válido.'],
   [/^is not a valid CNPJ$/, () => 'não é um CNPJ válido.'],
   [
-    /^must be a CPF \(11 digits\) or a CNPJ \(14 digits\)$/,
-    () => 'deve ser um CPF (11 dígitos) ou um CNPJ (14 dígitos).',
+    /^must be a CPF \(11 digits\) or a CNPJ \(14 characters/,
+    () => 'deve ser um CPF (11 dígitos) ou um CNPJ (14 caracteres: 12 dígitos ou letras e 2 dígitos).',
   ],
   [
     /^must be digits \(country code, area code, number\)/,

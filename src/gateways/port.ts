@@ -14,7 +14,7 @@ export interface Payer {
   email: string | null;
   /** `+` and digits. */
   phone: string | null;
-  /** CPF (11 digits) or CNPJ (14 digits), digits only. */
+  /** CPF (11 digits) or CNPJ (14 characters, letters upper-case since 2026), no separators. */
   document: string | null;
   address: PayerAddress | null;
 }
@@ -102,6 +102,8 @@ export interface Charge {
   declineReason?: DeclineReason;
   /** What the PSP keeps as its own fee (reais, two decimals), when it says; null or absent: unknown. */
   gatewayFee?: string | null;
+  /** The platform fee the PSP was asked to split off (the request's `platformFee`, where it takes one). */
+  platformFee?: string | null;
 }
 
 /** Why an issuer declined a card, as the buyer page words it. */

@@ -91,8 +91,13 @@ export function renewalOrderCode(subscriptionId: number, period: number, attempt
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** The columns of a charge's instructions (all null for a method, or a gateway, that gives none). */
-const instructionColumns = ({ pix, boleto }: Charge) => ({
+/**
+ * The columns of a charge's instructions (all null for a method, or a gateway, that gives none), and
+ * its fees: the platform's the PSP split off, and the PSP's own once it said.
+ */
+const instructionColumns = ({ pix, boleto, platformFee, gatewayFee }: Charge) => ({
+  platformFee: platformFee ?? null,
+  gatewayFee: gatewayFee ?? null,
   pixCopyPaste: pix?.copyPaste ?? null,
   pixExpiresAt: pix?.expiresAt ?? null,
   boletoDigitableLine: boleto?.digitableLine ?? null,

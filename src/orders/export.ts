@@ -26,6 +26,8 @@ export interface ExportedOrder {
   customer: OrderCustomer | null;
   productName: string;
   amount: string;
+  platformFee: string | null;
+  gatewayFee: string | null;
   paymentMethod: PaymentMethod | null;
   installments: number | null;
   status: OrderStatus;
@@ -54,6 +56,8 @@ function exportBatch(
       customer: orders.customer,
       productName: products.name,
       amount: orders.amount,
+      platformFee: orders.platformFee,
+      gatewayFee: orders.gatewayFee,
       paymentMethod: orders.paymentMethod,
       installments: orders.installments,
       status: orders.status,

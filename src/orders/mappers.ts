@@ -8,7 +8,20 @@ const iso = (date: Date | null): string | null => (date ? date.toISOString() : n
 
 const NO_CUSTOMER: OrderCustomer = { name: null, email: null, phone: null, document: null };
 
-/** The panel's Order object (docs/api.md, "Orders in the panel"). */
+/** Cents of a numeric(12,2) string (null: 0), exact. */
+const centsOf = (value: string | null): number =>
+  value === null ? 0 : Math.round(Number.parseFloat(value) * 100);
+
+/** An order's fees and what is left of its amount, as the panel, the dashboard and the CSV show them. */
+export function orderFees(order: Pick<OrderRow, 'amount' | 'platformFee' | 'gatewayFee'>) {
+  const platform = centsOf(order.platformFee);
+  const gateway = centsOf(order.gatewayFee);
+  return {
+    fees: { platform: (platform / 100).toFixed(2), gateway: (gateway / 100).toFixed(2) },
+    net_amount: ((centsOf(order.amount) - platform - gateway) / 100).toFixed(2),
+  };
+}
+
 /** An order's instalments and payment instructions, as events and the panel show them. */
 export function paymentDetails(order: OrderRow): PaymentDetails {
   return {
@@ -46,6 +59,7 @@ export interface OrderEmailWire {
  */
 export type OrderEmailsOf = (companyId: number, codes: string[]) => Promise<Map<string, OrderEmailWire[]>>;
 
+/** The panel's Order object (docs/api.md, "Orders in the panel"). */
 export function toPanelOrderWire(
   { order, productName, offerCode, planCode }: PanelOrderRow,
   emails: OrderEmailWire[] = [],
@@ -55,6 +69,7 @@ export function toPanelOrderWire(
     code: order.code,
     status: order.status,
     amount: formatMoney(order.amount),
+    ...orderFees(order),
     payment_method: order.paymentMethod,
     livemode: order.livemode,
     link_id: order.paymentLinkId,

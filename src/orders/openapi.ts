@@ -80,6 +80,8 @@ const panelOrder: JsonSchema = {
     'code',
     'status',
     'amount',
+    'fees',
+    'net_amount',
     'payment_method',
     'livemode',
     'link_id',
@@ -107,6 +109,17 @@ const panelOrder: JsonSchema = {
         'reports a chargeback of a paid order',
     },
     amount: money,
+    fees: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['platform', 'gateway'],
+      description:
+        'What was taken from the amount: `platform`, the deployment’s platform fee the PSP split off ' +
+        '(Mercado Pago’s `application_fee`); `gateway`, what the PSP kept as its own fee (Mercado Pago’s ' +
+        '`fee_details`, known once the payment is approved). "0.00" where none was taken or none is known yet',
+      properties: { platform: money, gateway: money },
+    },
+    net_amount: { ...money, description: 'The amount less both fees: what reaches the seller' },
     payment_method: nullable({ type: 'string', enum: [...PAYMENT_METHODS] }),
     livemode: { type: 'boolean' },
     link_id: nullable({

@@ -266,7 +266,7 @@ export const orderEventSchemas: Record<string, JsonSchema> = {
           name: { type: 'string' },
           email: { type: 'string' },
           phone: nullable({ type: 'string', pattern: '^\\+\\d{10,15}$' }),
-          document: nullable({ type: 'string', pattern: '^(\\d{11}|\\d{14})$' }),
+          document: nullable({ type: 'string', pattern: '^(\\d{11}|[0-9A-Z]{12}\\d{2})$' }),
         },
       },
       product: ref('EventProduct'),

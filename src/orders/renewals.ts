@@ -19,6 +19,7 @@ import { ConflictError, NotFoundError } from '../shared/errors.js';
 import { newUuid } from '../shared/ids.js';
 import { recordOrderEventOf, recordSubscriptionEvent, type Emitted } from './order-events.js';
 import { firstOrderOfSubscription, insertOrder, type OrderRow } from './repository.js';
+import { platformFeeOf, platformFeeRule } from '../companies/fees.js';
 import { findCompany } from '../companies/repository.js';
 import { gatewayOfCharge, gatewayOfCompany } from '../gateways/index.js';
 import { AccountDisconnectedError } from '../gateways/mercadopago/tokens.js';
@@ -482,6 +483,7 @@ async function chargeThroughGateway(
         address: request.payerAddress,
       },
       card: null,
+      platformFee: platformFeeOf(platformFeeRule(ctx.config, company), request.amount),
     });
   } catch (err) {
     // A PSP that will never make this charge (it refuses it, or the account is disconnected) is a

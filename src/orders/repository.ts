@@ -42,6 +42,11 @@ export async function markOrderPaid(
 }
 
 /** pending → failed (the gateway reported a failed payment); conditional like every transition. */
+/** Records what the PSP kept of the order's payment as its own fee, once it says. */
+export async function setGatewayFee(db: Executor, code: string, gatewayFee: string): Promise<void> {
+  await db.update(orders).set({ gatewayFee }).where(eq(orders.code, code));
+}
+
 export async function markOrderFailed(tx: Executor, orderId: number): Promise<OrderRow | undefined> {
   const [row] = await tx
     .update(orders)

@@ -1,7 +1,7 @@
 /**
  * The sums behind the dashboard's home, over one company's orders in one mode since an instant. Two
  * statements, sent side by side: each is an index-only scan of its window (migration 0805), so their
- * cost follows the window's orders, not the company's history.
+ * cost follows the window's orders, not the company's history (0906 added the fees to the second).
  */
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../shared/db/index.js';
@@ -27,6 +27,8 @@ export interface PaidDay {
   gross: string;
   refunded: string;
   chargedBack: string;
+  /** The platform's and the PSP's fees of the orders whose money stayed (neither refunded nor charged back). */
+  fees: string;
 }
 
 interface Window {
@@ -66,13 +68,16 @@ export async function paidDays(db: Executor, w: Window): Promise<PaidDay[]> {
     gross: string;
     refunded: string;
     charged_back: string;
+    fees: string;
   }>(sql`
     SELECT to_char(paid_at AT TIME ZONE 'America/Sao_Paulo', 'YYYY-MM-DD') AS day,
            payment_method AS method,
            count(*) AS paid,
            sum(amount) AS gross,
            coalesce(sum(amount) FILTER (WHERE status = 'refunded'), 0) AS refunded,
-           coalesce(sum(amount) FILTER (WHERE status = 'charged_back'), 0) AS charged_back
+           coalesce(sum(amount) FILTER (WHERE status = 'charged_back'), 0) AS charged_back,
+           coalesce(sum(coalesce(platform_fee, 0) + coalesce(gateway_fee, 0))
+                    FILTER (WHERE status NOT IN ('refunded', 'charged_back')), 0) AS fees
       FROM orders
      WHERE company_id = ${w.companyId} AND livemode = ${w.livemode} AND paid_at >= ${w.since}
        AND paid_at IS NOT NULL
@@ -84,5 +89,6 @@ export async function paidDays(db: Executor, w: Window): Promise<PaidDay[]> {
     gross: String(r.gross),
     refunded: String(r.refunded),
     chargedBack: String(r.charged_back),
+    fees: String(r.fees),
   }));
 }

@@ -1,6 +1,6 @@
 /**
  * A picture of a company's sales over the last 30 days of one mode (the dashboard's home): revenue
- * net of refunds and chargebacks, paid orders, average ticket, conversion, Pix and boleto generated
+ * net of refunds, chargebacks and fees (the platform's and the PSP's), paid orders, average ticket, conversion, Pix and boleto generated
  * vs paid, and revenue per day by method. Docs: docs/dashboard.md, "The home".
  *
  * Revenue is counted on the day an order was paid; an order of the window refunded or charged back
@@ -37,10 +37,12 @@ export interface SalesSummary {
   /** The first and the last day of the window (Brasília), the last being today. */
   from: string;
   to: string;
-  /** In cents: what the orders paid in the window paid, what of it went back, and what is left. */
+  /** In cents: what the orders paid in the window paid, what of it went back, the fees, and what is left. */
   gross: number;
   refunded: number;
   chargedBack: number;
+  /** The platform's and the PSP's fees of the orders kept (neither refunded nor charged back). */
+  fees: number;
   net: number;
   paidOrders: number;
   /** Gross revenue per paid order, in cents; null without paid orders. */
@@ -82,11 +84,14 @@ export async function salesSummary(
   let gross = 0;
   let refunded = 0;
   let chargedBack = 0;
+  let fees = 0;
   let paidOrders = 0;
   for (const row of paid) {
     const rowGross = centsOf(row.gross);
     const rowRefunded = centsOf(row.refunded);
     const rowChargedBack = centsOf(row.chargedBack);
+    const rowFees = centsOf(row.fees);
+    fees += rowFees;
     gross += rowGross;
     refunded += rowRefunded;
     chargedBack += rowChargedBack;
@@ -94,7 +99,7 @@ export async function salesSummary(
     // A payment confirmed after the window's last instant read (clock skew) has no day here.
     const day = days.get(row.day);
     if (!day) continue;
-    const net = rowGross - rowRefunded - rowChargedBack;
+    const net = rowGross - rowRefunded - rowChargedBack - rowFees;
     day.total += net;
     if (row.method !== null && PAYMENT_METHODS.includes(row.method)) day.byMethod[row.method] += net;
   }
@@ -105,7 +110,8 @@ export async function salesSummary(
     gross,
     refunded,
     chargedBack,
-    net: gross - refunded - chargedBack,
+    fees,
+    net: gross - refunded - chargedBack - fees,
     paidOrders,
     averageTicket: paidOrders === 0 ? null : Math.round(gross / paidOrders),
     createdOrders: created.created,

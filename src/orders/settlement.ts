@@ -22,7 +22,7 @@ import {
 } from './charge-repository.js';
 import { recordCharge, requestedAmount, scheduleReconciliation } from './charges.js';
 import { abandonDeadline } from './deadlines.js';
-import { findOrderByCode, type OrderRow } from './repository.js';
+import { findOrderByCode, setGatewayFee, type OrderRow } from './repository.js';
 import { chargeBack, confirmPayment, failPayment, refundOrder } from './service.js';
 
 /** What applying a PSP payment did, for logs and job results. */
@@ -80,6 +80,9 @@ export async function settlePayment(ctx: AppContext, charge: ChargeRow, psp: Psp
       })
     ).order;
   }
+  // MP lists its fee once the payment is approved: recorded whatever the read goes on to change.
+  if (psp.gatewayFee != null && Number(order.gatewayFee ?? NaN) !== Number(psp.gatewayFee))
+    await setGatewayFee(ctx.db, order.code, psp.gatewayFee);
   switch (psp.status) {
     case 'pending':
       return 'unchanged';

@@ -2,55 +2,47 @@
  * Buyer contact data (a link's prefill, the checkout form): Brazilian tax documents (CPF, CNPJ),
  * phone numbers and e-mail, accepted with the usual separators and stored in one canonical form.
  */
+import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import type { CustomHelpers, ErrorReport } from 'joi';
 import { v } from '../shared/validation/typed.js';
 
 const onlyDigits = (value: string): string => value.replace(/\D/g, '');
 
-/** Mod-11 check digit as CPF and CNPJ define it: remainder < 2 gives 0, otherwise 11 - remainder. */
-function checkDigit(digits: string, weights: number[]): number {
-  let sum = 0;
-  for (let i = 0; i < weights.length; i++) sum += Number(digits[i]) * (weights[i] ?? 0);
-  const remainder = sum % 11;
-  return remainder < 2 ? 0 : 11 - remainder;
-}
-
-// A run of one repeated digit passes the arithmetic but is never issued.
-const isRepeated = (digits: string): boolean => /^(\d)\1*$/.test(digits);
-
-export function isValidCpf(digits: string): boolean {
-  if (!/^\d{11}$/.test(digits) || isRepeated(digits)) return false;
-  const first = checkDigit(digits, [10, 9, 8, 7, 6, 5, 4, 3, 2]);
-  const second = checkDigit(digits, [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return Number(digits[9]) === first && Number(digits[10]) === second;
-}
-
-export function isValidCnpj(digits: string): boolean {
-  if (!/^\d{14}$/.test(digits) || isRepeated(digits)) return false;
-  const first = checkDigit(digits, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  const second = checkDigit(digits, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return Number(digits[12]) === first && Number(digits[13]) === second;
-}
-
 export type Normalized = { ok: true; value: string } | { ok: false; message: string };
 
 /** Separators allowed in a typed document: dots, dashes, slashes and spaces ("123.456.789-09"). */
-const DOCUMENT_INPUT = /^[\d.\-/\s]+$/;
-/** The same, with the digit count (11 or 14) stated, so the OpenAPI document can say it too. */
-const DOCUMENT_SHAPE = /^[.\-/\s]*(?:\d[.\-/\s]*){11}(?:(?:\d[.\-/\s]*){3})?$/;
+const SEPARATORS = /[.\-/\s]/g;
+/** Digits and letters (a 2026 CNPJ carries letters) with those separators between them. */
+const DOCUMENT_INPUT = /^[\dA-Za-z.\-/\s]+$/;
+/**
+ * The same, with the shapes stated, so the OpenAPI document can say them too: a CPF (11 digits),
+ * or a CNPJ, 12 characters of 0-9/A-Z (letters since July 2026; lower case accepted on input) then
+ * 2 numeric check digits.
+ */
+const DOCUMENT_SHAPE = /^[.\-/\s]*(?:(?:\d[.\-/\s]*){11}|(?:[\dA-Za-z][.\-/\s]*){12}(?:\d[.\-/\s]*){2})$/;
 
-/** CPF (11 digits) or CNPJ (14 digits) with valid check digits, returned as digits only. */
+const DOCUMENT_SHAPE_MESSAGE =
+  'must be a CPF (11 digits) or a CNPJ (14 characters: 12 digits or letters, then 2 digits)';
+
+/**
+ * CPF (11 digits) or CNPJ (14 characters, numeric or the alphanumeric 2026 form) with valid check
+ * digits, returned without separators and upper-cased. The check digits are brazilian-utils' (the
+ * Receita Federal's rule, which the alphanumeric form extends by reading each character as its
+ * ASCII code minus 48); its version 2 also refuses the never-issued numeric runs (000…, 111…).
+ */
 export function normalizeDocument(input: string): Normalized {
   if (!DOCUMENT_INPUT.test(input))
-    return { ok: false, message: 'must contain only digits and . - / separators' };
-  const digits = onlyDigits(input);
-  if (digits.length === 11) {
-    return isValidCpf(digits) ? { ok: true, value: digits } : { ok: false, message: 'is not a valid CPF' };
+    return { ok: false, message: 'must contain only digits, letters and . - / separators' };
+  const value = input.replace(SEPARATORS, '').toUpperCase();
+  if (/^\d{11}$/.test(value)) {
+    return isValidCpf(value) ? { ok: true, value } : { ok: false, message: 'is not a valid CPF' };
   }
-  if (digits.length === 14) {
-    return isValidCnpj(digits) ? { ok: true, value: digits } : { ok: false, message: 'is not a valid CNPJ' };
+  if (/^[\dA-Z]{12}\d{2}$/.test(value)) {
+    return isValidCnpj(value, { version: 2 })
+      ? { ok: true, value }
+      : { ok: false, message: 'is not a valid CNPJ' };
   }
-  return { ok: false, message: 'must be a CPF (11 digits) or a CNPJ (14 digits)' };
+  return { ok: false, message: DOCUMENT_SHAPE_MESSAGE };
 }
 
 /** An optional leading plus, then digits with spaces, dots, dashes or parentheses between them. */
@@ -121,11 +113,7 @@ export const customerFields = {
       )
       .example('+55 (11) 98765-4321'),
   document: () =>
-    normalizedField(
-      DOCUMENT_SHAPE,
-      normalizeDocument,
-      'must be a CPF (11 digits) or a CNPJ (14 digits)',
-    ).description(
-      'CPF (11 digits) or CNPJ (14 digits) with valid check digits; separators allowed; returned as digits only',
+    normalizedField(DOCUMENT_SHAPE, normalizeDocument, DOCUMENT_SHAPE_MESSAGE).description(
+      'CPF (11 digits) or CNPJ (14 characters: 12 digits or letters, then 2 check digits) with valid check digits; separators allowed; returned without them, letters upper-cased',
     ),
 };

@@ -22,7 +22,7 @@ const order: JsonSchema = {
   },
 };
 
-/** A buyer's contact data as the API returns it (phone `+digits`, document digits only). */
+/** A buyer's contact data as the API returns it (phone `+digits`, document without separators, a CNPJ's letters upper-cased). */
 export const customerSchema: JsonSchema = {
   type: 'object',
   additionalProperties: false,
@@ -31,7 +31,7 @@ export const customerSchema: JsonSchema = {
     name: nullableString,
     email: nullableString,
     phone: nullable({ type: 'string', pattern: '^\\+\\d{10,15}$' }),
-    document: nullable({ type: 'string', pattern: '^(\\d{11}|\\d{14})$' }),
+    document: nullable({ type: 'string', pattern: '^(\\d{11}|[0-9A-Z]{12}\\d{2})$' }),
   },
 };
 

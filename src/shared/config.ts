@@ -107,6 +107,8 @@ export interface Config {
    */
   credentialsKey: Buffer | undefined;
   email: EmailConfig;
+  /** The deployment's platform fee on each MP payment (reais with two decimals); `cli company fee` overrides it. */
+  platformFee: { percent: string; fixed: string };
 }
 
 /** E-mail to buyers (docs/email.md). */
@@ -267,6 +269,8 @@ const schema = Joi.object({
   EMAIL_RATE_LIMIT_PER_HOUR: Joi.number().integer().min(1).max(1_000_000).default(500),
   EMAIL_CONCURRENCY: Joi.number().integer().min(1).max(100).default(4),
   EMAIL_INBOX_PORT: Joi.number().integer().min(1).max(65535).default(1080),
+  PLATFORM_FEE_PERCENT: Joi.number().min(0).max(50).precision(2).default(0),
+  PLATFORM_FEE_FIXED: Joi.number().min(0).max(1_000_000).precision(2).default(0),
 })
   .and('ADMIN_USER', 'ADMIN_PASSWORD')
   // One MP application is three values: an id without its secrets could connect nobody.
@@ -350,6 +354,8 @@ interface RawEnv {
   EMAIL_RATE_LIMIT_PER_HOUR: number;
   EMAIL_CONCURRENCY: number;
   EMAIL_INBOX_PORT: number;
+  PLATFORM_FEE_PERCENT: number;
+  PLATFORM_FEE_FIXED: number;
 }
 
 function mercadoPagoOf(raw: RawEnv): MercadoPagoConfig | undefined {
@@ -478,6 +484,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: raw.EMAIL_CONCURRENCY,
       inboxPort: raw.EMAIL_INBOX_PORT,
     },
+    platformFee: { percent: raw.PLATFORM_FEE_PERCENT.toFixed(2), fixed: raw.PLATFORM_FEE_FIXED.toFixed(2) },
   };
 }
 

@@ -200,7 +200,7 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
       ['name', 'Use at most 200 characters.'],
       ['email', 'Enter your email address.'],
       ['phone', 'Enter the phone number with country and area code, like +55 11 98765-4321.'],
-      ['document', 'This CNPJ is not valid. Check the digits.'],
+      ['document', 'This CNPJ is not valid. Check its digits and letters.'],
       ['payment_method', 'Choose credit card, Pix or boleto.'],
     ])
       expect(res.body, field).to.include(`id="${field}-error">${message}<`);
@@ -211,7 +211,7 @@ describe('Checkout page {checkout_url}/:code?plink=<id>', function () {
       document: '123',
     });
     expect(shape.body).to.include(
-      'id="document-error">Informe um CPF (11 dígitos) ou um CNPJ (14 dígitos).<',
+      'id="document-error">Informe um CPF (11 dígitos) ou um CNPJ (14 caracteres, com ou sem letras).<',
     );
   });
 

@@ -21,20 +21,27 @@ describe('dashboard home', function () {
     method: 'credit_card' | 'pix' | 'boleto';
     createdDaysAgo: number;
     paidDaysAgo?: number;
+    of?: SeedResult;
+    platformFee?: string;
+    gatewayFee?: string;
   }): Promise<void> {
+    const company = values.of ?? tenant;
     await app.ctx.pool.query(
-      `INSERT INTO orders (code, company_id, livemode, product_id, status, amount, payment_method, created_at, paid_at)
+      `INSERT INTO orders (code, company_id, livemode, product_id, status, amount, payment_method, created_at, paid_at,
+                           platform_fee, gateway_fee)
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, now() - make_interval(days => $7::int),
-               CASE WHEN $8::int IS NULL THEN NULL ELSE now() - make_interval(days => $8::int) END)`,
+               CASE WHEN $8::int IS NULL THEN NULL ELSE now() - make_interval(days => $8::int) END, $9, $10)`,
       [
-        tenant.company.id,
+        company.company.id,
         values.livemode ?? true,
-        tenant.products[0]?.id,
+        company.products[0]?.id,
         values.status,
         values.amount,
         values.method,
         values.createdDaysAgo,
         values.paidDaysAgo ?? null,
+        values.platformFee ?? null,
+        values.gatewayFee ?? null,
       ],
     );
   }
@@ -91,7 +98,7 @@ describe('dashboard home', function () {
     expect(page.status).to.equal(200);
     const text = readable(page.text);
     expect(text).to.include(
-      'Net revenue R$180.00 R$210.00 paid, less R$20.00 refunded and R$10.00 charged back.',
+      'Net revenue R$180.00 R$210.00 paid, less R$20.00 refunded, R$10.00 charged back and R$0.00 in fees.',
     );
     expect(text).to.include('Paid orders 5');
     expect(text).to.include('Average ticket R$42.00');
@@ -99,6 +106,19 @@ describe('dashboard home', function () {
     expect(text).to.include('Pix 2 generated, 1 paid');
     expect(text).to.include('Boleto 2 generated, 1 paid');
     expect(page.text).not.to.include('R$999.00');
+  });
+
+  it('counts revenue net of the platform’s and the payment processor’s fees of the orders kept', async () => {
+    const seller = await seed();
+    const fees = { platformFee: '5.00', gatewayFee: '4.99', createdDaysAgo: 0, paidDaysAgo: 0 };
+    await order({ of: seller, status: 'paid', amount: '100.00', method: 'credit_card', ...fees });
+    // A refunded order's amount goes back whole: its fees are not taken a second time.
+    await order({ of: seller, status: 'refunded', amount: '20.00', method: 'pix', ...fees });
+    const session = await signIn(app, seller.panel_token);
+    const text = readable((await send(app, 'GET', '/?lang=en', { session })).text);
+    expect(text).to.include(
+      'Net revenue R$90.01 R$120.00 paid, less R$20.00 refunded, R$0.00 charged back and R$9.99 in fees.',
+    );
   });
 
   it('draws the revenue per day as an SVG image with a title, and the same figures in a table', async () => {

@@ -15,6 +15,8 @@ export interface PanelOrder {
   code: string;
   status: string;
   amount: string;
+  fees: { platform: string; gateway: string };
+  net_amount: string;
   payment_method: string | null;
   livemode: boolean;
   link_id: string | null;

@@ -68,6 +68,9 @@ describe('Panel: orders (list, get, refund)', () => {
       status: 'paid',
       // 297.00 minus the seed's 10 % coupon.
       amount: '267.30',
+      // The dev gateway takes no fee and splits none off: all of it is the seller's.
+      fees: { platform: '0.00', gateway: '0.00' },
+      net_amount: '267.30',
       payment_method: 'credit_card',
       livemode: true,
       link_id: linkId,

@@ -1,3 +1,4 @@
+import { generateCnpj } from '@brazilian-utils/brazilian-utils';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { SeedResult } from '../../src/cli/seed.js';
@@ -176,6 +177,25 @@ describe('POST /v1/payment-links', () => {
       expect(link.customer.document).to.equal('11222333000181');
     });
 
+    it('takes an alphanumeric CNPJ (2026) with separators, returned without them and upper-cased', async () => {
+      // The Receita Federal's published example, typed in lower case with its mask.
+      const link = await createLink(app, tenant.keys.test, {
+        offer_code: activeOffer(tenant),
+        customer: { document: '12.abc.345/01de-35' },
+      });
+      expect(link.customer.document).to.equal('12ABC34501DE35');
+      const generated = generateCnpj(2);
+      const other = await createLink(app, tenant.keys.test, {
+        offer_code: activeOffer(tenant),
+        customer: { document: generated },
+      });
+      expect(other.customer.document).to.equal(generated);
+      const read = await app.http.get<{ customer: { document: string } }>(`/v1/payment-links/${link.id}`, {
+        auth: tenant.keys.test,
+      });
+      expect(read.body.customer.document).to.equal('12ABC34501DE35');
+    });
+
     it('lower-cases the e-mail domain and keeps the local part', async () => {
       const link = await createLink(app, tenant.keys.test, {
         offer_code: activeOffer(tenant),
@@ -206,6 +226,26 @@ describe('POST /v1/payment-links', () => {
     it('rejects a CNPJ with a wrong check digit', () =>
       rejects(
         { offer_code: activeOffer(tenant), customer: { document: '11.222.333/0001-80' } },
+        'customer.document',
+      ));
+    it('rejects an alphanumeric CNPJ with a wrong check digit', () =>
+      rejects(
+        { offer_code: activeOffer(tenant), customer: { document: '12.ABC.345/01DE-36' } },
+        'customer.document',
+      ));
+    it('rejects an alphanumeric CNPJ with a letter among its check digits', () =>
+      rejects(
+        { offer_code: activeOffer(tenant), customer: { document: '12ABC34501DE3A' } },
+        'customer.document',
+      ));
+    it('rejects a CNPJ with a character outside 0-9 and A-Z', () =>
+      rejects(
+        { offer_code: activeOffer(tenant), customer: { document: '12ÁBC34501DE35' } },
+        'customer.document',
+      ));
+    it('rejects letters in a CPF-length document', () =>
+      rejects(
+        { offer_code: activeOffer(tenant), customer: { document: '529982247AB' } },
         'customer.document',
       ));
     it('rejects a document that is neither 11 nor 14 digits', () =>

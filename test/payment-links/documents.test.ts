@@ -1,11 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import {
-  isValidCnpj,
-  isValidCpf,
-  normalizeDocument,
-  normalizePhone,
-} from '../../src/payment-links/customer.js';
+import { generateCnpj } from '@brazilian-utils/brazilian-utils';
+import { normalizeDocument, normalizePhone } from '../../src/payment-links/customer.js';
 
 describe('buyer contact normalisation (CPF, CNPJ, phone)', () => {
   const separators = fc.constantFrom('', ' ', '-', '.', '(', ')');
@@ -55,7 +51,7 @@ describe('buyer contact normalisation (CPF, CNPJ, phone)', () => {
           fc.pre(!/^(\d)\1*$/.test(base));
           let valid = 0;
           for (let check = 0; check < 100; check++)
-            if (isValidCpf(base + String(check).padStart(2, '0'))) valid++;
+            if (normalizeDocument(base + String(check).padStart(2, '0')).ok) valid++;
           expect(valid).to.equal(1);
         },
       ),
@@ -71,7 +67,7 @@ describe('buyer contact normalisation (CPF, CNPJ, phone)', () => {
           fc.pre(!/^(\d)\1*$/.test(base));
           let valid = 0;
           for (let check = 0; check < 100; check++)
-            if (isValidCnpj(base + String(check).padStart(2, '0'))) valid++;
+            if (normalizeDocument(base + String(check).padStart(2, '0')).ok) valid++;
           expect(valid).to.equal(1);
         },
       ),
@@ -79,9 +75,41 @@ describe('buyer contact normalisation (CPF, CNPJ, phone)', () => {
     );
   });
 
+  it('accepts exactly one check-digit pair for any 12-character alphanumeric CNPJ base', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'),
+          minLength: 12,
+          maxLength: 12,
+        }),
+        (base) => {
+          fc.pre(/[A-Z]/.test(base));
+          let valid = 0;
+          for (let check = 0; check < 100; check++)
+            if (normalizeDocument(base + String(check).padStart(2, '0')).ok) valid++;
+          expect(valid).to.equal(1);
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it('keeps any alphanumeric CNPJ, masked or in lower case, as its 14 upper-case characters', () => {
+    for (let i = 0; i < 50; i++) {
+      const cnpj = generateCnpj(2);
+      const masked = `${cnpj.slice(0, 2)}.${cnpj.slice(2, 5)}.${cnpj.slice(5, 8)}/${cnpj.slice(8, 12)}-${cnpj.slice(12)}`;
+      expect(normalizeDocument(masked.toLowerCase())).to.deep.equal({ ok: true, value: cnpj });
+    }
+  });
+
   it('knows published examples: CPF 529.982.247-25 and CNPJ 11.222.333/0001-81', () => {
     expect(normalizeDocument('529.982.247-25')).to.deep.equal({ ok: true, value: '52998224725' });
     expect(normalizeDocument('11.222.333/0001-81')).to.deep.equal({ ok: true, value: '11222333000181' });
     expect(normalizeDocument('529.982.247-52').ok).to.equal(false);
+    // The Receita Federal's example of the alphanumeric form.
+    expect(normalizeDocument('12.ABC.345/01DE-35')).to.deep.equal({ ok: true, value: '12ABC34501DE35' });
+    expect(normalizeDocument('12.ABC.345/01DE-53').ok).to.equal(false);
+    expect(normalizeDocument('00.000.000/0000-00').ok).to.equal(false);
   });
 });

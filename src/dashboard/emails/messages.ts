@@ -26,6 +26,9 @@ export interface EmailsWords {
     back: string;
     status: string;
     amount: string;
+    platformFee: string;
+    gatewayFee: string;
+    net: string;
     method: string;
     buyer: string;
     product: string;
@@ -91,6 +94,9 @@ export const EMAILS_WORDS: Record<Language, EmailsWords> = {
       back: 'Voltar aos pedidos',
       status: 'Situação',
       amount: 'Valor',
+      platformFee: 'Taxa da plataforma',
+      gatewayFee: 'Taxa do processador de pagamentos',
+      net: 'Valor líquido',
       method: 'Forma de pagamento',
       buyer: 'Comprador',
       product: 'Produto',
@@ -148,6 +154,9 @@ export const EMAILS_WORDS: Record<Language, EmailsWords> = {
       back: 'Back to orders',
       status: 'Status',
       amount: 'Amount',
+      platformFee: 'Platform fee',
+      gatewayFee: 'Payment processor fee',
+      net: 'Net amount',
       method: 'Payment method',
       buyer: 'Buyer',
       product: 'Product',

@@ -4,7 +4,7 @@
  */
 import { EMAIL_KINDS, type EmailKind } from '../../emails/kinds.js';
 import type { EmailSettings } from '../../emails/settings.js';
-import type { OrderEmailWire } from '../../orders/mappers.js';
+import { orderFees, type OrderEmailWire } from '../../orders/mappers.js';
 import type { PanelOrderRow } from '../../orders/repository.js';
 import { html, type SafeHtml } from '../../ui/html.js';
 import { checkbox, fieldProblem, textField, type FormProblems } from '../forms.js';
@@ -161,6 +161,7 @@ export function orderDetailPage(
   const w = EMAILS_WORDS[page.lang];
   const wo = w.order;
   const { order, productName } = data.row;
+  const { fees, net_amount: net } = orderFees(order);
   const rows = data.emails.map(
     (e) =>
       html`<tr>
@@ -179,6 +180,8 @@ export function orderDetailPage(
       <p><a href="${page.href('/orders')}">${wo.back}</a></p>
       <dl>
         ${fact(wo.status, t.orderStatuses[order.status])} ${fact(wo.amount, page.money(order.amount))}
+        ${fact(wo.platformFee, page.money(fees.platform))} ${fact(wo.gatewayFee, page.money(fees.gateway))}
+        ${fact(wo.net, page.money(net))}
         ${fact(wo.method, order.paymentMethod ? t.ordersCsv.methods[order.paymentMethod] : '')}
         ${fact(wo.product, productName)}
         ${fact(wo.buyer, [order.customer?.name, order.customer?.email].filter(Boolean).join(' · '))}

@@ -12,7 +12,7 @@ export interface HomeMessages {
   test: string;
   figures: string;
   revenue: string;
-  revenueHint: (gross: string, refunded: string, chargedBack: string) => string;
+  revenueHint: (gross: string, refunded: string, chargedBack: string, fees: string) => string;
   paidOrders: string;
   averageTicket: string;
   conversion: string;
@@ -44,8 +44,8 @@ const ptBR: HomeMessages = {
   test: 'Teste',
   figures: 'Resumo das vendas',
   revenue: 'Receita líquida',
-  revenueHint: (gross, refunded, chargedBack) =>
-    `${gross} pagos, menos ${refunded} reembolsados e ${chargedBack} contestados.`,
+  revenueHint: (gross, refunded, chargedBack, fees) =>
+    `${gross} pagos, menos ${refunded} reembolsados, ${chargedBack} contestados e ${fees} de taxas.`,
   paidOrders: 'Pedidos pagos',
   averageTicket: 'Ticket médio',
   conversion: 'Conversão',
@@ -94,8 +94,8 @@ const en: HomeMessages = {
   test: 'Test',
   figures: 'Sales at a glance',
   revenue: 'Net revenue',
-  revenueHint: (gross, refunded, chargedBack) =>
-    `${gross} paid, less ${refunded} refunded and ${chargedBack} charged back.`,
+  revenueHint: (gross, refunded, chargedBack, fees) =>
+    `${gross} paid, less ${refunded} refunded, ${chargedBack} charged back and ${fees} in fees.`,
   paidOrders: 'Paid orders',
   averageTicket: 'Average ticket',
   conversion: 'Conversion',

@@ -66,7 +66,7 @@ export function homePage(
       ${canChange(chrome) ? html`<p><a class="button" href="${page.href('/links/new', { mode })}">${th.createLink}</a></p>` : ''}
       <h2>${th.figures}</h2>
       <dl class="figures">
-        ${figure(th.revenue, money(sales.net), th.revenueHint(money(sales.gross), money(sales.refunded), money(sales.chargedBack)))}
+        ${figure(th.revenue, money(sales.net), th.revenueHint(money(sales.gross), money(sales.refunded), money(sales.chargedBack), money(sales.fees)))}
         ${figure(th.paidOrders, String(sales.paidOrders))}
         ${figure(th.averageTicket, sales.averageTicket === null ? th.none : money(sales.averageTicket))}
         ${figure(

@@ -5,6 +5,7 @@
  */
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { ExportedOrder } from '../../orders/export.js';
+import { orderFees } from '../../orders/mappers.js';
 import { BRASILIA } from '../../ui/format.js';
 import type { DashboardLocale } from '../locale.js';
 
@@ -54,6 +55,9 @@ export function ordersCsv(page: DashboardLocale): Stringifier {
       c.buyerEmail,
       c.product,
       c.amount,
+      c.platformFee,
+      c.gatewayFee,
+      c.net,
       c.method,
       c.installments,
       c.status,
@@ -66,13 +70,16 @@ export function ordersCsv(page: DashboardLocale): Stringifier {
 /** One order as the cells of its line. */
 export function orderLine(page: DashboardLocale, order: ExportedOrder): string[] {
   const pt = page.lang === 'pt-BR';
+  const { fees, net_amount } = orderFees(order);
   return [
     order.code,
     moment(page, order.createdAt),
     inert(order.customer?.name),
     inert(order.customer?.email),
     inert(order.productName),
-    pt ? order.amount.replace('.', ',') : order.amount,
+    ...[order.amount, fees.platform, fees.gateway, net_amount].map((value) =>
+      pt ? value.replace('.', ',') : value,
+    ),
     order.paymentMethod ? page.t.ordersCsv.methods[order.paymentMethod] : '',
     order.installments === null ? '' : String(order.installments),
     page.t.orderStatuses[order.status],

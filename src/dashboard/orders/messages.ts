@@ -13,6 +13,9 @@ export interface OrdersCsvMessages {
     buyerEmail: string;
     product: string;
     amount: string;
+    platformFee: string;
+    gatewayFee: string;
+    net: string;
     method: string;
     installments: string;
     status: string;
@@ -33,6 +36,9 @@ const csvPtBR: OrdersCsvMessages = {
     buyerEmail: 'E-mail do comprador',
     product: 'Produto',
     amount: 'Valor (R$)',
+    platformFee: 'Taxa da plataforma (R$)',
+    gatewayFee: 'Taxa do processador (R$)',
+    net: 'Valor líquido (R$)',
     method: 'Forma de pagamento',
     installments: 'Parcelas',
     status: 'Estado',
@@ -53,6 +59,9 @@ const csvEn: OrdersCsvMessages = {
     buyerEmail: 'Buyer e-mail',
     product: 'Product',
     amount: 'Amount (BRL)',
+    platformFee: 'Platform fee (BRL)',
+    gatewayFee: 'Processor fee (BRL)',
+    net: 'Net amount (BRL)',
     method: 'Payment method',
     installments: 'Instalments',
     status: 'Status',

@@ -23,6 +23,8 @@ export interface MpPayment {
   digitableLine: string | null;
   barcode: string | null;
   ticketUrl: string | null;
+  /** MP's `fee_details`: what it takes from the payment, and who pays each (`collector`: the seller). */
+  feeDetails: Array<{ type: string; amount: number; feePayer: string | null }>;
 }
 
 const nullableString = () => Joi.string().allow(null, '');
@@ -51,6 +53,15 @@ const paymentSchema = Joi.object({
     .unknown(true)
     .allow(null),
   barcode: Joi.object({ content: nullableString() }).unknown(true).allow(null),
+  fee_details: Joi.array()
+    .items(
+      Joi.object({
+        type: Joi.string().max(60).required(),
+        amount: Joi.number().required(),
+        fee_payer: nullableString(),
+      }).unknown(true),
+    )
+    .allow(null),
 }).unknown(true);
 
 interface RawPayment {
@@ -70,6 +81,7 @@ interface RawPayment {
     barcode?: { content?: string | null } | null;
   } | null;
   barcode?: { content?: string | null } | null;
+  fee_details?: Array<{ type: string; amount: number; fee_payer?: string | null }> | null;
 }
 
 /** MP answered 2xx with something that is not what its reference describes: treated as no answer. */
@@ -98,6 +110,11 @@ function readPayment(body: unknown): MpPayment {
     // TransactionDetails.barcode); older answers put it at the top level.
     barcode: emptyToNull(raw.transaction_details?.barcode?.content) ?? emptyToNull(raw.barcode?.content),
     ticketUrl: emptyToNull(raw.transaction_details?.external_resource_url),
+    feeDetails: (raw.fee_details ?? []).map((f) => ({
+      type: f.type,
+      amount: f.amount,
+      feePayer: emptyToNull(f.fee_payer),
+    })),
   };
 }
 

@@ -71,7 +71,8 @@ function payerOf(request: ChargeRequest): Record<string, unknown> {
     ...splitName(payer.name),
     ...(document === null
       ? {}
-      : { identification: { type: document.length === 14 ? 'CNPJ' : 'CPF', number: document } }),
+      : // A CNPJ, numeric or alphanumeric (2026), has 14 characters; MP's type is CNPJ for both.
+        { identification: { type: document.length === 14 ? 'CNPJ' : 'CPF', number: document } }),
     ...(address === null
       ? {}
       : {
@@ -101,6 +102,9 @@ function paymentBody(deps: Deps, request: ChargeRequest, sentAt: Date): Record<s
     notification_url: `${deps.config.urls.checkout}${MP_NOTIFICATIONS_PATH}?source_news=webhooks`,
     payer: payerOf(request),
     metadata: { order_code: request.orderCode },
+    // The platform's share, split off by MP for the application that holds the seller's OAuth grant
+    // (MP's marketplace model); sent only when there is one.
+    ...(request.platformFee ? { application_fee: reais(request.platformFee) } : {}),
   };
   switch (request.method) {
     case 'pix':
@@ -152,6 +156,19 @@ export function boletoNumbersOf(
   if (goodLine) return { digitableLine: line, barcode: barcodeOfLine(line) };
   if (goodBarcode) return { digitableLine: digitableLineOf(barcode), barcode };
   return null;
+}
+
+/**
+ * What MP kept of an approved payment as its own fee: its `fee_details` paid by the seller
+ * (`collector`), less the platform's `application_fee`. Null before approval (MP lists fees then).
+ */
+function gatewayFeeOf(payment: MpPayment): string | null {
+  if (payment.status !== 'approved' && payment.status !== 'refunded' && payment.status !== 'charged_back')
+    return null;
+  const kept = payment.feeDetails
+    .filter((f) => f.type !== 'application_fee' && (f.feePayer ?? 'collector') === 'collector')
+    .reduce((sum, f) => sum + Math.round(f.amount * 100), 0);
+  return amountOf(kept / 100);
 }
 
 /** A payment MP just created, as the pay step's charge. */
@@ -248,6 +265,7 @@ export function toPspPayment(payment: MpPayment): PspPayment {
     amount: amountOf(payment.transactionAmount),
     method: methodOf(payment),
     paidAt: payment.dateApproved === null ? null : new Date(payment.dateApproved),
+    gatewayFee: gatewayFeeOf(payment),
   };
 }
 
@@ -269,7 +287,9 @@ export function mercadoPagoGateway(deps: Deps, account: { id: number; publicKey:
           throw new ChargeRefusedError(`Mercado Pago refused the payment: ${err.message}`, refusedField(err));
         throw err;
       });
-      return chargeOf(request, payment, sentAt);
+      // The fees ride along whatever the outcome: the platform's as sent, MP's once it lists them.
+      const fees = { platformFee: request.platformFee ?? null, gatewayFee: gatewayFeeOf(payment) };
+      return { ...chargeOf(request, payment, sentAt), ...fees };
     },
     readPayment: async (reference) =>
       toPspPayment(await withAccount(deps, account.id, (call) => getPayment(call, reference))),

@@ -33,6 +33,9 @@ export const companies = pgTable('companies', {
   createdAt: ts('created_at').notNull().defaultNow(),
   /** The seller's CNPJ (14 digits), printed on receipts; null when the company has none (0920). */
   cnpj: text('cnpj'),
+  /** The company's platform fee, over the deployment's PLATFORM_FEE_*; null: the deployment's (0905). */
+  platformFeePercent: numeric('platform_fee_percent', { precision: 5, scale: 2 }),
+  platformFeeFixed: numeric('platform_fee_fixed', { precision: 12, scale: 2 }),
 });
 
 export const users = pgTable('users', {
@@ -209,6 +212,9 @@ export const orders = pgTable('orders', {
   language: text('language', { enum: ['pt-BR', 'en'] }),
   /** The buyer agreed at the checkout to a reminder should the order be left unpaid (0920). */
   recoveryConsent: boolean('recovery_consent').notNull().default(false),
+  /** What the PSP split off for the platform, and what it kept as its own fee; null: none or unknown (0905). */
+  platformFee: numeric('platform_fee', { precision: 12, scale: 2 }),
+  gatewayFee: numeric('gateway_fee', { precision: 12, scale: 2 }),
 });
 
 /** Buyer e-mails (lower-cased) a company has seen at its checkout, per mode (0501): `lead.created` once each. */

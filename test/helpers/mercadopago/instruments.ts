@@ -168,10 +168,14 @@ export const IDENTIFICATION_TYPES: MpIdentificationType[] = [
   { id: 'CNPJ', name: 'CNPJ', type: 'number', min_length: 14, max_length: 14 },
 ];
 
-/** A CPF or CNPJ with valid check digits (punctuation allowed, as MP takes it). */
+/**
+ * A CPF or CNPJ with valid check digits (punctuation allowed, as MP takes it). A CNPJ may be the
+ * alphanumeric form the Receita Federal issues since July 2026 (IN RFB 2.229/2024), still of type
+ * `CNPJ` in MP's `GET /v1/identification_types`.
+ */
 export function validDocument(type: string, number: string): boolean {
   if (type === 'CPF') return isValidCpf(number);
-  if (type === 'CNPJ') return isValidCnpj(number);
+  if (type === 'CNPJ') return isValidCnpj(number, { version: 2 });
   return false;
 }
 
@@ -238,4 +242,15 @@ export function bradescoBoleto(paymentId: number, amount: number, dueDay: string
   const nossoNumero = String(paymentId % 10 ** 11).padStart(11, '0');
   const freeField = `3381` + `09` + nossoNumero + `0001234` + `0`;
   return boletoNumbers(BRADESCO, Math.round(amount * 100), dueDay, freeField);
+}
+
+/**
+ * MP's own fee on an approved payment, at the rates MP publishes for Brazil's Checkout Transparente
+ * ("Tarifas do Mercado Pago": Pix 0.99 %, boleto R$ 3.49, a card paid at once 4.98 %); only the
+ * shape matters to the service, which reads whatever `fee_details` lists.
+ */
+export function mercadoPagoFee(paymentTypeId: string, amount: number): number {
+  if (paymentTypeId === 'ticket') return Math.min(3.49, amount);
+  const rate = paymentTypeId === 'bank_transfer' ? 0.0099 : 0.0498;
+  return Math.round(amount * rate * 100) / 100;
 }

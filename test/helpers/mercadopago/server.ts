@@ -48,6 +48,7 @@ import {
   pixKeyOf,
   snakeKeys,
   validDocument,
+  mercadoPagoFee,
   type CardBrand,
 } from './instruments.js';
 import { fieldFrame, isFieldType, sdkScript } from './sdk.js';
@@ -378,6 +379,8 @@ export class MercadoPagoStandIn {
   private readonly accessTokens = new Map<string, AccessToken>();
   private readonly refreshTokens = new Map<string, RefreshToken>();
   private readonly payments = new Map<number, MpPayment>();
+  /** The `application_fee` each payment was made with (MP answers it only inside `fee_details`). */
+  private readonly applicationFees = new Map<number, number>();
   private readonly cardTokens = new Map<string, CardTokenRecord>();
   private readonly chargebackRecords = new Map<string, ChargebackRecord>();
   /** Answers by seller, operation and X-Idempotency-Key; a promise while the first is being handled. */
@@ -792,6 +795,17 @@ export class MercadoPagoStandIn {
     for (const field of ['external_reference', 'description', 'statement_descriptor'] as const)
       if (body[field] !== undefined && typeof body[field] !== 'string')
         return badRequest(1, `${field} must be a string`);
+    // Payments API: `application_fee` (number), the marketplace's commission, taken from the
+    // seller's share; it cannot reach the amount. The reference is silent on decimals: at most two.
+    const applicationFee = body.application_fee;
+    if (
+      applicationFee !== undefined &&
+      (typeof applicationFee !== 'number' ||
+        !(applicationFee > 0) ||
+        applicationFee >= amount ||
+        Math.round(applicationFee * 100) !== applicationFee * 100)
+    )
+      return badRequest(1, 'application_fee must be a positive number below transaction_amount');
     const expiration = body.date_of_expiration;
     if (
       expiration !== undefined &&
@@ -995,6 +1009,8 @@ export class MercadoPagoStandIn {
       };
     }
     this.payments.set(id, payment);
+    if (typeof applicationFee === 'number') this.applicationFees.set(id, applicationFee);
+    if (payment.status === 'approved') this.listFees(payment);
     if (this.options.notifyOnCreate) this.notifyLater(payment, 'payment.created');
     return { status: 201, body: structuredClone(payment) };
   }
@@ -1202,6 +1218,24 @@ export class MercadoPagoStandIn {
     return payment;
   }
 
+  /** An approved payment's `fee_details` (MP's fee, the application's), and what the seller receives. */
+  private listFees(payment: MpPayment): void {
+    const amount = payment.transaction_amount;
+    const application = this.applicationFees.get(payment.id);
+    payment.fee_details = [
+      {
+        type: 'mercadopago_fee',
+        amount: mercadoPagoFee(payment.payment_type_id, amount),
+        fee_payer: 'collector',
+      },
+      ...(application === undefined
+        ? []
+        : [{ type: 'application_fee' as const, amount: application, fee_payer: 'collector' as const }]),
+    ];
+    const fees = payment.fee_details.reduce((sum, f) => sum + f.amount, 0);
+    payment.transaction_details.net_received_amount = Math.round((amount - fees) * 100) / 100;
+  }
+
   private setStatus(payment: MpPayment, status: MpPaymentStatus, detail: string): void {
     const at = mpDate(new Date(this.now()));
     payment.status = status;
@@ -1210,7 +1244,7 @@ export class MercadoPagoStandIn {
     if (status === 'approved') {
       payment.date_approved = at;
       payment.money_release_date = at;
-      payment.transaction_details.net_received_amount = payment.transaction_amount;
+      this.listFees(payment);
       payment.transaction_details.installment_amount = round2(
         payment.transaction_amount / payment.installments,
       );

@@ -157,7 +157,7 @@ export interface MpPayment {
   transaction_amount_refunded: number;
   installments: number;
   transaction_details: MpTransactionDetails;
-  fee_details: never[];
+  fee_details: MpFeeDetail[];
   captured: boolean;
   binary_mode: boolean;
   statement_descriptor: string | null;
@@ -261,4 +261,14 @@ export interface MpNotification {
   /** Chargebacks come as `topic_chargebacks_wh` (the "Chargebacks" topic) or `chargebacks`. */
   type: 'payment' | 'chargebacks' | 'topic_chargebacks_wh';
   user_id: string;
+}
+
+/**
+ * One fee MP takes from a payment (Payments API, `fee_details`): `mercadopago_fee` (MP's own),
+ * `application_fee` (the marketplace's share), `financing_fee`…; `fee_payer` `collector` is the seller.
+ */
+export interface MpFeeDetail {
+  type: 'mercadopago_fee' | 'application_fee';
+  amount: number;
+  fee_payer: 'collector' | 'payer';
 }

@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import type { SeedResult } from '../../src/cli/seed.js';
+import { setCompanyPlatformFee } from '../../src/companies/service.js';
+import { noticeJobId } from '../../src/orders/gateway-routes.js';
+import { readable, send, signIn } from '../dashboard/helpers.js';
+import { seed } from '../helpers/app.js';
+import type { NotificationDelivery } from '../helpers/mercadopago/index.js';
+import { connectMercadoPago, mercadoPagoWorld, offerLink, P, pay, type MercadoPagoWorld } from './helpers.js';
+
+interface FeeOrder {
+  code: string;
+  status: string;
+  amount: string;
+  fees: { platform: string; gateway: string };
+  net_amount: string;
+}
+
+const cents = (reais: string | number): number => Math.round(Number(reais) * 100);
+const reais = (value: number): string => (value / 100).toFixed(2);
+
+/** The deployment's default: 2.5 % plus R$ 0.40 on each MP payment. */
+const DEFAULT = { percent: 2.5, fixed: 0.4 };
+
+describe('Mercado Pago: a platform fee on each payment, and the fees each order records', function () {
+  this.timeout(90_000);
+  const world = mercadoPagoWorld({
+    PLATFORM_FEE_PERCENT: String(DEFAULT.percent),
+    PLATFORM_FEE_FIXED: String(DEFAULT.fixed),
+  });
+
+  const orderOf = async (tenant: SeedResult, code: string): Promise<FeeOrder> => {
+    const res = await world.app.http.get<FeeOrder>(`${P}/orders/${code}`, { auth: tenant.panel_token });
+    expect(res.status, res.text).to.equal(200);
+    return res.body;
+  };
+
+  const createBody = (code: string): Record<string, unknown> => {
+    const sent = world.mp.requests.find(
+      (r) => r.method === 'POST' && r.path === '/v1/payments' && r.headers['x-idempotency-key'] === code,
+    );
+    expect(sent, `MP was asked for order ${code}`).to.not.equal(undefined);
+    return sent?.body as Record<string, unknown>;
+  };
+
+  /** Waits for the service to finish the job of the notification MP sent. */
+  async function handled(world: MercadoPagoWorld, delivery: NotificationDelivery | null): Promise<void> {
+    expect(delivery?.status, delivery?.error ?? 'no notification').to.equal(200);
+    const id = new URL(delivery?.url ?? '').searchParams.get('data.id') ?? '';
+    const job = noticeJobId(
+      { provider: 'mercadopago', topic: 'payment', resourceId: id, accountId: null },
+      delivery?.requestId ?? '',
+    );
+    expect(await world.engine.workers.producers.waitForJob('gatewayNotices', job, 15_000)).to.equal(
+      'completed',
+    );
+  }
+
+  /** A Pix paid by the buyer: the order before and after MP approved it, with what MP was sent and listed. */
+  async function paidPix(tenant: SeedResult, userId: number) {
+    const link = await offerLink(world.app, tenant);
+    const { orderCode } = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix' });
+    const code = orderCode ?? '';
+    const pending = await orderOf(tenant, code);
+    const body = createBody(code);
+    const [payment] = world.mp.paymentsOf(userId).filter((p) => p.external_reference === code);
+    if (!payment) throw new Error(`no MP payment for ${code}`);
+    const approved = await world.mp.approve(payment.id);
+    await handled(world, approved.delivery);
+    const mpFee = approved.payment.fee_details.find((f) => f.type === 'mercadopago_fee')?.amount ?? NaN;
+    return { pending, paid: await orderOf(tenant, code), body, mpFee, approved: approved.payment };
+  }
+
+  it('sends a company’s own fee as application_fee; the order shows it, MP’s fee once approved, and the net', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    await setCompanyPlatformFee(world.app.ctx.db, tenant.company.id, { percent: '10.00', fixed: '1.00' });
+    const { pending, paid, body, mpFee, approved } = await paidPix(tenant, seller.userId);
+
+    const fee = Math.round(cents(pending.amount) * 0.1) + 100;
+    expect(body.application_fee).to.equal(fee / 100);
+    expect(pending).to.deep.include({
+      status: 'pending',
+      fees: { platform: reais(fee), gateway: '0.00' },
+      net_amount: reais(cents(pending.amount) - fee),
+    });
+    // MP lists its fees once approved: its own, and the application's as it was sent.
+    expect(approved.fee_details).to.deep.include({
+      type: 'application_fee',
+      amount: fee / 100,
+      fee_payer: 'collector',
+    });
+    expect(mpFee).to.be.greaterThan(0);
+    expect(paid).to.deep.include({
+      status: 'paid',
+      fees: { platform: reais(fee), gateway: reais(cents(mpFee)) },
+      net_amount: reais(cents(paid.amount) - fee - cents(mpFee)),
+    });
+    expect(cents(paid.net_amount)).to.equal(cents(approved.transaction_details.net_received_amount));
+
+    // The dashboard's order page shows the same three figures.
+    const session = await signIn(world.app, tenant.panel_token);
+    const page = await send(world.app, 'GET', `/orders/${paid.code}?lang=en`, { session });
+    expect(page.status).to.equal(200);
+    const text = readable(page.text);
+    expect(text).to.include(`Platform fee R$${reais(fee)}`);
+    expect(text).to.include(`Payment processor fee R$${reais(cents(mpFee))}`);
+    expect(text).to.include(`Net amount R$${paid.net_amount}`);
+  });
+
+  it('takes the deployment’s PLATFORM_FEE_* from a company without its own, on a card approved at once', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    const link = await offerLink(world.app, tenant);
+    const paid = await pay(world.app, link.code, {
+      plink: link.id,
+      payment_method: 'credit_card',
+      installments: '1',
+      card_token: world.mp.createCardToken(seller, { holder: 'APRO' }),
+      card_payment_method_id: 'visa',
+    });
+    expect(paid.status, paid.page).to.equal(303);
+    const order = await orderOf(tenant, paid.orderCode ?? '');
+    const fee = Math.round((cents(order.amount) * DEFAULT.percent) / 100) + cents(DEFAULT.fixed);
+    expect(createBody(order.code).application_fee).to.equal(fee / 100);
+    const [payment] = world.mp.paymentsOf(seller.userId).filter((p) => p.external_reference === order.code);
+    const mpFee = payment?.fee_details.find((f) => f.type === 'mercadopago_fee')?.amount ?? NaN;
+    expect(order).to.deep.include({
+      status: 'paid',
+      fees: { platform: reais(fee), gateway: reais(cents(mpFee)) },
+      net_amount: reais(cents(order.amount) - fee - cents(mpFee)),
+    });
+  });
+
+  it('sends no application_fee when a company’s fee is zero; the order shows only MP’s fee', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    await setCompanyPlatformFee(world.app.ctx.db, tenant.company.id, { percent: '0.00', fixed: '0.00' });
+    const { pending, paid, body, mpFee } = await paidPix(tenant, seller.userId);
+    expect(body).not.to.have.property('application_fee');
+    expect(pending.fees).to.deep.equal({ platform: '0.00', gateway: '0.00' });
+    expect(pending.net_amount).to.equal(pending.amount);
+    expect(paid.fees).to.deep.equal({ platform: '0.00', gateway: reais(cents(mpFee)) });
+    expect(paid.net_amount).to.equal(reais(cents(paid.amount) - cents(mpFee)));
+  });
+});
