@@ -5,6 +5,7 @@
  */
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { ExportedOrder } from '../../orders/export.js';
+import { CAMPAIGN_KEYS } from '../../shared/tracking.js';
 import { BRASILIA } from '../../ui/format.js';
 import type { DashboardLocale } from '../locale.js';
 
@@ -59,6 +60,8 @@ export function ordersCsv(page: DashboardLocale): Stringifier {
       c.status,
       c.paid,
       c.refunded,
+      // The campaign parameters under their own names, in every language (as the ads' addresses spell them).
+      ...CAMPAIGN_KEYS,
     ],
   });
 }
@@ -78,5 +81,6 @@ export function orderLine(page: DashboardLocale, order: ExportedOrder): string[]
     page.t.orderStatuses[order.status],
     moment(page, order.paidAt),
     moment(page, order.refundedAt),
+    ...CAMPAIGN_KEYS.map((key) => inert(order.tracking?.[key])),
   ];
 }
