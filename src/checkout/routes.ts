@@ -8,6 +8,7 @@ import { PAY_ASSETS, sendPage, type PageOptions } from './layout.js';
 import { boletoBarcodeImage, qrCodeImage } from './instructions.js';
 import { pageLocale } from './locale.js';
 import { emailPagesRouter } from './email-routes.js';
+import { carriedFromAddress, splitVisit } from './visit.js';
 import { GatewayUnavailablePageError, invalidField, notFound, PayFormError } from './page-errors.js';
 import {
   loadCheckout,
@@ -92,15 +93,18 @@ export function checkoutRouter(ctx: AppContext): Router {
     const plink = typeof req.query.plink === 'string' ? req.query.plink : undefined;
     if (req.query.plink !== undefined && plink === undefined) throw notFound('link_not_found');
     const view = await loadCheckout(ctx, String(req.params.code), plink);
-    sendPage(res, 200, page, checkoutPage(page, view), checkoutPageOptions(view));
+    const carried = carriedFromAddress(req, ctx.config.urls.checkout);
+    sendPage(res, 200, page, checkoutPage(page, view, carried), checkoutPageOptions(view));
   });
 
   router.post('/:code/pay', async (req, res) => {
     const page = pageLocale(req);
     const code = String(req.params.code);
     const values = formValues(req);
+    const now = new Date();
+    const { form, visit } = splitVisit(req, values, now);
     try {
-      const payment = await payAtCheckout(ctx, code, values, new Date(), page.lang);
+      const payment = await payAtCheckout(ctx, code, form, now, page.lang, visit);
       // The order's own page, so a reload shows its current state instead of posting again.
       redirect(res, page.href(['orders', payment.order.code]));
     } catch (err) {

@@ -51,6 +51,7 @@ import {
   refusedByGateway,
 } from './page-errors.js';
 import { priceWithCoupon, type Price } from './pricing.js';
+import { orderTracking, type VisitTracking } from '../shared/tracking.js';
 
 const PENDING_HOLD_MINUTES = 15;
 
@@ -437,6 +438,7 @@ export async function payAtCheckout(
   values: PayFormValues,
   now = new Date(),
   language: Language = DEFAULT_LANGUAGE,
+  visit: VisitTracking = {},
 ): Promise<Payment> {
   const plink = values.plink === undefined || values.plink === '' ? undefined : values.plink;
   const view = await loadCheckout(ctx, code, plink, now);
@@ -485,6 +487,7 @@ export async function payAtCheckout(
           language,
           // Only where the checkout asked (the company sends the recovery message).
           recoveryConsent: view.askRecoveryConsent && form.recoveryConsent,
+          tracking: orderTracking(visit, link?.tracking ?? null),
         },
       },
       new Date(),

@@ -16,6 +16,7 @@ import {
   type OrderView,
 } from './service.js';
 import { newUuid, UUID_PATTERN } from '../shared/ids.js';
+import { CARRIED_FIELDS } from './visit.js';
 
 /**
  * What the buyer is buying and for how much: with a coupon, the list price struck through, the
@@ -383,6 +384,10 @@ export function checkoutPage(
     ${problemSummary(page, problems, firstMethod)}
     ${link ? html`<input type="hidden" name="plink" value="${link.id}" />` : ''}
     <input type="hidden" name="attempt" value="${attemptOf(values)}" />
+    ${CARRIED_FIELDS.map((name) => {
+      const carried = values[name];
+      return carried ? html`<input type="hidden" name="${name}" value="${carried}" />` : '';
+    })}
     ${field(
       page,
       { name: 'name', label: t.checkout.name, type: 'text', autocomplete: 'name', required: true },

@@ -5,6 +5,7 @@ import {
   type OrderEventKind,
   type SubscriptionEventKind,
 } from './kinds.js';
+import { webhookTracking } from '../shared/tracking.js';
 
 const EXAMPLE_ORDER_STATUS: Record<OrderEventKind, string> = {
   'order.created': 'pending',
@@ -63,7 +64,7 @@ export function exampleEventData(kind: EventKind, options: ExampleOptions = {}):
   const productId = options.productId ?? 1;
   const bought = {
     product: { id: productId, name: 'Sample product' },
-    purchase: { tracking: { external_reference: null }, payment_link: null },
+    purchase: { tracking: webhookTracking(null, null), payment_link: null },
   };
   const common = { ...bought, offer: { code: 'of_sample0000', name: 'Sample offer', price: '10.00' } };
   const buyer = {

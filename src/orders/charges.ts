@@ -25,6 +25,7 @@ import { recordOrderEventOf } from './order-events.js';
 import { leadEventData, orderEventData } from './payload.js';
 import { findOrderByCode, insertOrder, rememberLead, type NewOrderRow, type OrderRow } from './repository.js';
 import { findSubscription } from './subscription-repository.js';
+import type { VisitTracking } from '../shared/tracking.js';
 
 /** What a checkout charge becomes once the gateway answered: the pending order's columns. */
 export interface CheckoutChargeRequest {
@@ -44,6 +45,8 @@ export interface CheckoutChargeRequest {
   /** The checkout's language (its e-mails speak it) and the buyer's consent to a recovery message. */
   language?: 'pt-BR' | 'en';
   recoveryConsent?: boolean;
+  /** What the visit carried, with the link's campaign where it carried none (absent before 0930). */
+  tracking?: VisitTracking;
 }
 
 /** What a subscription's renewal charged through a PSP becomes: the pending renewal order. */
@@ -124,6 +127,7 @@ export async function createPendingOrder(
     charge: Charge;
     language?: 'pt-BR' | 'en' | null;
     recoveryConsent?: boolean;
+    tracking?: VisitTracking | null;
   },
   link: LinkRow | null,
 ): Promise<{ order: OrderRow; eventIds: string[] }> {
@@ -315,6 +319,7 @@ async function createCheckoutOrder(
       charge,
       language: request.language ?? null,
       recoveryConsent: request.recoveryConsent ?? false,
+      tracking: request.tracking ?? null,
     },
     link,
   );

@@ -9,6 +9,7 @@ import type { Executor } from '../shared/db/index.js';
 import { orders, products, type OrderCustomer } from '../shared/db/schema.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
+import type { VisitTracking } from '../shared/tracking.js';
 
 export const EXPORT_BATCH = 1000;
 
@@ -33,6 +34,7 @@ export interface ExportedOrder {
   status: OrderStatus;
   paidAt: Date | null;
   refundedAt: Date | null;
+  tracking: VisitTracking | null;
 }
 
 function exportBatch(
@@ -63,6 +65,7 @@ function exportBatch(
       status: orders.status,
       paidAt: orders.paidAt,
       refundedAt: orders.refundedAt,
+      tracking: orders.tracking,
     })
     .from(orders)
     .innerJoin(products, eq(products.id, orders.productId))

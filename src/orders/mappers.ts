@@ -1,4 +1,5 @@
 import { formatMoney } from '../shared/money.js';
+import { campaignWire } from '../shared/tracking.js';
 import type { OrderCustomer } from '../shared/db/schema.js';
 import type { PaymentDetails } from '../payment-links/purchase-data.js';
 import type { OrderRow, PanelOrderRow } from './repository.js';
@@ -83,6 +84,7 @@ export function toPanelOrderWire(
     paid_at: iso(order.paidAt),
     refunded_at: iso(order.refundedAt),
     ...paymentDetails(order),
+    tracking: campaignWire(order.tracking),
     emails,
   };
 }

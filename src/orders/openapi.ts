@@ -1,4 +1,4 @@
-import { customerSchema } from '../payment-links/openapi.js';
+import { campaignSchema, customerSchema } from '../payment-links/openapi.js';
 import { BILLING_CYCLES } from '../shared/enums/billing-cycles.js';
 import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
@@ -94,6 +94,7 @@ const panelOrder: JsonSchema = {
     'paid_at',
     'refunded_at',
     ...PAYMENT_DETAILS_FIELDS,
+    'tracking',
     'emails',
   ],
   properties: {
@@ -141,6 +142,11 @@ const panelOrder: JsonSchema = {
     paid_at: nullable(dateTime),
     refunded_at: nullable(dateTime),
     ...paymentDetailsProperties,
+    tracking: campaignSchema(
+      'The campaign of the sale: the checkout address’s `utm_*`, `src` and `sck`, else its link’s ' +
+        '(null where unknown). Ad click ids, cookies, IP and user agent are kept for the company’s ' +
+        '`ad_pixel` integrations and not shown',
+    ),
     emails: {
       type: 'array',
       items: ref('OrderEmail'),

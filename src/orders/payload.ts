@@ -11,6 +11,7 @@ import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { SUBSCRIPTION_STATUSES } from '../shared/enums/subscription-statuses.js';
 import { formatMoney } from '../shared/money.js';
+import { webhookTracking, type CampaignTracking } from '../shared/tracking.js';
 import { dateTime, money, nullable, ref } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
 import {
@@ -53,6 +54,8 @@ async function purchasePart(
   purchase: Purchase,
   link: LinkRow | null,
   order: OrderFacts | null,
+  /** The order's tracking (which holds its link's campaign where the visit carried none). */
+  tracking: CampaignTracking | null,
 ): Promise<{ productId: number; data: Record<string, unknown> }> {
   const source: PurchaseSource = link ?? {
     id: '',
@@ -66,9 +69,14 @@ async function purchasePart(
     customerDocument: null,
     externalReference: null,
     metadata: {},
+    tracking: null,
   };
-  const { productId, data } = await purchaseData(tx, source, order);
-  if (!link) data.purchase = { tracking: { external_reference: null }, payment_link: null };
+  const { productId, data } = await purchaseData(
+    tx,
+    { ...source, tracking: tracking ?? source.tracking },
+    order,
+  );
+  if (!link) data.purchase = { tracking: webhookTracking(null, tracking), payment_link: null };
   return { productId, data };
 }
 
@@ -82,7 +90,7 @@ export async function orderEventData(
   link: LinkRow | null,
   subscription: SubscriptionRow | null,
 ): Promise<{ productId: number; data: Record<string, unknown> }> {
-  const { productId, data } = await purchasePart(tx, order, link, orderFacts(order));
+  const { productId, data } = await purchasePart(tx, order, link, orderFacts(order), order.tracking);
   if (order.customer) data.customer = { ...order.customer };
   if (order.planId !== null) data.subscription = subscription ? orderEventSubscription(subscription) : null;
   return { productId, data };
@@ -111,8 +119,8 @@ export async function subscriptionEventData(
       ? null
       : ((await findLinkById(tx, subscription.paymentLinkId))?.link ?? null);
   const purchase = { productId: plan.productId, offerId: null, planId: plan.id };
-  const { productId, data } = await purchasePart(tx, purchase, link, null);
   const first = await firstOrderOfSubscription(tx, subscription.id);
+  const { productId, data } = await purchasePart(tx, purchase, link, null, first?.tracking ?? null);
   const wire = toSubscriptionWire({ subscription, planCode: plan.code, billingCycle: plan.billingCycle });
   return {
     productId,

@@ -92,3 +92,30 @@ export async function paidDays(db: Executor, w: Window): Promise<PaidDay[]> {
     fees: String(r.fees),
   }));
 }
+
+/** Net revenue of the window's paid orders by the `utm_source` they carried (null: none), largest first. */
+export interface SourceRevenue {
+  source: string | null;
+  paid: number;
+  /** Exact decimals: what they paid less what went back since. */
+  net: string;
+}
+
+/**
+ * The same window's paid orders by `utm_source`, the `SOURCES_SHOWN` largest; this one reads the
+ * rows (the source is in `tracking`), still only the window's.
+ */
+export const SOURCES_SHOWN = 10;
+export async function revenueBySource(db: Executor, w: Window): Promise<SourceRevenue[]> {
+  const result = await db.execute<{ source: string | null; paid: string; net: string }>(sql`
+    SELECT tracking->>'utm_source' AS source,
+           count(*) AS paid,
+           coalesce(sum(amount) FILTER (WHERE status NOT IN ('refunded', 'charged_back')), 0) AS net
+      FROM orders
+     WHERE company_id = ${w.companyId} AND livemode = ${w.livemode} AND paid_at >= ${w.since}
+       AND paid_at IS NOT NULL
+     GROUP BY 1
+     ORDER BY 3 DESC, 1 ASC NULLS LAST
+     LIMIT ${SOURCES_SHOWN}`);
+  return result.rows.map((r) => ({ source: r.source, paid: count(r.paid), net: String(r.net) }));
+}

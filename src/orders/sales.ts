@@ -10,7 +10,7 @@
 import { addDays, brazilDate, startOfBrazilDay } from '../shared/brazil-time.js';
 import type { Db } from '../shared/db/index.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../shared/enums/payment-methods.js';
-import { createdCounts, paidDays } from './sales-repository.js';
+import { createdCounts, paidDays, revenueBySource } from './sales-repository.js';
 
 export const SALES_WINDOW_DAYS = 30;
 
@@ -56,6 +56,8 @@ export interface SalesSummary {
   boleto: { generated: number; paid: number };
   /** Every day of the window, oldest first, with its net revenue per method (zero days included). */
   days: SalesDay[];
+  /** Net revenue (cents) and paid orders by the `utm_source` the orders carried (null: none), largest first. */
+  sources: { source: string | null; paid: number; net: number }[];
 }
 
 const emptyDay = (day: string): SalesDay => ({
@@ -74,7 +76,11 @@ export async function salesSummary(
   const to = brazilDate(now);
   const from = addDays(to, -(SALES_WINDOW_DAYS - 1));
   const window = { companyId, livemode, since: startOfBrazilDay(from) };
-  const [created, paid] = await Promise.all([createdCounts(db, window), paidDays(db, window)]);
+  const [created, paid, sources] = await Promise.all([
+    createdCounts(db, window),
+    paidDays(db, window),
+    revenueBySource(db, window),
+  ]);
 
   const days = new Map<string, SalesDay>();
   for (let i = 0; i < SALES_WINDOW_DAYS; i++) {
@@ -120,5 +126,6 @@ export async function salesSummary(
     pix: { generated: created.pixGenerated, paid: created.pixPaid },
     boleto: { generated: created.boletoGenerated, paid: created.boletoPaid },
     days: [...days.values()],
+    sources: sources.map((row) => ({ source: row.source, paid: row.paid, net: centsOf(row.net) })),
   };
 }

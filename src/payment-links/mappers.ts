@@ -2,6 +2,7 @@ import type { Config } from '../shared/config.js';
 import { formatMoney } from '../shared/money.js';
 import type { LinkStatus } from '../shared/enums/link-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
+import { campaignWire, type CampaignWire } from '../shared/tracking.js';
 import type { LinkOrder, LinkRow } from './repository.js';
 
 export interface OrderWire {
@@ -25,6 +26,7 @@ export interface PaymentLinkWire {
   short_url: string;
   customer: { name: string | null; email: string | null; phone: string | null; document: string | null };
   external_reference: string | null;
+  tracking: CampaignWire;
   metadata: Record<string, string>;
   coupon_code: string | null;
   single_use: boolean;
@@ -87,6 +89,7 @@ export function toPaymentLinkWire(config: Config, row: LinkRow, order: LinkOrder
       document: row.customerDocument,
     },
     external_reference: row.externalReference,
+    tracking: campaignWire(row.tracking),
     metadata: row.metadata,
     coupon_code: row.couponCode,
     single_use: row.singleUse,

@@ -5,6 +5,7 @@ import { ORDER_STATUSES } from '../shared/enums/order-statuses.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { CHECKOUT_OPTIONS, LIMITS } from './schemas.js';
 import { LINK_ID_PATTERN } from '../shared/ids.js';
+import { CAMPAIGN_KEYS, TRACKING_VALUE_MAX } from '../shared/tracking.js';
 
 const string: JsonSchema = { type: 'string' };
 const nullableString = nullable(string);
@@ -35,6 +36,23 @@ export const customerSchema: JsonSchema = {
   },
 };
 
+/**
+ * The campaign keys of a link or an order (`utm_*`, `src`, `sck`), each null where unknown; with
+ * `extra`, more of them (an event's `external_reference`).
+ */
+export const campaignSchema = (description: string, extra: Record<string, JsonSchema> = {}): JsonSchema => ({
+  type: 'object',
+  additionalProperties: false,
+  required: [...Object.keys(extra), ...CAMPAIGN_KEYS],
+  description,
+  properties: {
+    ...extra,
+    ...Object.fromEntries(
+      CAMPAIGN_KEYS.map((key) => [key, nullable({ type: 'string', maxLength: TRACKING_VALUE_MAX })]),
+    ),
+  },
+});
+
 /** The PaymentLink as the payments API returns it (simulate extends it). */
 export const paymentLinkSchema = {
   type: 'object',
@@ -51,6 +69,7 @@ export const paymentLinkSchema = {
     'short_url',
     'customer',
     'external_reference',
+    'tracking',
     'metadata',
     'coupon_code',
     'single_use',
@@ -82,6 +101,7 @@ export const paymentLinkSchema = {
     short_url: { type: 'string', format: 'uri', description: '`{checkout_url}/r/<short_code>`' },
     customer: customerSchema,
     external_reference: nullable({ type: 'string', maxLength: LIMITS.externalReference }),
+    tracking: campaignSchema('The campaign sent when the link was created (null where not sent)'),
     metadata: {
       type: 'object',
       additionalProperties: { type: 'string' },

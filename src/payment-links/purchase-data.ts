@@ -5,7 +5,8 @@ import { LINK_ID_PATTERN } from '../shared/ids.js';
 import { formatMoney } from '../shared/money.js';
 import { money, nullable } from '../shared/openapi/builders.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
-import { customerSchema } from './openapi.js';
+import { campaignSchema, customerSchema } from './openapi.js';
+import { webhookTracking } from '../shared/tracking.js';
 import type { LinkRow } from './repository.js';
 
 /** What a payload is built from: a link, or (orders without one) the same fields of the purchase. */
@@ -22,6 +23,7 @@ export type PurchaseSource = Pick<
   | 'customerDocument'
   | 'externalReference'
   | 'metadata'
+  | 'tracking'
 >;
 
 /** How an order is paid: card instalments, or what the gateway gave the buyer to pay with. */
@@ -95,7 +97,7 @@ export async function purchaseData(
       ? { plan: sold && { ...sold, billing_cycle: item?.billingCycle ?? null }, subscription: null }
       : { offer: sold }),
     purchase: {
-      tracking: { external_reference: link.externalReference },
+      tracking: webhookTracking(link.externalReference, link.tracking),
       payment_link: { code: link.id, external_reference: link.externalReference, metadata: link.metadata },
     },
   };
@@ -138,12 +140,12 @@ export const purchaseEventSchemas: Record<string, JsonSchema> = {
     required: ['tracking', 'payment_link'],
     description: 'Both null for purchases not made through a link (renewals, a checkout opened without one)',
     properties: {
-      tracking: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['external_reference'],
-        properties: { external_reference: nullableString },
-      },
+      tracking: campaignSchema(
+        'The link’s `external_reference` and the campaign of the sale: the checkout address’s ' +
+          '`utm_*`, `src` and `sck`, else the link’s `tracking` (null where unknown). Click ids, ' +
+          'cookies, IP and user agent are kept on the order for the company’s ad platforms, never sent here',
+        { external_reference: nullableString },
+      ),
       payment_link: nullable({
         type: 'object',
         additionalProperties: false,

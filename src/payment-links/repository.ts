@@ -193,6 +193,7 @@ export type LinkInsert = Required<
     | 'boletoDueDays'
     | 'maxInstallments'
     | 'successUrl'
+    | 'tracking'
   >
 > & { expiresAt: Date | null };
 
@@ -222,6 +223,7 @@ const INSERT_FIELDS = [
   'boletoDueDays',
   'maxInstallments',
   'successUrl',
+  'tracking',
 ] as const satisfies ReadonlyArray<keyof LinkInsert>;
 
 /**

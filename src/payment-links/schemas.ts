@@ -1,6 +1,7 @@
 import type { CustomHelpers, ErrorReport } from 'joi';
 import { LINK_STATUSES } from '../shared/enums/link-statuses.js';
 import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
+import { CAMPAIGN_KEYS, TRACKING_VALUE_MAX } from '../shared/tracking.js';
 import { references } from '../shared/validation/references.js';
 import { v, type Output } from '../shared/validation/typed.js';
 import { customerFields, text } from './customer.js';
@@ -60,6 +61,26 @@ const bounded = (bounds: { min: number; max: number; default: number }, descript
     .description(`${description} ${bounds.min}–${bounds.max}; default ${bounds.default}`)
     .meta({ default: bounds.default });
 
+/**
+ * `tracking`: the campaign a link sent by message belongs to. Each value trimmed, then at most
+ * TRACKING_VALUE_MAX characters; control characters are dropped when stored; blank means unknown.
+ */
+const campaignTracking = v
+  .object(
+    Object.fromEntries(CAMPAIGN_KEYS.map((key) => [key, campaignValue()])) as Record<
+      (typeof CAMPAIGN_KEYS)[number],
+      ReturnType<typeof campaignValue>
+    >,
+  )
+  .description(
+    'The campaign this link belongs to, as an ad address would carry it (`utm_*`, `src`, `sck`). ' +
+      'Sent back in every event of its orders under `data.purchase.tracking`; a value the checkout ' +
+      'address carries takes precedence',
+  );
+function campaignValue() {
+  return v.nullable(v.string().trim().allow('').max(TRACKING_VALUE_MAX));
+}
+
 /** Shape of POST /v1/payment-links; rules that need the database (offer, coupon) live in the service. */
 export const createLinkBody = v.required(
   v
@@ -81,6 +102,7 @@ export const createLinkBody = v.required(
         )
         .description('Prefills the checkout'),
       external_reference: v.nullable(text().min(1).max(LIMITS.externalReference)),
+      tracking: v.nullable(campaignTracking),
       metadata: v.record(
         text().min(1).max(LIMITS.metadataKey),
         text().allow('').max(LIMITS.metadataValue),

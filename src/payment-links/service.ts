@@ -25,6 +25,7 @@ import {
 import { CHECKOUT_OPTIONS, LIMITS, type CreateLinkBody, type ListLinksQuery } from './schemas.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../shared/enums/payment-methods.js';
 import { cancelLink, expireLink } from './transitions.js';
+import { CAMPAIGN_KEYS, pickTracking, type CampaignTracking } from '../shared/tracking.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -32,6 +33,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export type LinkOwner = Pick<PaymentsPrincipal, 'companyId' | 'livemode'>;
 
 /** Key order and formatting must not make two equal bodies look different. */
+/** A link's campaign as stored: values cleaned (control characters dropped), blanks dropped; none: null. */
+function linkTracking(
+  sent: Partial<Record<string, string | null>> | null | undefined,
+): CampaignTracking | null {
+  const kept = pickTracking(CAMPAIGN_KEYS, sent ?? {});
+  return Object.keys(kept).length > 0 ? kept : null;
+}
+
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
@@ -183,6 +192,7 @@ export async function createPaymentLink(
     customerPhone: body.customer?.phone ?? null,
     customerDocument: body.customer?.document ?? null,
     externalReference: body.external_reference ?? null,
+    tracking: linkTracking(body.tracking),
     metadata: body.metadata ?? {},
     couponCode: body.coupon_code ?? null,
     singleUse: body.single_use ?? true,

@@ -15,6 +15,7 @@ import {
   type Envelope,
   type WireLink,
 } from './helpers.js';
+import { NO_CAMPAIGN } from '../tracking/helpers.js';
 
 const SECRET = `whsec_${Buffer.from('checkout-secret-checkout-secret!').toString('base64')}`;
 const CUSTOMER = {
@@ -141,7 +142,7 @@ describe('Orders: pay step and signed gateway callback', function () {
       boleto: null,
     });
     expect(paid.data.purchase).to.deep.equal({
-      tracking: { external_reference: 'crm-991' },
+      tracking: { external_reference: 'crm-991', ...NO_CAMPAIGN },
       payment_link: { code: link.id, external_reference: 'crm-991', metadata: { campaign: 'launch' } },
     });
     expect(paid.data.customer).to.deep.equal({

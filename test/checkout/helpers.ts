@@ -15,6 +15,7 @@ export interface WireLink {
   short_url: string;
   single_use: boolean;
   external_reference: string | null;
+  tracking?: Record<string, string | null>;
   order: {
     code: string;
     status: string;

@@ -6,6 +6,7 @@ import { requestCancel, runNextChargeNow, runRenewal, sweepRenewals } from '../.
 import { seed } from '../helpers/app.js';
 import { createIntegration, engineAndReceiver, eventually } from '../events/helpers.js';
 import { activePlan, createLink, payPath, postForm, type Envelope, type WireLink } from './helpers.js';
+import { NO_CAMPAIGN } from '../tracking/helpers.js';
 
 const SECRET = 'renewal-test-secret';
 
@@ -98,7 +99,7 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
     );
     expect(renewal).to.include({ type: 'order.paid', livemode: true, test: false });
     expect(renewal.data.purchase).to.deep.equal({
-      tracking: { external_reference: null },
+      tracking: { external_reference: null, ...NO_CAMPAIGN },
       payment_link: null,
     });
     expect(renewal.data.order).to.include({

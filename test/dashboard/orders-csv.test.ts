@@ -29,11 +29,12 @@ describe('dashboard orders CSV', function () {
     created: string;
     platformFee?: string;
     gatewayFee?: string;
+    tracking?: Record<string, string>;
   }): Promise<string> {
     const { rows } = await app.ctx.pool.query<{ code: string }>(
       `INSERT INTO orders (code, company_id, livemode, product_id, status, amount, payment_method, installments,
-                           customer, created_at, paid_at, refunded_at, platform_fee, gateway_fee)
-       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING code`,
+                           customer, created_at, paid_at, refunded_at, platform_fee, gateway_fee, tracking)
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING code`,
       [
         tenant.company.id,
         values.livemode ?? true,
@@ -48,6 +49,7 @@ describe('dashboard orders CSV', function () {
         values.refunded ?? null,
         values.platformFee ?? null,
         values.gatewayFee ?? null,
+        values.tracking ? JSON.stringify(values.tracking) : null,
       ],
     );
     return rows[0]?.code ?? '';
@@ -71,6 +73,8 @@ describe('dashboard orders CSV', function () {
       paid: '2026-11-20T13:01:02Z',
       platformFee: '79.73',
       gatewayFee: '39.86',
+      // The campaign columns, a formula-looking one kept inert; the click id is never exported.
+      tracking: { utm_source: 'instagram', utm_campaign: '=evil()', fbclid: 'IwAR-not-exported' },
     });
     refundedCode = await order({
       name: '=HYPERLINK("http://evil.example")',
@@ -111,14 +115,14 @@ describe('dashboard orders CSV', function () {
     expect(text.startsWith(BOM)).to.equal(true);
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).to.equal(
-      'Pedido;Criado em (Brasília);Comprador;E-mail do comprador;Produto;Valor (R$);Taxa da plataforma (R$);Taxa do processador (R$);Valor líquido (R$);Forma de pagamento;Parcelas;Estado;Pago em (Brasília);Reembolsado em (Brasília)',
+      'Pedido;Criado em (Brasília);Comprador;E-mail do comprador;Produto;Valor (R$);Taxa da plataforma (R$);Taxa do processador (R$);Valor líquido (R$);Forma de pagamento;Parcelas;Estado;Pago em (Brasília);Reembolsado em (Brasília);utm_source;utm_medium;utm_campaign;utm_content;utm_term;src;sck',
     );
     const product = tenant.products[0]?.name ?? '';
     expect(lines[1]).to.equal(
-      `${paidCode};20/11/2026 10:00:00;"Silva; Ana ""Aninha""";ana@example.com;${product};1594,50;79,73;39,86;1474,91;Cartão de crédito;3;Pago;20/11/2026 10:01:02;`,
+      `${paidCode};20/11/2026 10:00:00;"Silva; Ana ""Aninha""";ana@example.com;${product};1594,50;79,73;39,86;1474,91;Cartão de crédito;3;Pago;20/11/2026 10:01:02;;instagram;;'=evil();;;;`,
     );
     expect(lines[2]).to.equal(
-      `${refundedCode};18/11/2026 23:30:00;"'=HYPERLINK(""http://evil.example"")";joão@example.com;${product};97,00;0,00;0,00;97,00;Pix;;Reembolsado;18/11/2026 23:31:00;21/11/2026 07:00:00`,
+      `${refundedCode};18/11/2026 23:30:00;"'=HYPERLINK(""http://evil.example"")";joão@example.com;${product};97,00;0,00;0,00;97,00;Pix;;Reembolsado;18/11/2026 23:31:00;21/11/2026 07:00:00;;;;;;;`,
     );
     expect(lines.slice(3)).to.deep.equal(['']);
   });
@@ -127,11 +131,11 @@ describe('dashboard orders CSV', function () {
     const file = await send(app, 'GET', '/orders.csv?status=refunded&lang=en', { session: owner });
     const lines = file.text.replace(BOM, '').split('\r\n');
     expect(lines[0]).to.equal(
-      'Order,Created (Brasília),Buyer,Buyer e-mail,Product,Amount (BRL),Platform fee (BRL),Processor fee (BRL),Net amount (BRL),Payment method,Instalments,Status,Paid (Brasília),Refunded (Brasília)',
+      'Order,Created (Brasília),Buyer,Buyer e-mail,Product,Amount (BRL),Platform fee (BRL),Processor fee (BRL),Net amount (BRL),Payment method,Instalments,Status,Paid (Brasília),Refunded (Brasília),utm_source,utm_medium,utm_campaign,utm_content,utm_term,src,sck',
     );
     expect(lines[1]).to.match(
       new RegExp(
-        `^${refundedCode},2026-11-18 23:30:00,.*,97\\.00,0\\.00,0\\.00,97\\.00,Pix,,Refunded,2026-11-18 23:31:00,2026-11-21 07:00:00$`,
+        `^${refundedCode},2026-11-18 23:30:00,.*,97\\.00,0\\.00,0\\.00,97\\.00,Pix,,Refunded,2026-11-18 23:31:00,2026-11-21 07:00:00,,,,,,,$`,
       ),
     );
     expect(lines).to.have.length(3);

@@ -7,6 +7,7 @@ import { eventually } from '../events/helpers.js';
 import { payPath, postForm, signedCallback } from '../checkout/helpers.js';
 import { P, type PanelSubscription } from '../orders/helpers.js';
 import { buy, mailTo, messagesOf, sellerWorld, smtp } from './helpers.js';
+import { NO_CAMPAIGN } from '../tracking/helpers.js';
 
 describe('E-mail to buyers: timed messages and a subscription’s life', function () {
   this.timeout(60_000);
@@ -158,7 +159,7 @@ describe('E-mail to buyers: timed messages and a subscription’s life', functio
               customer: { name: 'C', email, phone: null, document: null },
               product: { id: 1, name: 'P' },
               plan: { code: 'pl', name: 'Plan', price: '10.00', billing_cycle: 'monthly' },
-              purchase: { tracking: { external_reference: null }, payment_link: null },
+              purchase: { tracking: { external_reference: null, ...NO_CAMPAIGN }, payment_link: null },
             },
           })
         ).id,

@@ -19,6 +19,7 @@ import {
   startEngine,
   type Engine,
 } from './helpers.js';
+import { NO_CAMPAIGN } from '../tracking/helpers.js';
 
 const SECRET = `whsec_${Buffer.from('a-very-secret-key-of-32-bytes!!').toString('base64')}`;
 
@@ -83,7 +84,7 @@ describe('webhook delivery', function () {
     const data = verified.data as Record<string, Record<string, unknown>>;
     expect(data.order).to.equal(null);
     expect(data.purchase).to.deep.equal({
-      tracking: { external_reference: 'crm-7' },
+      tracking: { external_reference: 'crm-7', ...NO_CAMPAIGN },
       payment_link: { code: link.id, external_reference: 'crm-7', metadata: { campaign: 'spring' } },
     });
     expect(data.product).to.include({ id: link.productId });

@@ -4,6 +4,7 @@ import type { SeedResult } from '../../src/cli/seed.js';
 import { seed } from '../helpers/app.js';
 import { noteSecret } from '../helpers/secrets.js';
 import { emit, engineAndReceiver, eventually, sampleEventData } from './helpers.js';
+import { NO_CAMPAIGN } from '../tracking/helpers.js';
 
 const METRICS_TOKEN = 'metrics-token-for-filters-0123456';
 
@@ -23,7 +24,7 @@ function paidWith(
   if (extra.installments !== undefined) data.order.installments = extra.installments;
   if (channel !== null) {
     data.purchase = {
-      tracking: { external_reference: 'crm-1' },
+      tracking: { external_reference: 'crm-1', ...NO_CAMPAIGN },
       payment_link: {
         code: 'plink_000000000000000000000000',
         external_reference: 'crm-1',

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, Receiver, startEngine, type Engine } from './helpers.js';
+import { NO_CAMPAIGN } from '../tracking/helpers.js';
 
 const SECRET = `whsec_${Buffer.from('simulate-secret-simulate-secret!').toString('base64')}`;
 
@@ -95,7 +96,7 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
     expect(payload).to.include({ type: 'order.paid', test: true, sandbox: true, livemode: false });
     expect(payload.data.order).to.include({ status: 'paid', test: true, sandbox: true });
     expect(payload.data.purchase).to.deep.equal({
-      tracking: { external_reference: 'sim-ref-1' },
+      tracking: { external_reference: 'sim-ref-1', ...NO_CAMPAIGN },
       payment_link: { code: linkId, external_reference: 'sim-ref-1', metadata: { source: 'test' } },
     });
   });

@@ -6,6 +6,7 @@ import { EMAIL_KINDS, type EmailKind } from '../../emails/kinds.js';
 import type { EmailSettings } from '../../emails/settings.js';
 import { orderFees, type OrderEmailWire } from '../../orders/mappers.js';
 import type { PanelOrderRow } from '../../orders/repository.js';
+import { CAMPAIGN_KEYS } from '../../shared/tracking.js';
 import { html, type SafeHtml } from '../../ui/html.js';
 import { checkbox, fieldProblem, textField, type FormProblems } from '../forms.js';
 import { badge, fact, listTable, testMark, type Tone } from '../lists.js';
@@ -187,6 +188,7 @@ export function orderDetailPage(
         ${fact(wo.buyer, [order.customer?.name, order.customer?.email].filter(Boolean).join(' · '))}
         ${fact(wo.created, page.dateTime(order.createdAt))}
         ${fact(wo.paid, order.paidAt ? page.dateTime(order.paidAt) : false)}
+        ${CAMPAIGN_KEYS.map((key) => fact(key, order.tracking?.[key] ?? false))}
       </dl>
       <h2>${wo.emailsHeading}</h2>
       ${listTable(wo.emailsCaption, wo.none, [wo.kind, wo.to, wo.state, wo.sentAt], rows)}`,

@@ -3,7 +3,7 @@
  * server as SVG (no script). A screen reader reads it as one image (`role="img"`) named by its
  * `<title>` and described by the summary under it; the table after it holds every figure the bars show.
  */
-import type { SalesDay } from '../../orders/sales.js';
+import type { SalesDay, SalesSummary } from '../../orders/sales.js';
 import { decimalOf } from '../../orders/sales.js';
 import { PAYMENT_METHODS, type PaymentMethod } from '../../shared/enums/payment-methods.js';
 import { html, type SafeHtml } from '../../ui/html.js';
@@ -141,4 +141,32 @@ export function revenueTable(page: DashboardLocale, days: SalesDay[]): SafeHtml 
       </tbody>
     </table>
   </div>`;
+}
+
+/** Net revenue by the `utm_source` the paid orders carried: which campaigns sold. */
+export function sourcesTable(page: DashboardLocale, sources: SalesSummary['sources']): SafeHtml {
+  const th = page.t.home;
+  if (sources.length === 0) return html`<p>${th.sourcesNone}</p>`;
+  return html`<table>
+    <caption>
+      ${th.sourcesTitle}
+    </caption>
+    <thead>
+      <tr>
+        <th scope="col">${th.source}</th>
+        <th scope="col">${th.paidOrders}</th>
+        <th scope="col">${th.revenue}</th>
+      </tr>
+    </thead>
+    <tbody>
+      ${sources.map(
+        (s) =>
+          html`<tr>
+            <th scope="row">${s.source ?? th.noSource}</th>
+            <td>${s.paid}</td>
+            <td>${page.money(decimalOf(s.net))}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }

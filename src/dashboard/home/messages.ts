@@ -27,6 +27,10 @@ export interface HomeMessages {
   day: string;
   total: string;
   methods: Record<'credit_card' | 'pix' | 'boleto', string>;
+  sourcesTitle: string;
+  sourcesNone: string;
+  source: string;
+  noSource: string;
   failing: string;
   failingNone: string;
   failingItem: (id: number, failures: number) => string;
@@ -73,6 +77,10 @@ const ptBR: HomeMessages = {
   day: 'Dia',
   total: 'Total',
   methods: { credit_card: 'Cartão', pix: 'Pix', boleto: 'Boleto' },
+  sourcesTitle: 'Receita líquida por utm_source',
+  sourcesNone: 'Nenhum pedido pago no período.',
+  source: 'utm_source',
+  noSource: '(sem utm_source)',
   failing: 'Integrações com falhas',
   failingNone: 'Todas as integrações estão entregando.',
   failingItem: (id, failures) =>
@@ -123,6 +131,10 @@ const en: HomeMessages = {
   day: 'Day',
   total: 'Total',
   methods: { credit_card: 'Card', pix: 'Pix', boleto: 'Boleto' },
+  sourcesTitle: 'Net revenue by utm_source',
+  sourcesNone: 'No paid orders in the period.',
+  source: 'utm_source',
+  noSource: '(no utm_source)',
   failing: 'Failing integrations',
   failingNone: 'Every integration is delivering.',
   failingItem: (id, failures) =>

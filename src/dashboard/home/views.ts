@@ -8,7 +8,7 @@ import { html, type SafeHtml } from '../../ui/html.js';
 import type { Mode } from '../lists.js';
 import type { DashboardLocale } from '../locale.js';
 import { canChange, layout, type Chrome } from '../page.js';
-import { dayLabel, revenueChart, revenueTable } from './chart.js';
+import { dayLabel, revenueChart, revenueTable, sourcesTable } from './chart.js';
 
 const percent = (page: DashboardLocale, ratio: number): string =>
   new Intl.NumberFormat(page.t.locale, { style: 'percent', maximumFractionDigits: 1 }).format(ratio);
@@ -79,6 +79,8 @@ export function homePage(
       </dl>
       <h2>${th.chartTitle}</h2>
       ${revenueChart(page, sales.days, sales.net)} ${revenueTable(page, sales.days)}
+      <h2>${th.sourcesTitle}</h2>
+      ${sourcesTable(page, sales.sources)}
       <h2>${th.failing}</h2>
       ${failing}`,
     chrome,

@@ -6,6 +6,7 @@
 import { stringify, type Stringifier } from 'csv-stringify';
 import type { ExportedOrder } from '../../orders/export.js';
 import { orderFees } from '../../orders/mappers.js';
+import { CAMPAIGN_KEYS } from '../../shared/tracking.js';
 import { BRASILIA } from '../../ui/format.js';
 import type { DashboardLocale } from '../locale.js';
 
@@ -63,6 +64,8 @@ export function ordersCsv(page: DashboardLocale): Stringifier {
       c.status,
       c.paid,
       c.refunded,
+      // The campaign parameters under their own names, in every language (as the ads' addresses spell them).
+      ...CAMPAIGN_KEYS,
     ],
   });
 }
@@ -85,5 +88,6 @@ export function orderLine(page: DashboardLocale, order: ExportedOrder): string[]
     page.t.orderStatuses[order.status],
     moment(page, order.paidAt),
     moment(page, order.refundedAt),
+    ...CAMPAIGN_KEYS.map((key) => inert(order.tracking?.[key])),
   ];
 }

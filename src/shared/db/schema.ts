@@ -18,6 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { BILLING_CYCLES } from '../enums/billing-cycles.js';
 import type { TraceCarrier } from '../tracing.js';
+import type { CampaignTracking, VisitTracking } from '../tracking.js';
 import { DELIVERY_STATUSES } from '../enums/delivery-statuses.js';
 import { LINK_STATUSES } from '../enums/link-statuses.js';
 import { ORDER_STATUSES } from '../enums/order-statuses.js';
@@ -152,6 +153,8 @@ export const paymentLinks = pgTable('payment_links', {
   boletoDueDays: integer('boleto_due_days').notNull().default(3),
   maxInstallments: integer('max_installments').notNull().default(1),
   successUrl: text('success_url'),
+  /** The campaign parameters its creator sent (0930). */
+  tracking: jsonb('tracking').$type<CampaignTracking>(),
   ...clockStamps(),
 });
 
@@ -215,6 +218,8 @@ export const orders = pgTable('orders', {
   /** What the PSP split off for the platform, and what it kept as its own fee; null: none or unknown (0905). */
   platformFee: numeric('platform_fee', { precision: 12, scale: 2 }),
   gatewayFee: numeric('gateway_fee', { precision: 12, scale: 2 }),
+  /** What the checkout visit carried (src/shared/tracking.ts; 0930). */
+  tracking: jsonb('tracking').$type<VisitTracking>(),
 });
 
 /** Buyer e-mails (lower-cased) a company has seen at its checkout, per mode (0501): `lead.created` once each. */
