@@ -107,6 +107,8 @@ export interface Config {
    */
   credentialsKey: Buffer | undefined;
   email: EmailConfig;
+  /** Focus NFe's REST API (docs/invoices.md): base URL and the longest wait for one call. */
+  focusNfe: { apiUrl: string; timeoutMs: number };
 }
 
 /** E-mail to buyers (docs/email.md). */
@@ -254,6 +256,8 @@ const schema = Joi.object({
     .max(30 * 86_400)
     .default(900),
   MERCADOPAGO_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
+  FOCUSNFE_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.focusnfe.com.br'),
+  FOCUSNFE_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(15_000),
   CREDENTIALS_ENCRYPTION_KEY: Joi.string()
     .base64()
     .custom((value: string, helpers) =>
@@ -344,6 +348,8 @@ interface RawEnv {
   MERCADOPAGO_SDK_URL: string;
   MERCADOPAGO_RECONCILE_AFTER_SECONDS: number;
   MERCADOPAGO_TIMEOUT_MS: number;
+  FOCUSNFE_API_URL: string;
+  FOCUSNFE_TIMEOUT_MS: number;
   CREDENTIALS_ENCRYPTION_KEY?: string;
   SMTP_URL?: string;
   EMAIL_FROM?: string;
@@ -478,6 +484,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: raw.EMAIL_CONCURRENCY,
       inboxPort: raw.EMAIL_INBOX_PORT,
     },
+    focusNfe: { apiUrl: trimSlash(raw.FOCUSNFE_API_URL), timeoutMs: raw.FOCUSNFE_TIMEOUT_MS },
   };
 }
 
