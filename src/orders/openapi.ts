@@ -93,6 +93,7 @@ const panelOrder: JsonSchema = {
     'refunded_at',
     ...PAYMENT_DETAILS_FIELDS,
     'emails',
+    'invoice',
   ],
   properties: {
     object: { const: 'order' },
@@ -133,6 +134,10 @@ const panelOrder: JsonSchema = {
       items: ref('OrderEmail'),
       description: 'The e-mails sent to the buyer about this order, oldest first (none in test mode)',
     },
+    invoice: nullable({
+      ...ref('OrderInvoice'),
+      description: 'Its service invoice (NFS-e), when an invoice integration covers its product; else null',
+    }),
   },
 };
 

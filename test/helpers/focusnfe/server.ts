@@ -134,7 +134,10 @@ const REQUIRED: Array<[string, (value: unknown) => boolean]> = [
 ];
 
 /** The first problem of a submitted body, as the `mensagem` of `requisicao_invalida`, or null. */
-function invalidField(body: Record<string, unknown>, municipality: FocusMunicipality | undefined): string | null {
+function invalidField(
+  body: Record<string, unknown>,
+  municipality: FocusMunicipality | undefined,
+): string | null {
   for (const [path, ok] of REQUIRED) {
     const value = at(body, path);
     if (value === undefined || value === null || value === '') return `Parâmetro "${path}" não informado`;
@@ -229,7 +232,13 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
   const companyOf = (res: Response): FocusCompany => res.locals.company as FocusCompany;
 
   const view = (note: StoredNfse, company: FocusCompany) => {
-    const base = { cnpj_prestador: company.cnpj, ref: note.ref, numero_rps: String(note.submissions), serie_rps: '1', status: note.status };
+    const base = {
+      cnpj_prestador: company.cnpj,
+      ref: note.ref,
+      numero_rps: String(note.submissions),
+      serie_rps: '1',
+      status: note.status,
+    };
     if (note.status === 'erro_autorizacao') return { ...base, erros: note.erros };
     if (note.status === 'processando_autorizacao') return base;
     const files = `/arquivos/${company.cnpj}/${note.ref}`;
@@ -287,7 +296,8 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
     const existing = state.notes.get(ref);
     if (existing && existing.token !== company.token)
       return fail(res, 400, 'requisicao_invalida', 'Referência já utilizada');
-    if (existing?.status === 'autorizado') return fail(res, 422, 'nfe_autorizada', 'Nota fiscal já autorizada');
+    if (existing?.status === 'autorizado')
+      return fail(res, 422, 'nfe_autorizada', 'Nota fiscal já autorizada');
     if (existing?.status === 'processando_autorizacao')
       return fail(res, 422, 'em_processamento', 'Nota fiscal em processamento');
     if (existing?.status === 'cancelado') return fail(res, 400, 'nfe_cancelada', 'Nota fiscal já cancelada');
@@ -331,7 +341,12 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
     if (typeof justificativa !== 'string')
       return fail(res, 400, 'requisicao_invalida', 'Parâmetro "justificativa" não informado');
     if (justificativa.length < 15 || justificativa.length > 255)
-      return fail(res, 400, 'requisicao_invalida', 'Parâmetro "justificativa" deve ter entre 15 e 255 caracteres');
+      return fail(
+        res,
+        400,
+        'requisicao_invalida',
+        'Parâmetro "justificativa" deve ter entre 15 e 255 caracteres',
+      );
     if (note.status === 'cancelado') return fail(res, 400, 'nfe_cancelada', 'Nota fiscal já cancelada');
     if (note.status === 'processando_autorizacao')
       return fail(res, 422, 'em_processamento', 'Nota fiscal em processamento');
@@ -345,8 +360,7 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
   app.get('/v2/municipios/:codigo', (req, res) => {
     const found = state.municipalities.get(String(req.params.codigo));
     if (!found) return fail(res, 404, 'nao_encontrado', 'Município não encontrado');
-    const { items: _items, ...municipality } = found;
-    res.json(municipality);
+    res.json(Object.fromEntries(Object.entries(found).filter(([key]) => key !== 'items')));
   });
 
   app.get('/v2/municipios/:codigo/itens_lista_servico/:item', (req, res) => {

@@ -31,7 +31,9 @@ const template = () =>
             custom: `has an unknown placeholder ${unknown.join(', ')} (known: ${TEMPLATE_PLACEHOLDERS.join(', ')})`,
           });
     })
-    .description(`The service description on each invoice; ${TEMPLATE_PLACEHOLDERS.join(' and ')} are filled in`);
+    .description(
+      `The service description on each invoice; ${TEMPLATE_PLACEHOLDERS.join(' and ')} are filled in`,
+    );
 
 /** `keep`: the token may be the mask, standing for the stored one (updates). */
 const invoiceFields = (keep: boolean) => ({
@@ -66,14 +68,14 @@ const invoiceFields = (keep: boolean) => ({
     .required(v.string().pattern(/^\d[\d.]{0,9}$/))
     .messages({ 'string.pattern.base': 'must be a service item code such as 0802, 08.02 or 010701' })
     .description('The service item: the LC 116/2003 list code, or the national service code'),
-  aliquota: v
-    .required(v.number().min(0).max(5).precision(4))
-    .description('ISS rate, in percent (0 to 5)'),
+  aliquota: v.required(v.number().min(0).max(5)).description('ISS rate, in percent (0 to 5)'),
   iss_retido: v.defaulted(v.boolean(), false).description('Whether the buyer withholds the ISS'),
   discriminacao: v.defaulted(template(), DEFAULT_DESCRIPTION),
   issue_after: v
     .defaulted(v.enum(ISSUE_AFTER), 'paid')
-    .description('`paid`: issue once the order is paid; `guarantee_end`: once its guarantee period ends unrefunded'),
+    .description(
+      '`paid`: issue once the order is paid; `guarantee_end`: once its guarantee period ends unrefunded',
+    ),
 });
 
 export const invoiceConfigOfCreate = v.object(invoiceFields(false));

@@ -64,7 +64,8 @@ export function focusNfeProvider(options: FocusNfeOptions): InvoiceProvider {
       timeoutMs: options.timeoutMs,
     });
     // A server error is as good as no answer: the job tries again.
-    if (answer.status >= 500) throw new UpstreamUnavailableError(`${method} ${path.split('?')[0]}: HTTP ${answer.status}`);
+    if (answer.status >= 500)
+      throw new UpstreamUnavailableError(`${method} ${path.split('?')[0]}: HTTP ${answer.status}`);
     return answer;
   };
 
@@ -98,12 +99,18 @@ export function focusNfeProvider(options: FocusNfeOptions): InvoiceProvider {
 
   return {
     async submit(settings, reference, draft) {
-      const answer = await call(settings, 'POST', `/v2/nfse?ref=${ref(reference)}`, nfseBody(settings, draft));
+      const answer = await call(
+        settings,
+        'POST',
+        `/v2/nfse?ref=${ref(reference)}`,
+        nfseBody(settings, draft),
+      );
       const body = bodyOf(answer);
       if (answer.status < 300) return { state: 'processing' };
       // Submitted before (an answer lost on the way back): the same reference, never a second note.
       if (body.codigo === 'em_processamento') return { state: 'processing' };
-      if (body.codigo === 'nfe_autorizada') return noteAnswer(await call(settings, 'GET', `/v2/nfse/${ref(reference)}`));
+      if (body.codigo === 'nfe_autorizada')
+        return noteAnswer(await call(settings, 'GET', `/v2/nfse/${ref(reference)}`));
       if (body.codigo === 'nfe_cancelada') return { state: 'canceled' };
       const message = errorLine(body, answer.status);
       throw new ProviderRefusedError(message, missingBuyerField(message));
@@ -112,7 +119,9 @@ export function focusNfeProvider(options: FocusNfeOptions): InvoiceProvider {
       return noteAnswer(await call(settings, 'GET', `/v2/nfse/${ref(reference)}`));
     },
     async cancel(settings, reference, justification) {
-      const answer = await call(settings, 'DELETE', `/v2/nfse/${ref(reference)}`, { justificativa: justification });
+      const answer = await call(settings, 'DELETE', `/v2/nfse/${ref(reference)}`, {
+        justificativa: justification,
+      });
       const body = bodyOf(answer);
       if (answer.status < 300 && body.status === 'cancelado') return { state: 'canceled' };
       if (body.codigo === 'nfe_cancelada') return { state: 'canceled' };
@@ -126,10 +135,14 @@ export function focusNfeProvider(options: FocusNfeOptions): InvoiceProvider {
         return { ok: false, message: `Focus NFe refused the token (${errorLine(body, city.status)})` };
       if (city.status === 404)
         return { ok: false, message: `Focus NFe does not know municipality ${settings.codigoMunicipio}` };
-      if (city.status >= 400) return { ok: false, message: `Focus NFe answered ${errorLine(body, city.status)}` };
+      if (city.status >= 400)
+        return { ok: false, message: `Focus NFe answered ${errorLine(body, city.status)}` };
       const name = `${text(body.nome_municipio) ?? settings.codigoMunicipio}/${text(body.sigla_uf) ?? '?'}`;
       if (body.nfse_habilitada !== true || body.status_nfse !== 'ativo')
-        return { ok: false, message: `${name}: NFS-e is not active at Focus NFe (${text(body.status_nfse) ?? 'unknown'})` };
+        return {
+          ok: false,
+          message: `${name}: NFS-e is not active at Focus NFe (${text(body.status_nfse) ?? 'unknown'})`,
+        };
       if (body.item_lista_servico_obrigatorio_nfse === true) {
         const item = await call(
           settings,

@@ -13,7 +13,13 @@ import { invoiceConfig, invoiceConfigOfCreate, type IssueAfter } from './config.
 import { focusNfeProvider } from './focusnfe.js';
 import type { InvoiceProvider, IssuerSettings } from './provider.js';
 
-export type { InvoiceAnswer, InvoiceDraft, InvoiceProvider, IssuerSettings, SettingsCheck } from './provider.js';
+export type {
+  InvoiceAnswer,
+  InvoiceDraft,
+  InvoiceProvider,
+  IssuerSettings,
+  SettingsCheck,
+} from './provider.js';
 export { ProviderRefusedError } from './provider.js';
 export { TEMPLATE_PLACEHOLDERS } from './config.js';
 
