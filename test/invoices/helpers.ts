@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
 import type { TestApp } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
+import { noteSecret } from '../helpers/secrets.js';
 import { startFocusStandIn, type FocusStandIn } from '../helpers/focusnfe/server.js';
 import { checkout, P, type PanelOrder } from '../orders/helpers.js';
 import { activeOffer } from '../checkout/helpers.js';
@@ -39,6 +40,8 @@ export function invoiceWorld(): InvoiceWorld {
     focus = await startFocusStandIn();
     env.FOCUSNFE_API_URL = focus.url;
     token = focus.addCompany({ cnpj: CNPJ, inscricaoMunicipal: IM });
+    // The log check searches every log line for it.
+    noteSecret(token);
     focus.municipalities.set(CITY, {
       codigo_municipio: CITY,
       nome_municipio: 'São Paulo',
