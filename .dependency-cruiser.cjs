@@ -29,6 +29,9 @@ const LAYERS = [
   // E-mail to buyers: fed from the outbox, about orders and subscriptions; the checkout (consent,
   // unsubscribe, pay now) and the dashboard (settings, previews) sit above it.
   ['emails', 'src/emails/'],
+  // Service invoices: fed from the outbox about paid, refunded and charged-back orders, issued through
+  // the company's invoice integration on a queue of their own; the panel and dashboard sit above.
+  ['invoices', 'src/invoices/'],
   ['sweeps', 'src/sweeps/'],
   ['simulate', 'src/simulate/'],
   ['checkout', 'src/checkout/'],

@@ -20,6 +20,7 @@ export const QUEUE = {
   outboxSweep: 'outbox-sweep',
   renewalSweep: 'renewal-sweep',
   emails: 'emails',
+  invoices: 'invoices',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -106,6 +107,12 @@ export interface JobPayloads {
    * reminder, a renewal notice) is a delayed job. `kind` is there for a person reading Bull Board.
    */
   emails: { messageId: number; kind?: string };
+  /**
+   * Move one order's service invoice forward (submit, read the provider's answer, cancel); its state
+   * lives in PostgreSQL (order_invoices), the token in the integration's sealed secrets. `round`
+   * counts the retries and cancel requests that started a job of their own.
+   */
+  invoices: { invoiceId: number; round: number };
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -127,6 +134,7 @@ export interface JobResults {
   outboxSweep: { events: number; lanes: number; links: number; orders: number };
   renewalSweep: { renewed: number; read: number };
   emails: { outcome: string };
+  invoices: { outcome: string };
 }
 
 const DAY = 24 * 3600;
@@ -195,6 +203,10 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
   // An SMTP server that refuses for a while (4xx, down): ten tries over about four hours (15 s
   // doubling), then the message is recorded failed. The message's row is the record of each attempt.
   emails: { ...retention, attempts: 10, backoff: { type: 'exponential', delay: 15_000 } },
+  // A provider down or slow: twelve tries over about two hours (2 s doubling), then the invoice waits
+  // for the sweep or a retry from the panel. Reading an accepted invoice's answer is a delayed job of
+  // its own (the job moves itself), not a retry.
+  invoices: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 /**
@@ -220,6 +232,7 @@ export const QUEUE_TRACED: Record<QueueKey, boolean> = {
   outboxSweep: false,
   renewalSweep: false,
   emails: true,
+  invoices: true,
 };
 
 /** The queues whose jobs only their job scheduler adds, by scheduler id (one per queue). */
@@ -249,6 +262,7 @@ export const jobIds = {
     `notice-${provider}-${topic}-${resourceId}-${requestId}`,
   gatewayReconciliation: (orderCode: string, read: number): string => `reconcile-${orderCode}-${read}`,
   emails: (messageId: number): string => `email-${messageId}`,
+  invoices: (invoiceId: number, round: number): string => `invoice-${invoiceId}-${round}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

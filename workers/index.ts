@@ -120,6 +120,8 @@ export async function startWorkers(
     renewalSweep: 1,
     // Each waits on the SMTP server: a few at once.
     emails: ctx.config.email.concurrency,
+    // Each waits on the fiscal provider (up to FOCUSNFE_TIMEOUT_MS): a few at once.
+    invoices: 4,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);

@@ -17,6 +17,8 @@ import { queueEmails } from '../src/emails/relay.js';
 import { sendEmail } from '../src/emails/send.js';
 import type { Mailer } from '../src/emails/transport.js';
 import { pruneExpired } from '../src/webhooks/retention.js';
+import { queueInvoices } from '../src/invoices/feed.js';
+import { advanceInvoice } from '../src/invoices/issue.js';
 
 const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
 
@@ -76,6 +78,10 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
     messageId: Joi.number().integer().min(1).required(),
     kind: Joi.string().max(40),
   }),
+  invoices: Joi.object({
+    invoiceId: Joi.number().integer().min(1).required(),
+    round: Joi.number().integer().min(1).required(),
+  }),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -102,9 +108,21 @@ export function buildProcessors(
     outbox: async (job) => {
       const data = payload('outbox', job);
       const relayed = await runRelayJob(ctx, data);
-      // The same events' e-mails to buyers, once their webhooks are on their way.
+      // The same events' e-mails to buyers, once their webhooks are on their way, and their invoices.
       await queueEmails(ctx, [data.eventId, ...(data.eventIds ?? [])]);
+      await queueInvoices(ctx, [data.eventId, ...(data.eventIds ?? [])]);
       return relayed;
+    },
+    invoices: async (job, token) => {
+      const { invoiceId, round } = payload('invoices', job);
+      const step = await advanceInvoice(ctx, invoiceId, round);
+      publishAfterCommit(ctx, step.eventIds);
+      if (step.later) {
+        // Not due yet, or the provider is still authorising it: this job runs again then.
+        await job.moveToDelayed(step.later.getTime(), token);
+        throw new DelayedError();
+      }
+      return { outcome: step.outcome };
     },
     emails: async (job, token) => {
       const { messageId } = payload('emails', job);

@@ -4,9 +4,11 @@
  * change to one is a change to both; this module only puts them together, one envelope per kind
  * around the `data` of that kind.
  */
-import { EVENT_KINDS, isIntegrationEventKind } from '../events/kinds.js';
+import { EVENT_KINDS, isIntegrationEventKind, isInvoiceEventKind } from '../events/kinds.js';
 import { envelopeSchema, eventSchemaName } from '../events/outbox.js';
 import { eventDataSchema, orderEventSchemas } from '../orders/payload.js';
+import { invoiceSchemas } from '../invoices/payload.js';
+import { ref } from '../shared/openapi/builders.js';
 import { purchaseEventSchemas } from '../payment-links/purchase-data.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
 import { integrationEventDataSchema, integrationEventSchemas } from '../webhooks/integration-events.js';
@@ -19,10 +21,18 @@ export const eventSchemas: Record<string, JsonSchema> = {
   ...purchaseEventSchemas,
   ...orderEventSchemas,
   ...integrationEventSchemas,
+  ...invoiceSchemas,
   ...Object.fromEntries(
     EVENT_KINDS.map((kind) => [
       eventSchemaName(kind),
-      envelopeSchema(kind, isIntegrationEventKind(kind) ? integrationEventDataSchema : eventDataSchema(kind)),
+      envelopeSchema(
+        kind,
+        isIntegrationEventKind(kind)
+          ? integrationEventDataSchema
+          : isInvoiceEventKind(kind)
+            ? ref('InvoiceEventData')
+            : eventDataSchema(kind),
+      ),
     ]),
   ),
 };

@@ -7,6 +7,8 @@ import { keysRoutes } from '../keys/routes.js';
 import { ordersRoutes, subscriptionsRoutes } from '../orders/routes.js';
 import { emailSettingsRoutes } from '../emails/routes.js';
 import { orderEmailsOf } from '../emails/order-emails.js';
+import { invoiceRoutes } from '../invoices/routes.js';
+import { orderInvoicesOf } from '../invoices/service.js';
 import type { AppContext } from '../shared/context.js';
 import { jsonApp } from '../shared/http/json-app.js';
 import { caseSensitiveRouter, mountRoutes } from '../shared/http/operation.js';
@@ -23,7 +25,8 @@ export function panelApp(ctx: AppContext): Router {
     ...deliveriesRoutes(ctx),
     ...keysRoutes(ctx),
     ...catalogPanelRoutes(ctx, productChanges),
-    ...ordersRoutes(ctx, orderEmailsOf(ctx.db)),
+    ...ordersRoutes(ctx, orderEmailsOf(ctx.db), orderInvoicesOf(ctx.db)),
+    ...invoiceRoutes(ctx),
     ...subscriptionsRoutes(ctx),
     ...emailSettingsRoutes(ctx),
   ];

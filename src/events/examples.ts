@@ -1,5 +1,6 @@
 import {
   isIntegrationEventKind,
+  isInvoiceEventKind,
   isSubscriptionEventKind,
   type EventKind,
   type OrderEventKind,
@@ -40,6 +41,18 @@ function exampleSubscription(kind: SubscriptionEventKind, now: Date): Record<str
     cancel_at_period_end: false,
     cancel_reason: canceled ? 'requested' : null,
     created_at: now.toISOString(),
+  };
+}
+
+/** An order's service invoice as the invoice events carry it (docs/invoices.md). */
+function exampleInvoice(kind: 'invoice.issued' | 'invoice.failed' | 'invoice.canceled') {
+  const issued = kind !== 'invoice.failed';
+  return {
+    status: kind === 'invoice.issued' ? 'issued' : kind === 'invoice.failed' ? 'failed' : 'canceled',
+    number: issued ? '1001' : null,
+    pdf_url: issued ? 'https://nfse.example.com/danfse/1001.pdf' : null,
+    xml_url: issued ? 'https://nfse.example.com/xml/1001.xml' : null,
+    message: kind === 'invoice.failed' ? 'E145: Regime Especial de Tributação ausente/inválido.' : null,
   };
 }
 
@@ -94,15 +107,17 @@ export function exampleEventData(kind: EventKind, options: ExampleOptions = {}):
       plan: { code: 'pl_sample0000', name: 'Sample plan', price: '10.00', billing_cycle: 'monthly' },
     };
   }
+  const invoice = isInvoiceEventKind(kind);
   const order = {
     code: '00000000-0000-4000-8000-000000000000',
-    status: EXAMPLE_ORDER_STATUS[kind],
+    status: invoice ? (kind === 'invoice.canceled' ? 'refunded' : 'paid') : EXAMPLE_ORDER_STATUS[kind],
     amount: '10.00',
     payment_method: 'pix',
     // Refunded and charged-back orders were paid first.
-    paid_at: ['order.paid', 'order.refunded', 'order.chargeback'].includes(kind)
-      ? new Date().toISOString()
-      : null,
+    paid_at:
+      invoice || ['order.paid', 'order.refunded', 'order.chargeback'].includes(kind)
+        ? new Date().toISOString()
+        : null,
     installments: null,
     pix: {
       copy_paste: EXAMPLE_PIX,
@@ -114,5 +129,6 @@ export function exampleEventData(kind: EventKind, options: ExampleOptions = {}):
   const simulated = options.simulated === true || kind === 'order.payment_declined';
   const exampleOrder =
     kind === 'order.expired' ? null : simulated ? { ...order, test: true, sandbox: true } : order;
+  if (invoice) return { order: exampleOrder, customer: buyer, ...common, invoice: exampleInvoice(kind) };
   return { order: exampleOrder, customer: buyer, ...common };
 }

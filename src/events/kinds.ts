@@ -18,6 +18,10 @@ export const PANEL_EVENT_KINDS = [
   { value: 'subscription.renewed', label: 'subscription renewed' },
   { value: 'subscription.past_due', label: 'subscription past due' },
   { value: 'subscription.canceled', label: 'subscription canceled' },
+  // Service invoices (docs/invoices.md).
+  { value: 'invoice.issued', label: 'invoice issued' },
+  { value: 'invoice.failed', label: 'invoice failed' },
+  { value: 'invoice.canceled', label: 'invoice canceled' },
 ] as const;
 
 /**
@@ -83,16 +87,31 @@ export const SENT_WHEN: Record<EventKind, string> = {
   'subscription.past_due':
     'A renewal charge failed (after its `order.failed`): the subscription is `past_due` and the charge is retried on ' +
     'RENEWAL_RETRY_SCHEDULE. Sent once per failed renewal, not for each failed retry.',
+  'invoice.issued':
+    "The order's service invoice (NFS-e) was authorised: `invoice` carries its number and PDF and XML addresses. " +
+    'Live orders only.',
+  'invoice.failed':
+    "The order's service invoice was refused (the provider's or the prefecture's message is `invoice.message`); a " +
+    'retry after a settings fix may issue it later. Live orders only.',
+  'invoice.canceled':
+    "The order's service invoice was canceled after a refund or chargeback (or the order was refunded before it " +
+    'was issued). Live orders only.',
   'subscription.canceled':
     'The subscription ended: a cancel (at once, or at `current_period_end` when it was asked for then), the last ' +
     'retry of a renewal failed, or a chargeback. `cancel_reason` says which (`requested`, `payment_failed`, ' +
     '`chargeback`).',
 };
 
+/** The kinds about an order's service invoice: an order event's `data` with its `invoice`. */
+export const INVOICE_EVENT_KINDS = ['invoice.issued', 'invoice.failed', 'invoice.canceled'] as const;
+export type InvoiceEventKind = (typeof INVOICE_EVENT_KINDS)[number];
+export const isInvoiceEventKind = (kind: string): kind is InvoiceEventKind =>
+  (INVOICE_EVENT_KINDS as readonly string[]).includes(kind);
+
 /** The kinds whose `data` describes an order (with its customer, product and purchase). */
 export type OrderEventKind = Exclude<
   EventKind,
-  'lead.created' | IntegrationEventKind | SubscriptionEventKind
+  'lead.created' | IntegrationEventKind | SubscriptionEventKind | InvoiceEventKind
 >;
 
 export const isIntegrationEventKind = (kind: string): kind is IntegrationEventKind =>

@@ -39,9 +39,10 @@ export const integrationSchemas: Record<string, JsonSchema> = {
             description: 'Custom headers of a webhook-kind integration: their names, values always masked',
           },
         },
-        additionalProperties: { type: 'string' },
+        additionalProperties: { type: ['string', 'number', 'boolean'] },
         description:
-          'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters); custom header values are masked for everyone',
+          'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters); custom header values are masked for everyone. ' +
+          'An `invoice` integration: its settings (`aliquota` a number, `iss_retido` a boolean) and `token` always masked',
       },
       events: { type: 'array', items: { type: 'string', enum: [...EVENT_KINDS] } },
       products: { type: 'array', items: ref('IntegrationProduct') },

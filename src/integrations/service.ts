@@ -43,6 +43,20 @@ function filterFor(deps: EditDeps, type: string, filter: WebhookFilter | null): 
   return stored;
 }
 
+/**
+ * A kind that receives events without a destination (an invoice integration) acts on them through a
+ * queue of its own, never through webhook deliveries: its `events` stay empty, so the fan-out makes
+ * none for it. Undefined: nothing to check.
+ */
+function eventsFor(type: string, checked: CheckedConfig | undefined, events: string[] | undefined): void {
+  const kind = kindOf(type);
+  if (kind.destination || (checked?.receives ?? 'none') === 'none' || !events?.length) return;
+  throw ValidationError.field(
+    'events',
+    `must be empty: an integration of type ${type} acts on its own trigger and receives no webhooks`,
+  );
+}
+
 /** The kind's sealed groups as the row stores them: given values sealed, masks kept from `stored`. */
 function sealedColumns(
   deps: Deps,
@@ -109,6 +123,7 @@ export async function createIntegration(
     config: input.config,
     stored: undefined,
   });
+  eventsFor(input.type, checked, input.events);
   const gateway = input.type === 'gateway';
   return withCompanyIntegrationsLock(deps.db, companyId, async (tx) => {
     const created = await repo
@@ -186,6 +201,7 @@ export async function updateIntegration(
       changes.previousSecret = null;
       changes.previousSecretExpiresAt = null;
     }
+    eventsFor(type, checked, input.events ?? (typeChanged ? current.events : undefined));
     if (input.events !== undefined) changes.events = input.events;
     if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
     if (input.is_active !== undefined) changes.isActive = input.is_active;

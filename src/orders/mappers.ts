@@ -60,10 +60,23 @@ export interface OrderEmailWire {
  */
 export type OrderEmailsOf = (companyId: number, codes: string[]) => Promise<Map<string, OrderEmailWire[]>>;
 
+/** An order's service invoice as the panel shows it (docs/invoices.md). */
+export interface OrderInvoiceWire {
+  status: string;
+  number: string | null;
+  pdf_url: string | null;
+  xml_url: string | null;
+  message: string | null;
+}
+
+/** The invoices of some orders of a company, by order code (the invoices folder sits above the orders). */
+export type OrderInvoicesOf = (companyId: number, codes: string[]) => Promise<Map<string, OrderInvoiceWire>>;
+
 /** The panel's Order object (docs/api.md, "Orders in the panel"). */
 export function toPanelOrderWire(
   { order, productName, offerCode, planCode }: PanelOrderRow,
   emails: OrderEmailWire[] = [],
+  invoice: OrderInvoiceWire | null = null,
 ) {
   return {
     object: 'order' as const,
@@ -86,6 +99,7 @@ export function toPanelOrderWire(
     ...paymentDetails(order),
     tracking: campaignWire(order.tracking),
     emails,
+    invoice,
   };
 }
 

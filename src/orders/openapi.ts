@@ -96,6 +96,7 @@ const panelOrder: JsonSchema = {
     ...PAYMENT_DETAILS_FIELDS,
     'tracking',
     'emails',
+    'invoice',
   ],
   properties: {
     object: { const: 'order' },
@@ -152,6 +153,10 @@ const panelOrder: JsonSchema = {
       items: ref('OrderEmail'),
       description: 'The e-mails sent to the buyer about this order, oldest first (none in test mode)',
     },
+    invoice: nullable({
+      ...ref('OrderInvoice'),
+      description: 'Its service invoice (NFS-e), when an invoice integration covers its product; else null',
+    }),
   },
 };
 

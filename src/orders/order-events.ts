@@ -15,6 +15,7 @@ export interface Emitted {
 /**
  * Records an event about `order`, with its link and subscription as the caller's transaction left
  * them. Test-mode orders (a simulated subscription's renewals) make test events, as simulations do.
+ * `more`: what a kind adds to the order's `data` (an invoice event's `invoice`).
  */
 export async function recordOrderEventOf(
   tx: Executor,
@@ -22,6 +23,7 @@ export async function recordOrderEventOf(
   order: OrderRow,
   link: LinkRow | null,
   subscription: SubscriptionRow | null,
+  more: Record<string, unknown> = {},
 ): Promise<Emitted> {
   const { productId, data } = await orderEventData(tx, order, link, subscription);
   const event = await recordEvent(tx, {
@@ -30,7 +32,7 @@ export async function recordOrderEventOf(
     livemode: order.livemode,
     test: !order.livemode,
     productId,
-    data,
+    data: { ...data, ...more },
   });
   return { id: event.id, type };
 }

@@ -2,6 +2,7 @@ import {
   isSubscriptionEventKind,
   type EventKind,
   type IntegrationEventKind,
+  type InvoiceEventKind,
   type OrderEventKind,
   type SubscriptionEventKind,
 } from '../events/kinds.js';
@@ -287,7 +288,9 @@ export const orderEventSchemas: Record<string, JsonSchema> = {
 };
 
 /** The schema of `data` of an event of `kind`, with the status that kind announces. */
-export function eventDataSchema(kind: Exclude<EventKind, IntegrationEventKind>): JsonSchema {
+export function eventDataSchema(
+  kind: Exclude<EventKind, IntegrationEventKind | InvoiceEventKind>,
+): JsonSchema {
   if (kind === 'lead.created') return ref('LeadEventData');
   if (isSubscriptionEventKind(kind)) {
     const status = { const: SUBSCRIPTION_STATUS_OF[kind] };

@@ -3,7 +3,7 @@ import { operation, route, type Route } from '../shared/http/operation.js';
 import { panelPrincipal } from '../shared/http/principal.js';
 import { errors, json, ref } from '../shared/openapi/builders.js';
 import { listBody } from '../shared/pagination.js';
-import { toPanelOrderWire, toSubscriptionWire, type OrderEmailsOf } from './mappers.js';
+import { toPanelOrderWire, toSubscriptionWire, type OrderEmailsOf, type OrderInvoicesOf } from './mappers.js';
 import * as service from './panel-service.js';
 import type { PanelOrderRow } from './repository.js';
 import {
@@ -20,17 +20,24 @@ import {
 const company = (res: Parameters<typeof panelPrincipal>[0]): number => panelPrincipal(res).companyId;
 
 /** Orders in the panel: list, read, refund; each with the e-mails its buyer was sent (`emailsOf`). */
-export function ordersRoutes(ctx: AppContext, emailsOf: OrderEmailsOf): Route[] {
+export function ordersRoutes(
+  ctx: AppContext,
+  emailsOf: OrderEmailsOf,
+  invoicesOf: OrderInvoicesOf = async () => new Map(),
+): Route[] {
   const tags = ['Orders'];
   const withEmails = async (companyId: number, rows: PanelOrderRow[]) => {
-    const emails = await emailsOf(
-      companyId,
-      rows.map((row) => row.order.code),
+    const codes = rows.map((row) => row.order.code);
+    const [emails, invoices] = await Promise.all([emailsOf(companyId, codes), invoicesOf(companyId, codes)]);
+    return rows.map((row) =>
+      toPanelOrderWire(row, emails.get(row.order.code), invoices.get(row.order.code) ?? null),
     );
-    return rows.map((row) => toPanelOrderWire(row, emails.get(row.order.code)));
   };
-  const one = async (companyId: number, row: PanelOrderRow) =>
-    toPanelOrderWire(row, (await emailsOf(companyId, [row.order.code])).get(row.order.code));
+  const one = async (companyId: number, row: PanelOrderRow) => {
+    const codes = [row.order.code];
+    const [emails, invoices] = await Promise.all([emailsOf(companyId, codes), invoicesOf(companyId, codes)]);
+    return toPanelOrderWire(row, emails.get(row.order.code), invoices.get(row.order.code) ?? null);
+  };
   return [
     route(
       operation({

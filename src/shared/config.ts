@@ -109,6 +109,8 @@ export interface Config {
   email: EmailConfig;
   /** The deployment's platform fee on each MP payment (reais with two decimals); `cli company fee` overrides it. */
   platformFee: { percent: string; fixed: string };
+  /** Focus NFe's REST API (docs/invoices.md): base URL and the longest wait for one call. */
+  focusNfe: { apiUrl: string; timeoutMs: number };
 }
 
 /** E-mail to buyers (docs/email.md). */
@@ -256,6 +258,8 @@ const schema = Joi.object({
     .max(30 * 86_400)
     .default(900),
   MERCADOPAGO_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
+  FOCUSNFE_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.focusnfe.com.br'),
+  FOCUSNFE_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(15_000),
   CREDENTIALS_ENCRYPTION_KEY: Joi.string()
     .base64()
     .custom((value: string, helpers) =>
@@ -348,6 +352,8 @@ interface RawEnv {
   MERCADOPAGO_SDK_URL: string;
   MERCADOPAGO_RECONCILE_AFTER_SECONDS: number;
   MERCADOPAGO_TIMEOUT_MS: number;
+  FOCUSNFE_API_URL: string;
+  FOCUSNFE_TIMEOUT_MS: number;
   CREDENTIALS_ENCRYPTION_KEY?: string;
   SMTP_URL?: string;
   EMAIL_FROM?: string;
@@ -485,6 +491,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       inboxPort: raw.EMAIL_INBOX_PORT,
     },
     platformFee: { percent: raw.PLATFORM_FEE_PERCENT.toFixed(2), fixed: raw.PLATFORM_FEE_FIXED.toFixed(2) },
+    focusNfe: { apiUrl: trimSlash(raw.FOCUSNFE_API_URL), timeoutMs: raw.FOCUSNFE_TIMEOUT_MS },
   };
 }
 

@@ -3,6 +3,7 @@
  * kind here and nowhere else.
  */
 import { gatewayKind } from './gateway.js';
+import { invoiceKind } from './invoice/index.js';
 import type { IntegrationKind } from './kind.js';
 import { managedKind } from './managed.js';
 import { INTEGRATION_TYPES, type IntegrationType } from './types.js';
@@ -11,7 +12,8 @@ import { webhookKind } from './webhook/index.js';
 export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
   webhookKind,
   gatewayKind,
-  managedKind(['ad_pixel', 'members_area', 'invoice']),
+  managedKind(['ad_pixel', 'members_area']),
+  invoiceKind,
 ];
 
 const byType = new Map<string, IntegrationKind>(

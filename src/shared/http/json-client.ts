@@ -18,7 +18,7 @@ export interface JsonAnswer {
 }
 
 export interface JsonCall {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
   /** Sent as JSON. */
