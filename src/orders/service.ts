@@ -25,6 +25,7 @@ import {
   markOrderFailed,
   markOrderPaid,
   markOrderRefunded,
+  type RefundRequest,
   type OrderRow,
 } from './repository.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
@@ -211,12 +212,16 @@ export function failPayment(ctx: AppContext, target: OrderTarget): Promise<Order
  * A refund (the panel, or the gateway reporting one): paid → refunded with `order.refunded`. The link
  * keeps its status, and a subscription keeps running (cancel it separately).
  */
-export function refundOrder(ctx: AppContext, target: OrderTarget): Promise<OrderChange> {
+export function refundOrder(
+  ctx: AppContext,
+  target: OrderTarget,
+  request?: RefundRequest,
+): Promise<OrderChange> {
   return step(ctx, target, {
     to: 'refunded',
     from: ['paid'],
     apply: async (tx, paid) => {
-      const order = moved(await markOrderRefunded(tx, paid.id), 'refunded');
+      const order = moved(await markOrderRefunded(tx, paid.id, request), 'refunded');
       return { order, eventIds: [await recordOrderEvent(tx, 'order.refunded', order)] };
     },
   });

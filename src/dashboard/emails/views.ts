@@ -184,6 +184,18 @@ export function orderDetailPage(
         ${fact(wo.buyer, [order.customer?.name, order.customer?.email].filter(Boolean).join(' · '))}
         ${fact(wo.created, page.dateTime(order.createdAt))}
         ${fact(wo.paid, order.paidAt ? page.dateTime(order.paidAt) : false)}
+        ${fact(
+          wo.refunded,
+          order.refundedAt
+            ? [
+                page.dateTime(order.refundedAt),
+                order.refundRequestedBy ? wo.refundedBy[order.refundRequestedBy] : '',
+              ]
+                .filter(Boolean)
+                .join(' · ')
+            : false,
+        )}
+        ${fact(wo.refundReason, order.refundReason ?? false)}
       </dl>
       <h2>${wo.emailsHeading}</h2>
       ${listTable(wo.emailsCaption, wo.none, [wo.kind, wo.to, wo.state, wo.sentAt], rows)}`,
