@@ -6,6 +6,7 @@
  */
 import { EVENT_KINDS, isIntegrationEventKind } from '../events/kinds.js';
 import { envelopeSchema, eventSchemaName } from '../events/outbox.js';
+import { accessEventSchemas } from '../orders/access.js';
 import { eventDataSchema, orderEventSchemas } from '../orders/payload.js';
 import { purchaseEventSchemas } from '../payment-links/purchase-data.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
@@ -18,6 +19,7 @@ export { eventWebhooks } from '../webhooks/openapi.js';
 export const eventSchemas: Record<string, JsonSchema> = {
   ...purchaseEventSchemas,
   ...orderEventSchemas,
+  ...accessEventSchemas,
   ...integrationEventSchemas,
   ...Object.fromEntries(
     EVENT_KINDS.map((kind) => [

@@ -74,6 +74,9 @@ export interface AccountWords {
     renewsBy: (method: string) => string;
   };
   notFound: string;
+  contentHeading: string;
+  contentOf: (product: string, seller: string) => string;
+  purchasesHeading: string;
 }
 
 const PT: AccountWords = {
@@ -153,6 +156,9 @@ const PT: AccountWords = {
     renewsBy: (method) => `Renova por ${method}.`,
   },
   notFound: 'Compra não encontrada.',
+  contentHeading: 'Seu conteúdo',
+  contentOf: (product, seller) => `${product} (${seller})`,
+  purchasesHeading: 'Compras',
 };
 
 const EN: AccountWords = {
@@ -232,6 +238,9 @@ const EN: AccountWords = {
     renewsBy: (method) => `Renews by ${method}.`,
   },
   notFound: 'Purchase not found.',
+  contentHeading: 'Your content',
+  contentOf: (product, seller) => `${product} (${seller})`,
+  purchasesHeading: 'Purchases',
 };
 
 export const ACCOUNT_WORDS: Record<Language, AccountWords> = { 'pt-BR': PT, en: EN };

@@ -4,7 +4,9 @@
  * follow its first order's buyer).
  */
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { GIVES_ACCESS } from '../orders/access.js';
 import { schema, type Executor } from '../shared/db/index.js';
+import type { ProductContentItem } from '../shared/db/schema.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
@@ -219,4 +221,49 @@ export async function purchaseOf(db: Executor, email: string, code: string): Pro
   const result = await db.execute<PurchaseRecord>(purchaseQuery(email, code));
   const row = result.rows[0];
   return row && toPurchase(row);
+}
+
+/** A product whose content the buyer holds access to, and that content. */
+export interface AccessibleContent {
+  productId: number;
+  product: string;
+  seller: string;
+  items: ProductContentItem[];
+}
+
+/**
+ * The products whose content the address holds access to now (GIVES_ACCESS through a live order or
+ * its subscription, the product covered by an active builtin members area of its company).
+ */
+export async function accessibleContentOf(db: Executor, email: string): Promise<AccessibleContent[]> {
+  const result = await db.execute<{
+    product_id: number;
+    product: string;
+    seller: string;
+    content: ProductContentItem[];
+  }>(sql`
+    SELECT DISTINCT ON (p.id) p.id AS product_id, p.name AS product, COALESCE(es.sender_name, c.name) AS seller,
+           p.content
+      FROM orders o
+      JOIN products p ON p.id = o.product_id
+      JOIN companies c ON c.id = o.company_id
+      LEFT JOIN email_settings es ON es.company_id = o.company_id
+      LEFT JOIN subscriptions s ON s.id = o.subscription_id
+     WHERE o.livemode
+       AND (lower(o.customer->>'email') = ${email}
+            OR o.subscription_id IN (SELECT f.subscription_id FROM orders f
+                                      WHERE f.livemode AND lower(f.customer->>'email') = ${email}
+                                        AND f.subscription_id IS NOT NULL))
+       AND ${GIVES_ACCESS}
+       AND EXISTS (SELECT 1 FROM integrations i
+                    WHERE i.company_id = o.company_id AND i.type = 'members_area' AND i.is_active
+                      AND i.config->>'provider' = 'builtin'
+                      AND (i.send_to_all_products OR o.product_id = ANY(i.product_ids)))
+     ORDER BY p.id`);
+  return result.rows.map((r) => ({
+    productId: r.product_id,
+    product: r.product,
+    seller: r.seller,
+    items: r.content,
+  }));
 }

@@ -7,7 +7,13 @@ import { sellerOf } from '../emails/settings.js';
 import { refundFromPanel } from '../orders/panel-service.js';
 import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
-import { purchaseOf, purchasesOf, type Purchase } from './repository.js';
+import {
+  accessibleContentOf,
+  purchaseOf,
+  purchasesOf,
+  type AccessibleContent,
+  type Purchase,
+} from './repository.js';
 
 export const MAX_REASON = 500;
 
@@ -22,6 +28,8 @@ export interface AccountView {
   purchases: Purchase[];
   /** By company id: the sellers of paid orders past their guarantee. */
   contacts: Map<number, SellerContact>;
+  /** The content the buyer holds access to now, by product (the only place its URLs are shown). */
+  content: AccessibleContent[];
 }
 
 export async function loadAccount(ctx: AppContext, email: string): Promise<AccountView> {
@@ -32,7 +40,7 @@ export async function loadAccount(ctx: AppContext, email: string): Promise<Accou
     const seller = await sellerOf(ctx.db, companyId);
     if (seller) contacts.set(companyId, { name: seller.senderName, address: seller.replyTo });
   }
-  return { email, purchases, contacts };
+  return { email, purchases, contacts, content: await accessibleContentOf(ctx.db, email) };
 }
 
 /** One of the buyer's purchases; another buyer's (or a test-mode order) is a 404. */

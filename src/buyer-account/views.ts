@@ -152,7 +152,7 @@ function purchaseItem(page: PageLocale, view: AccountView, csrf: string, p: Purc
       : '';
   return html`<li class="purchase">
     <article aria-labelledby="purchase-${n}">
-      <h2 id="purchase-${n}">${name}</h2>
+      <h3 id="purchase-${n}">${name}</h3>
       <dl>
         ${fact(w.labels.seller, p.seller)} ${fact(w.labels.status, w.statuses[p.status])}
         ${fact(w.labels.amount, page.money(p.amount, 'BRL'))}
@@ -167,7 +167,30 @@ function purchaseItem(page: PageLocale, view: AccountView, csrf: string, p: Purc
   </li>`;
 }
 
-/** The signed-in page: every live purchase of the address, newest first. */
+/** The content the buyer holds access to: each product's items, links out. */
+function contentSection(page: PageLocale, view: AccountView): SafeHtml | string {
+  const w = wordsOf(page);
+  const withItems = view.content.filter((c) => c.items.length > 0);
+  if (withItems.length === 0) return '';
+  return html`<section aria-labelledby="content-heading">
+    <h2 id="content-heading">${w.contentHeading}</h2>
+    ${withItems.map(
+      (c) =>
+        html`<h3>${w.contentOf(c.product, c.seller)}</h3>
+          <ul class="content">
+            ${c.items.map(
+              (item) =>
+                html`<li>
+                  <a href="${item.url}" rel="noopener noreferrer">${item.title}</a>
+                  ${item.description ? html`<p class="hint">${item.description}</p>` : ''}
+                </li>`,
+            )}
+          </ul>`,
+    )}
+  </section>`;
+}
+
+/** The signed-in page: the content held, then every live purchase of the address, newest first. */
 export function accountPage(page: PageLocale, view: AccountView, csrf: string, notice?: string): SafeHtml {
   const w = wordsOf(page);
   const list =
@@ -186,6 +209,8 @@ export function accountPage(page: PageLocale, view: AccountView, csrf: string, n
         ${hidden('_csrf', csrf)}
         <button class="neutral" type="submit">${w.signOut}</button>
       </form>
+      ${contentSection(page, view)}
+      <h2>${w.purchasesHeading}</h2>
       ${list}
       ${view.purchases.length >= PURCHASES_SHOWN ? html`<p class="note">${w.shownAtMost(PURCHASES_SHOWN)}</p>` : ''}`,
   );

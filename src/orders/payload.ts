@@ -1,4 +1,5 @@
 import {
+  isAccessEventKind,
   isSubscriptionEventKind,
   type EventKind,
   type IntegrationEventKind,
@@ -281,6 +282,7 @@ export const orderEventSchemas: Record<string, JsonSchema> = {
 /** The schema of `data` of an event of `kind`, with the status that kind announces. */
 export function eventDataSchema(kind: Exclude<EventKind, IntegrationEventKind>): JsonSchema {
   if (kind === 'lead.created') return ref('LeadEventData');
+  if (isAccessEventKind(kind)) return ref('AccessEventData');
   if (isSubscriptionEventKind(kind)) {
     const status = { const: SUBSCRIPTION_STATUS_OF[kind] };
     const reason = kind === 'subscription.canceled' ? { type: 'string' } : { type: 'null' };

@@ -5,6 +5,7 @@ import type { EventKind } from '../events/kinds.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { markLinkPaid } from '../payment-links/transitions.js';
 import { findLinkById, type LinkRow } from '../payment-links/repository.js';
+import { recordAccessChange } from './access.js';
 import { recordOrderEventOf, recordSubscriptionEvent } from './order-events.js';
 import {
   renewalOrderFailed,
@@ -172,6 +173,7 @@ export function confirmPayment(ctx: AppContext, confirmation: Confirmation): Pro
         const eventIds = [await recordOrderEvent(tx, 'order.paid', order, { link, subscription })];
         if (subscription)
           eventIds.push((await recordSubscriptionEvent(tx, 'subscription.created', subscription)).id);
+        eventIds.push(...(await recordAccessChange(tx, 'access.granted', order)));
         return {
           order,
           eventIds,
@@ -222,7 +224,9 @@ export function refundOrder(
     from: ['paid'],
     apply: async (tx, paid) => {
       const order = moved(await markOrderRefunded(tx, paid.id, request), 'refunded');
-      return { order, eventIds: [await recordOrderEvent(tx, 'order.refunded', order)] };
+      const eventIds = [await recordOrderEvent(tx, 'order.refunded', order)];
+      eventIds.push(...(await recordAccessChange(tx, 'access.revoked', order)));
+      return { order, eventIds };
     },
   });
 }
@@ -246,6 +250,7 @@ export function chargeBack(ctx: AppContext, target: OrderTarget): Promise<OrderC
       const eventIds = [await recordOrderEvent(tx, 'order.chargeback', order, { subscription })];
       if (ending && subscription)
         eventIds.push((await recordSubscriptionEvent(tx, 'subscription.canceled', subscription)).id);
+      eventIds.push(...(await recordAccessChange(tx, 'access.revoked', order)));
       return { order, eventIds };
     },
   });

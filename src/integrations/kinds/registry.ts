@@ -5,13 +5,15 @@
 import { gatewayKind } from './gateway.js';
 import type { IntegrationKind } from './kind.js';
 import { managedKind } from './managed.js';
+import { membersAreaKind } from './members-area.js';
 import { INTEGRATION_TYPES, type IntegrationType } from './types.js';
 import { webhookKind } from './webhook/index.js';
 
 export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
   webhookKind,
   gatewayKind,
-  managedKind(['ad_pixel', 'members_area', 'invoice']),
+  membersAreaKind,
+  managedKind(['ad_pixel', 'invoice']),
 ];
 
 const byType = new Map<string, IntegrationKind>(
