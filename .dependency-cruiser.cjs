@@ -35,6 +35,9 @@ const LAYERS = [
   ['sweeps', 'src/sweeps/'],
   ['simulate', 'src/simulate/'],
   ['checkout', 'src/checkout/'],
+  // The buyer's page (`/pay/account`): a buyer's purchases across companies, drawn in the buyer
+  // pages' layout, acting through the orders' services.
+  ['buyer-account', 'src/buyer-account/'],
   // The dashboard: the panel's services behind a browser session.
   ['dashboard', 'src/dashboard/'],
   ['apps', 'src/apps/'],

@@ -6,6 +6,7 @@
  */
 import { EVENT_KINDS, isIntegrationEventKind, isInvoiceEventKind } from '../events/kinds.js';
 import { envelopeSchema, eventSchemaName } from '../events/outbox.js';
+import { accessEventSchemas } from '../orders/access.js';
 import { eventDataSchema, orderEventSchemas } from '../orders/payload.js';
 import { invoiceSchemas } from '../invoices/payload.js';
 import { ref } from '../shared/openapi/builders.js';
@@ -20,6 +21,7 @@ export { eventWebhooks } from '../webhooks/openapi.js';
 export const eventSchemas: Record<string, JsonSchema> = {
   ...purchaseEventSchemas,
   ...orderEventSchemas,
+  ...accessEventSchemas,
   ...integrationEventSchemas,
   ...invoiceSchemas,
   ...Object.fromEntries(

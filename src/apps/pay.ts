@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { buyerAccountRouter } from '../buyer-account/routes.js';
 import { pageErrorHandler } from '../checkout/layout.js';
 import { checkoutRouter } from '../checkout/routes.js';
 import { defaultGateway } from '../gateways/index.js';
@@ -21,6 +22,8 @@ export function payApp(ctx: AppContext): Express {
   app.use(express.urlencoded({ extended: false, limit: ctx.config.limits.bodyBytes }));
   app.use(queryGuard, bodyGuard({ nul: true }));
   app.use(shortLinkRouter(ctx));
+  // Before the checkout, whose `/:code` would take `/account` for an offer's code.
+  app.use(buyerAccountRouter(ctx));
   app.use(checkoutRouter(ctx));
   app.use(pageErrorHandler(ctx.logger));
   return app;

@@ -25,6 +25,7 @@ export interface ProductWire {
   code: string;
   name: string;
   status: CatalogStatus;
+  content: Array<{ title: string; url: string; description: string }>;
   created_at: string;
   updated_at: string;
 }
@@ -67,6 +68,7 @@ export const toProductWire = (row: ProductRow): ProductWire => ({
   code: row.code,
   name: row.name,
   status: statusOf(row.active),
+  content: row.content.map((item) => ({ title: item.title, url: item.url, description: item.description })),
   created_at: row.createdAt.toISOString(),
   updated_at: row.updatedAt.toISOString(),
 });

@@ -60,13 +60,30 @@ export const catalogSchemas: Record<string, JsonSchema> = {
   Product: {
     type: 'object',
     additionalProperties: false,
-    required: ['object', 'id', 'code', 'name', 'status', 'created_at', 'updated_at'],
+    required: ['object', 'id', 'code', 'name', 'status', 'content', 'created_at', 'updated_at'],
     properties: {
       object: { const: 'product' },
       id: { type: 'integer' },
       code: { type: 'string', format: 'uuid' },
       name: { type: 'string' },
       status,
+      content: {
+        type: 'array',
+        maxItems: 50,
+        description:
+          "What buying the product gives access to, shown on the buyer's page to a buyer who holds access " +
+          '(a `members_area` integration with the builtin provider)',
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['title', 'url', 'description'],
+          properties: {
+            title: { type: 'string' },
+            url: { type: 'string', format: 'uri' },
+            description: { type: 'string' },
+          },
+        },
+      },
       created_at: dateTime,
       updated_at: dateTime,
     },

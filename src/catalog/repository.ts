@@ -158,7 +158,7 @@ export async function updateItem(
 
 export async function insertProduct(
   db: Executor,
-  p: Pick<ProductRow, 'companyId' | 'code' | 'name'> & { active?: boolean },
+  p: Pick<ProductRow, 'companyId' | 'code' | 'name'> & { active?: boolean; content?: ProductRow['content'] },
 ): Promise<ProductRow> {
   return insertedRow(await db.insert(products).values(p).returning(), 'products');
 }
@@ -183,7 +183,7 @@ export async function updateProduct(
   db: Executor,
   companyId: number,
   id: number,
-  changes: Partial<Pick<ProductRow, 'name' | 'active'>>,
+  changes: Partial<Pick<ProductRow, 'name' | 'active' | 'content'>>,
 ): Promise<ProductRow | undefined> {
   const [row] = await db
     .update(products)

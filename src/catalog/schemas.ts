@@ -62,8 +62,41 @@ export const productParams = v.object({
 export const codeParams = (operationId: string) =>
   v.object({ code: v.required(v.string().max(100)).meta(references({ operationId, property: 'code' })) });
 
-export const createProductBody = v.required(v.object({ name: v.required(name()), status: status() }));
-export const updateProductBody = v.required(v.object({ name: name(), status: status() }).min(1));
+/** Most items a product's content lists (a builtin members area shows them to its buyers). */
+export const MAX_CONTENT_ITEMS = 50;
+
+/** What buying the product gives access to: each item a title, an https address, a short text. */
+const content = () =>
+  v
+    .array(
+      v.required(
+        v.object({
+          title: v.required(v.string().trim().min(1).max(200)),
+          url: v
+            .required(
+              v
+                .string()
+                .max(2048)
+                .pattern(/^https:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/),
+            )
+            .messages({ 'string.pattern.base': 'must be an absolute https URL without credentials' })
+            .meta({ format: 'uri' }),
+          description: v.string().trim().allow('').max(500),
+        }),
+      ),
+    )
+    .max(MAX_CONTENT_ITEMS)
+    .description(
+      "What buying the product gives access to (at most 50 items), shown on the buyer's page to a buyer who " +
+        'holds access through a `members_area` integration with the builtin provider. Replaced as a whole.',
+    );
+
+export const createProductBody = v.required(
+  v.object({ name: v.required(name()), status: status(), content: content() }),
+);
+export const updateProductBody = v.required(
+  v.object({ name: name(), status: status(), content: content() }).min(1),
+);
 export type ProductInput = Output<typeof updateProductBody>;
 
 /** The buyer's right of regret: at least the 7 days the law gives to purchases made online, at most 30. */

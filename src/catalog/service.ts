@@ -1,4 +1,5 @@
 import type { Db, Executor, Tx } from '../shared/db/index.js';
+import type { ProductContentItem } from '../shared/db/schema.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../shared/db/errors.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import { newCatalogCode, newUuid } from '../shared/ids.js';
@@ -27,7 +28,7 @@ export const listProducts = (db: Db, companyId: number): Promise<catalog.Product
 export function createProduct(
   db: Db,
   companyId: number,
-  input: { name: string; status?: catalog.CatalogStatus },
+  input: { name: string; status?: catalog.CatalogStatus; content?: ContentInput },
   inTransaction: ProductChanges,
 ) {
   return inTransaction(db, companyId, (tx) =>
@@ -36,11 +37,18 @@ export function createProduct(
       code: newUuid(),
       name: input.name,
       active: input.status !== 'inactive',
+      ...(input.content ? { content: contentOf(input.content) } : {}),
     }),
   );
 }
 
-/** Renames, deactivates or reactivates a product. */
+type ContentInput = Array<{ title: string; url: string; description?: string | undefined }>;
+
+/** A product's content as stored: every item with its description ('' when none was given). */
+const contentOf = (items: ContentInput): ProductContentItem[] =>
+  items.map((item) => ({ title: item.title, url: item.url, description: item.description ?? '' }));
+
+/** Renames, deactivates or reactivates a product, or replaces its content. */
 export function updateProduct(
   db: Db,
   companyId: number,
@@ -52,6 +60,7 @@ export function updateProduct(
     const row = await catalog.updateProduct(tx, companyId, id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.status !== undefined ? { active: input.status === 'active' } : {}),
+      ...(input.content !== undefined ? { content: contentOf(input.content) } : {}),
     });
     if (!row) throw new NotFoundError(`No product ${id} in this company`);
     return row;

@@ -3,13 +3,15 @@
  * the sender, the settings and the migration's index agree.
  */
 import { SUBSCRIPTION_EVENT_KINDS, type EventKind } from '../events/kinds.js';
-import { EMAIL_KINDS, EMAIL_STATES } from '../shared/db/schema.js';
+import { EMAIL_KINDS, EMAIL_STATES, MESSAGE_KINDS } from '../shared/db/schema.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import type { Language } from '../ui/language.js';
 
-export { EMAIL_KINDS, EMAIL_STATES };
-/** A kind of message; each is also the name of the setting that turns it on or off. */
+export { EMAIL_KINDS, EMAIL_STATES, MESSAGE_KINDS };
+/** A kind of message a seller sends; each is also the name of the setting that turns it on or off. */
 export type EmailKind = (typeof EMAIL_KINDS)[number];
+/** Every kind of message: the sellers' and the buyer's page's sign-in link. */
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export type EmailState = (typeof EMAIL_STATES)[number];
 
 /** The states the panel and the dashboard show (`sending` reads as queued; `skipped` ones are not listed). */

@@ -1,5 +1,5 @@
 import type { OrderEmailWire } from '../orders/mappers.js';
-import type { EmailKind, ShownEmailState } from './kinds.js';
+import type { MessageKind, ShownEmailState } from './kinds.js';
 import type { MessageRow } from './repository.js';
 import type { EmailSettings } from './settings.js';
 
@@ -9,7 +9,7 @@ export const shownState = (state: MessageRow['state']): ShownEmailState =>
 
 export function toOrderEmailWire(
   message: Pick<MessageRow, 'kind' | 'recipient' | 'state' | 'sentAt'>,
-): OrderEmailWire & { kind: EmailKind } {
+): OrderEmailWire & { kind: MessageKind } {
   return {
     kind: message.kind,
     to: message.recipient,

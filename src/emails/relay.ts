@@ -6,7 +6,7 @@
 import { jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
 import { randomBase62 } from '../shared/ids.js';
-import type { EmailKind } from './kinds.js';
+import type { MessageKind } from './kinds.js';
 import { planMessages } from './plan.js';
 import { claimEvents, eventsAwaitingEmails, insertMessages } from './repository.js';
 import { sellerOf, type Seller } from './settings.js';
@@ -17,7 +17,7 @@ const domainOf = (address: string): string => address.slice(address.lastIndexOf(
 /** Adds a message's job (delayed until `sendAt`). Never throws: the sweep adds what could not be added. */
 export function enqueueMessage(
   ctx: Pick<AppContext, 'producers' | 'logger'>,
-  message: { id: number; kind: EmailKind; sendAt: Date },
+  message: { id: number; kind: MessageKind; sendAt: Date },
 ): void {
   const delay = Math.max(0, message.sendAt.getTime() - Date.now());
   ctx.producers

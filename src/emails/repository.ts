@@ -1,12 +1,7 @@
 /** Every statement about buyer e-mail: settings, the relay's claim, messages, unsubscribes. */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
-import {
-  type EmailKind,
-  type EmailState,
-  type MessageData,
-  type PlannedMessage,
-} from './kinds.js';
+import { type MessageKind, type EmailState, type MessageData, type PlannedMessage } from './kinds.js';
 
 const { emailSettings, emailMessages, emailUnsubscribes, orders } = schema;
 
@@ -181,7 +176,7 @@ export async function recoveredRecently(
 export async function insertMessages(
   tx: Executor,
   planned: Array<PlannedMessage & { token: string; messageId: string }>,
-): Promise<Array<{ id: number; kind: EmailKind; sendAt: Date }>> {
+): Promise<Array<{ id: number; kind: MessageKind; sendAt: Date }>> {
   if (planned.length === 0) return [];
   return tx
     .insert(emailMessages)
@@ -256,6 +251,8 @@ export async function updateMessage(
     sentAt?: boolean;
     smtpResponse?: string | null;
     lastError?: string | null;
+    /** What the message says, rewritten (a sign-in message forgets its link once sent). */
+    data?: object;
   },
 ): Promise<void> {
   await tx
@@ -268,6 +265,7 @@ export async function updateMessage(
       ...(change.sentAt ? { sentAt: sql`clock_timestamp()` } : {}),
       ...(change.smtpResponse !== undefined ? { smtpResponse: change.smtpResponse } : {}),
       ...(change.lastError !== undefined ? { lastError: change.lastError } : {}),
+      ...(change.data !== undefined ? { data: change.data } : {}),
       updatedAt: sql`clock_timestamp()`,
     })
     .where(eq(emailMessages.id, id));
@@ -278,8 +276,8 @@ export async function waitingMessages(
   db: Executor,
   graceMs: number,
   limit: number,
-): Promise<Array<{ id: number; kind: EmailKind }>> {
-  const result = await db.execute<{ id: string | number; kind: EmailKind }>(sql`
+): Promise<Array<{ id: number; kind: MessageKind }>> {
+  const result = await db.execute<{ id: string | number; kind: MessageKind }>(sql`
     SELECT id, kind FROM email_messages
      WHERE state IN ('queued', 'sending')
        AND send_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000})

@@ -8,7 +8,7 @@ import type { AppContext } from '../shared/context.js';
 import { findOrderByCode } from '../orders/repository.js';
 import { findSubscription } from '../orders/subscription-repository.js';
 import { findItemById } from '../catalog/repository.js';
-import type { MessageData } from './kinds.js';
+import type { EmailKind, MessageData } from './kinds.js';
 import {
   databaseNow,
   isUnsubscribed,
@@ -19,6 +19,7 @@ import {
   type MessageRow,
 } from './repository.js';
 import { sellerOf, type Seller } from './settings.js';
+import { signInOutgoing, signInStillDue } from './sign-in.js';
 import { oneLine, renderMessage, unsubscribeUrl } from './templates.js';
 import { classifySmtpError, type Mailer, type Outgoing } from './transport.js';
 import type { Executor } from '../shared/db/index.js';
@@ -79,7 +80,7 @@ async function stillDue(
 }
 
 type Reserved =
-  | { kind: 'go'; message: MessageRow; data: MessageData; seller: Seller; unknownBefore: boolean }
+  | { kind: 'go'; message: MessageRow; build: () => Promise<Outgoing>; unknownBefore: boolean }
   | Exclude<SendOutcome, { kind: 'sent' | 'bounced' | 'failed' }>;
 
 /** Step 1, in one transaction under the message's row lock: decide, and record the hand-off to come. */
@@ -91,10 +92,20 @@ async function reserve(ctx: AppContext, messageId: number): Promise<Reserved> {
     const now = await databaseNow(tx);
     if (message.sendAt.getTime() > now.getTime())
       return { kind: 'later', at: message.sendAt, why: 'not_due' };
+    // A sign-in link: no seller's setting or hourly limit (the buyer's page limits its requests);
+    // worth sending only while the link is valid.
+    const { kind } = message;
+    if (kind === 'sign_in') {
+      if (!signInStillDue(message.data, now)) {
+        await updateMessage(tx, message.id, { state: 'skipped', data: {} });
+        return { kind: 'skipped' };
+      }
+      await updateMessage(tx, message.id, { state: 'sending', attempt: true });
+      const build = () => Promise.resolve(signInOutgoing(ctx, message));
+      return { kind: 'go', message, build, unknownBefore: message.state === 'sending' };
+    }
     const seller = await sellerOf(tx, message.companyId);
-    const data = seller?.messages[message.kind]
-      ? await stillDue(tx, message, messageData(message))
-      : undefined;
+    const data = seller?.messages[kind] ? await stillDue(tx, message, messageData(message)) : undefined;
     if (!seller || !data) {
       await updateMessage(tx, message.id, { state: 'skipped' });
       return { kind: 'skipped' };
@@ -108,14 +119,15 @@ async function reserve(ctx: AppContext, messageId: number): Promise<Reserved> {
       return { kind: 'later', at: slot, why: 'rate_limited' };
     }
     await updateMessage(tx, message.id, { state: 'sending', attempt: true });
-    return { kind: 'go', message, data, seller, unknownBefore: message.state === 'sending' };
+    const build = () => outgoing(ctx, { ...message, kind }, data, seller);
+    return { kind: 'go', message, build, unknownBefore: message.state === 'sending' };
   });
 }
 
 /** The message as it leaves: rendered, addressed to its one recipient, headers one line each. */
 async function outgoing(
   ctx: AppContext,
-  message: MessageRow,
+  message: MessageRow & { kind: EmailKind },
   data: MessageData,
   seller: Seller,
 ): Promise<Outgoing> {
@@ -160,7 +172,9 @@ export async function sendEmail(
 ): Promise<SendOutcome> {
   const reserved = await reserve(ctx, messageId);
   if (reserved.kind !== 'go') return reserved;
-  const { message, data, seller } = reserved;
+  const { message } = reserved;
+  // A sign-in message forgets its link once it is out of the queue's hands, whatever became of it.
+  const forget = message.kind === 'sign_in' ? { data: {} } : {};
   const log = { messageId, kind: message.kind, companyId: message.companyId };
   if (reserved.unknownBefore)
     ctx.logger.warn(
@@ -169,11 +183,11 @@ export async function sendEmail(
     );
   let built: Outgoing;
   try {
-    built = await outgoing(ctx, message, data, seller);
+    built = await reserved.build();
   } catch (err) {
     // A message that cannot be rendered never will be: recorded failed, not retried.
     await ctx.db.transaction((tx) =>
-      updateMessage(tx, message.id, { state: 'failed', lastError: 'could not be rendered' }),
+      updateMessage(tx, message.id, { state: 'failed', lastError: 'could not be rendered', ...forget }),
     );
     ctx.logger.error({ ...log, err }, 'e-mail could not be rendered');
     return { kind: 'failed' };
@@ -186,6 +200,7 @@ export async function sendEmail(
         sentAt: true,
         smtpResponse: response.slice(0, MAX_ERROR_TEXT),
         lastError: null,
+        ...forget,
       }),
     );
     ctx.logger.info(log, 'e-mail sent');
@@ -194,7 +209,9 @@ export async function sendEmail(
     const failure = classifySmtpError(err);
     const lastError = (err instanceof Error ? err.message : String(err)).slice(0, MAX_ERROR_TEXT);
     if (failure.kind === 'bounced') {
-      await ctx.db.transaction((tx) => updateMessage(tx, message.id, { state: 'bounced', lastError }));
+      await ctx.db.transaction((tx) =>
+        updateMessage(tx, message.id, { state: 'bounced', lastError, ...forget }),
+      );
       ctx.logger.warn(
         { ...log, smtp: failure.detail },
         'e-mail bounced: the SMTP server refused it for good',
@@ -202,7 +219,9 @@ export async function sendEmail(
       return { kind: 'bounced' };
     }
     const state = final ? 'failed' : 'queued';
-    await ctx.db.transaction((tx) => updateMessage(tx, message.id, { state, lastError }));
+    await ctx.db.transaction((tx) =>
+      updateMessage(tx, message.id, { state, lastError, ...(final ? forget : {}) }),
+    );
     if (failure.unknown)
       ctx.logger.warn(
         { ...log, smtp: failure.detail },

@@ -147,6 +147,7 @@ function linksOf(input: RenderInput, w: EmailWords): Link[] {
         ...(orderPage ? [orderPage] : []),
       ];
     case 'receipt':
+      return [...(orderPage ? [orderPage] : []), { label: w.links.account, href: linkTo(input, 'account') }];
     case 'refund':
       return orderPage ? [orderPage] : [];
     case 'renewal_failed':

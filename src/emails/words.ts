@@ -32,6 +32,8 @@ export interface EmailWords {
     payNow: string;
     buyAgain: string;
     unsubscribe: string;
+    /** The buyer's page (`{checkout_url}/account`): every purchase, content, subscriptions, refunds. */
+    account: string;
   };
   subjects: Record<
     EmailKind,
@@ -91,6 +93,7 @@ const PT: EmailWords = {
     payNow: 'Pagar agora',
     buyAgain: 'Concluir a compra',
     unsubscribe: 'Não quero mais receber estes lembretes',
+    account: 'Minhas compras',
   },
   subjects: {
     instructions: (item, { method }) =>
@@ -163,6 +166,7 @@ const EN: EmailWords = {
     payNow: 'Pay now',
     buyAgain: 'Complete your purchase',
     unsubscribe: 'Stop these reminders',
+    account: 'My purchases',
   },
   subjects: {
     instructions: (item, { method }) =>

@@ -1,4 +1,5 @@
 import {
+  isAccessEventKind,
   isIntegrationEventKind,
   isInvoiceEventKind,
   isSubscriptionEventKind,
@@ -87,6 +88,15 @@ export function exampleEventData(kind: EventKind, options: ExampleOptions = {}):
     document: null,
   };
   if (kind === 'lead.created') return { lead: buyer, ...common };
+  if (isAccessEventKind(kind))
+    return {
+      access: {
+        product_id: productId,
+        customer: { email: buyer.email, name: buyer.name },
+        order_code: '00000000-0000-4000-8000-000000000000',
+        subscription_id: null,
+      },
+    };
   if (isIntegrationEventKind(kind)) {
     return {
       integration: {

@@ -22,6 +22,9 @@ export const PANEL_EVENT_KINDS = [
   { value: 'invoice.issued', label: 'invoice issued' },
   { value: 'invoice.failed', label: 'invoice failed' },
   { value: 'invoice.canceled', label: 'invoice canceled' },
+  // A buyer's access to a product's content (a builtin members area).
+  { value: 'access.granted', label: 'access granted' },
+  { value: 'access.revoked', label: 'access revoked' },
 ] as const;
 
 /**
@@ -100,6 +103,13 @@ export const SENT_WHEN: Record<EventKind, string> = {
     'The subscription ended: a cancel (at once, or at `current_period_end` when it was asked for then), the last ' +
     'retry of a renewal failed, or a chargeback. `cancel_reason` says which (`requested`, `payment_failed`, ' +
     '`chargeback`).',
+  'access.granted':
+    'A buyer gained access to the content of a product linked to an active `members_area` integration (builtin ' +
+    'provider): its order was paid (a renewal of a subscription that still gives access grants nothing new). ' +
+    '`data.access` names the product, the buyer, the order and the subscription.',
+  'access.revoked':
+    'A buyer lost access to such a product: its order was refunded or charged back, or its subscription was ' +
+    'canceled at once, and no other paid order or running subscription of the same buyer still gives access.',
 };
 
 /** The kinds about an order's service invoice: an order event's `data` with its `invoice`. */
@@ -107,11 +117,20 @@ export const INVOICE_EVENT_KINDS = ['invoice.issued', 'invoice.failed', 'invoice
 export type InvoiceEventKind = (typeof INVOICE_EVENT_KINDS)[number];
 export const isInvoiceEventKind = (kind: string): kind is InvoiceEventKind =>
   (INVOICE_EVENT_KINDS as readonly string[]).includes(kind);
+/** Kinds about a buyer's access to a product's content (`data.access`). */
+export const ACCESS_EVENT_KINDS = [
+  'access.granted',
+  'access.revoked',
+] as const satisfies readonly EventKind[];
+export type AccessEventKind = (typeof ACCESS_EVENT_KINDS)[number];
+
+export const isAccessEventKind = (kind: string): kind is AccessEventKind =>
+  (ACCESS_EVENT_KINDS as readonly string[]).includes(kind);
 
 /** The kinds whose `data` describes an order (with its customer, product and purchase). */
 export type OrderEventKind = Exclude<
   EventKind,
-  'lead.created' | IntegrationEventKind | SubscriptionEventKind | InvoiceEventKind
+  'lead.created' | IntegrationEventKind | SubscriptionEventKind | InvoiceEventKind | AccessEventKind
 >;
 
 export const isIntegrationEventKind = (kind: string): kind is IntegrationEventKind =>

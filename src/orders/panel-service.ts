@@ -13,7 +13,13 @@ import { GatewayUnavailableError, RefundRefusedError } from '../gateways/port.js
 import { findCharge } from './charge-repository.js';
 import { cursorPage, type Page } from '../shared/pagination.js';
 import { requestCancel, runNextChargeNow, type ChargeOutcome } from './renewals.js';
-import { findPanelOrder, listPanelOrders, orderExists, type PanelOrderRow } from './repository.js';
+import {
+  findPanelOrder,
+  listPanelOrders,
+  orderExists,
+  type PanelOrderRow,
+  type RefundRequest,
+} from './repository.js';
 import { refundOrder } from './service.js';
 import {
   findPanelSubscription,
@@ -72,6 +78,7 @@ export async function refundFromPanel(
   ctx: AppContext,
   companyId: number,
   code: string,
+  request: RefundRequest = { by: 'seller', reason: null },
 ): Promise<PanelOrderRow> {
   const current = await getOrder(ctx.db, companyId, code);
   if (current.order.status === 'paid') {
@@ -89,7 +96,7 @@ export async function refundFromPanel(
       });
     }
   }
-  await refundOrder(ctx, { code, companyId });
+  await refundOrder(ctx, { code, companyId }, request);
   return getOrder(ctx.db, companyId, code);
 }
 

@@ -1,4 +1,5 @@
 import {
+  isAccessEventKind,
   isSubscriptionEventKind,
   type EventKind,
   type IntegrationEventKind,
@@ -292,6 +293,7 @@ export function eventDataSchema(
   kind: Exclude<EventKind, IntegrationEventKind | InvoiceEventKind>,
 ): JsonSchema {
   if (kind === 'lead.created') return ref('LeadEventData');
+  if (isAccessEventKind(kind)) return ref('AccessEventData');
   if (isSubscriptionEventKind(kind)) {
     const status = { const: SUBSCRIPTION_STATUS_OF[kind] };
     const reason = kind === 'subscription.canceled' ? { type: 'string' } : { type: 'null' };

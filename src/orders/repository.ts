@@ -56,11 +56,25 @@ export async function markOrderFailed(tx: Executor, orderId: number): Promise<Or
   return row;
 }
 
-/** paid → refunded, stamping `refunded_at`. */
-export async function markOrderRefunded(tx: Executor, orderId: number): Promise<OrderRow | undefined> {
+/** Who asked for a refund made here (a PSP's report names nobody), and the buyer's reason. */
+export interface RefundRequest {
+  by: 'seller' | 'buyer';
+  reason: string | null;
+}
+
+/** paid → refunded, stamping `refunded_at` (and who asked, with the refund itself). */
+export async function markOrderRefunded(
+  tx: Executor,
+  orderId: number,
+  request?: RefundRequest,
+): Promise<OrderRow | undefined> {
   const [row] = await tx
     .update(orders)
-    .set({ status: 'refunded', refundedAt: sql`clock_timestamp()` })
+    .set({
+      status: 'refunded',
+      refundedAt: sql`clock_timestamp()`,
+      ...(request ? { refundRequestedBy: request.by, refundReason: request.reason } : {}),
+    })
     .where(and(eq(orders.id, orderId), eq(orders.status, 'paid')))
     .returning();
   return row;

@@ -5,6 +5,7 @@ import type { EventKind } from '../events/kinds.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { markLinkPaid } from '../payment-links/transitions.js';
 import { findLinkById, type LinkRow } from '../payment-links/repository.js';
+import { recordAccessChange } from './access.js';
 import { recordOrderEventOf, recordSubscriptionEvent } from './order-events.js';
 import {
   renewalOrderFailed,
@@ -25,6 +26,7 @@ import {
   markOrderFailed,
   markOrderPaid,
   markOrderRefunded,
+  type RefundRequest,
   type OrderRow,
 } from './repository.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
@@ -171,6 +173,7 @@ export function confirmPayment(ctx: AppContext, confirmation: Confirmation): Pro
         const eventIds = [await recordOrderEvent(tx, 'order.paid', order, { link, subscription })];
         if (subscription)
           eventIds.push((await recordSubscriptionEvent(tx, 'subscription.created', subscription)).id);
+        eventIds.push(...(await recordAccessChange(tx, 'access.granted', order)));
         return {
           order,
           eventIds,
@@ -211,13 +214,19 @@ export function failPayment(ctx: AppContext, target: OrderTarget): Promise<Order
  * A refund (the panel, or the gateway reporting one): paid → refunded with `order.refunded`. The link
  * keeps its status, and a subscription keeps running (cancel it separately).
  */
-export function refundOrder(ctx: AppContext, target: OrderTarget): Promise<OrderChange> {
+export function refundOrder(
+  ctx: AppContext,
+  target: OrderTarget,
+  request?: RefundRequest,
+): Promise<OrderChange> {
   return step(ctx, target, {
     to: 'refunded',
     from: ['paid'],
     apply: async (tx, paid) => {
-      const order = moved(await markOrderRefunded(tx, paid.id), 'refunded');
-      return { order, eventIds: [await recordOrderEvent(tx, 'order.refunded', order)] };
+      const order = moved(await markOrderRefunded(tx, paid.id, request), 'refunded');
+      const eventIds = [await recordOrderEvent(tx, 'order.refunded', order)];
+      eventIds.push(...(await recordAccessChange(tx, 'access.revoked', order)));
+      return { order, eventIds };
     },
   });
 }
@@ -241,6 +250,7 @@ export function chargeBack(ctx: AppContext, target: OrderTarget): Promise<OrderC
       const eventIds = [await recordOrderEvent(tx, 'order.chargeback', order, { subscription })];
       if (ending && subscription)
         eventIds.push((await recordSubscriptionEvent(tx, 'subscription.canceled', subscription)).id);
+      eventIds.push(...(await recordAccessChange(tx, 'access.revoked', order)));
       return { order, eventIds };
     },
   });

@@ -55,7 +55,6 @@ describe('event routing and link expiry', function () {
     });
     await createIntegration(engine.app, tenant, {
       type: 'members_area',
-      url: receiver.url,
       events: ['order.paid'],
       sendToAllProducts: true,
     });

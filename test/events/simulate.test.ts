@@ -58,7 +58,6 @@ describe('POST /v1/payment-links/{id}/simulate', function () {
     // Members-area and invoice integrations never receive test events, even when subscribed.
     await createIntegration(engine.app, tenant, {
       type: 'members_area',
-      url: ok.url,
       events: ['order.paid'],
       sendToAllProducts: true,
     });

@@ -58,7 +58,7 @@ describe('panel integrations API', () => {
       }
       for (const [type, config] of [
         ['ad_pixel', { pixel_id: '123' }],
-        ['members_area', {}],
+        ['members_area', { provider: 'builtin' }],
         ['invoice', { series: 'A' }],
       ] as const) {
         const res = await create(tenant, { type, config, events: ['order.paid'] });

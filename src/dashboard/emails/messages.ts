@@ -34,6 +34,10 @@ export interface EmailsWords {
     product: string;
     created: string;
     paid: string;
+    refunded: string;
+    /** Who asked for the refund: the seller (panel, dashboard) or the buyer (their page, within the guarantee). */
+    refundedBy: Record<'seller' | 'buyer', string>;
+    refundReason: string;
     emailsHeading: string;
     emailsCaption: string;
     none: string;
@@ -102,6 +106,9 @@ export const EMAILS_WORDS: Record<Language, EmailsWords> = {
       product: 'Produto',
       created: 'Criado em',
       paid: 'Pago em',
+      refunded: 'Reembolsado em',
+      refundedBy: { seller: 'Pelo vendedor', buyer: 'Pelo comprador (direito de arrependimento)' },
+      refundReason: 'Motivo do comprador',
       emailsHeading: 'E-mails ao comprador',
       emailsCaption: 'E-mails enviados ao comprador sobre este pedido',
       none: 'Nenhum e-mail sobre este pedido.',
@@ -162,6 +169,9 @@ export const EMAILS_WORDS: Record<Language, EmailsWords> = {
       product: 'Product',
       created: 'Created',
       paid: 'Paid',
+      refunded: 'Refunded',
+      refundedBy: { seller: 'By the seller', buyer: 'By the buyer (right of regret)' },
+      refundReason: "Buyer's reason",
       emailsHeading: 'E-mails to the buyer',
       emailsCaption: 'E-mails sent to the buyer about this order',
       none: 'No e-mail about this order.',

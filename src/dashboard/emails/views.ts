@@ -189,6 +189,18 @@ export function orderDetailPage(
         ${fact(wo.created, page.dateTime(order.createdAt))}
         ${fact(wo.paid, order.paidAt ? page.dateTime(order.paidAt) : false)}
         ${CAMPAIGN_KEYS.map((key) => fact(key, order.tracking?.[key] ?? false))}
+        ${fact(
+          wo.refunded,
+          order.refundedAt
+            ? [
+                page.dateTime(order.refundedAt),
+                order.refundRequestedBy ? wo.refundedBy[order.refundRequestedBy] : '',
+              ]
+                .filter(Boolean)
+                .join(' · ')
+            : false,
+        )}
+        ${fact(wo.refundReason, order.refundReason ?? false)}
       </dl>
       <h2>${wo.emailsHeading}</h2>
       ${listTable(wo.emailsCaption, wo.none, [wo.kind, wo.to, wo.state, wo.sentAt], rows)}`,

@@ -6,14 +6,16 @@ import { gatewayKind } from './gateway.js';
 import { invoiceKind } from './invoice/index.js';
 import type { IntegrationKind } from './kind.js';
 import { managedKind } from './managed.js';
+import { membersAreaKind } from './members-area.js';
 import { INTEGRATION_TYPES, type IntegrationType } from './types.js';
 import { webhookKind } from './webhook/index.js';
 
 export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
   webhookKind,
   gatewayKind,
-  managedKind(['ad_pixel', 'members_area']),
+  managedKind(['ad_pixel']),
   invoiceKind,
+  membersAreaKind,
 ];
 
 const byType = new Map<string, IntegrationKind>(

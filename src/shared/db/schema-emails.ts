@@ -31,6 +31,8 @@ export const EMAIL_KINDS = [
   'canceled',
   'recovery',
 ] as const;
+/** Every kind of message: the sellers' (EMAIL_KINDS, each a setting) and the sign-in link (0940), always on. */
+export const MESSAGE_KINDS = [...EMAIL_KINDS, 'sign_in'] as const;
 export const EMAIL_STATES = ['queued', 'sending', 'sent', 'failed', 'bounced', 'skipped'] as const;
 
 /** One message to one recipient about one event (0920). */
@@ -38,7 +40,7 @@ export const emailMessages = pgTable('email_messages', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   companyId: id64('company_id').notNull(),
   eventId: text('event_id').notNull(),
-  kind: text('kind', { enum: EMAIL_KINDS }).notNull(),
+  kind: text('kind', { enum: MESSAGE_KINDS }).notNull(),
   recipient: text('recipient').notNull(),
   language: text('language', { enum: ['pt-BR', 'en'] }).notNull(),
   orderCode: uuid('order_code'),

@@ -78,9 +78,18 @@ export const products = pgTable('products', {
   code: uuid('code').notNull(),
   name: text('name').notNull(),
   active: boolean('active').notNull().default(true),
+  /** What buying it gives access to through a builtin members area (0940): at most 50 items. */
+  content: jsonb('content').$type<ProductContentItem[]>().notNull().default([]),
   createdAt: ts('created_at').notNull().defaultNow(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+
+/** One item of a product's content: a title, an https address, a short description. */
+export interface ProductContentItem {
+  title: string;
+  url: string;
+  description: string;
+}
 
 /** What offers and plans both are: something a company sells, for one of its products, at a price. */
 const itemColumns = () => ({
@@ -220,6 +229,9 @@ export const orders = pgTable('orders', {
   gatewayFee: numeric('gateway_fee', { precision: 12, scale: 2 }),
   /** What the checkout visit carried (src/shared/tracking.ts; 0930). */
   tracking: jsonb('tracking').$type<VisitTracking>(),
+  /** Who asked for the refund (`seller`: the panel; `buyer`: the buyer's page) and the buyer's reason (0940). */
+  refundRequestedBy: text('refund_requested_by', { enum: ['seller', 'buyer'] }),
+  refundReason: text('refund_reason'),
 });
 
 /** Buyer e-mails (lower-cased) a company has seen at its checkout, per mode (0501): `lead.created` once each. */
@@ -426,3 +438,4 @@ export const gatewayCharges = pgTable('gateway_charges', {
 });
 
 export * from './schema-emails.js';
+export * from './schema-buyer.js';

@@ -1,0 +1,77 @@
+/**
+ * What a signed-in buyer sees and does: their live orders across companies, and the right of
+ * regret (a refund asked within the order's guarantee, made as a panel refund is: through the
+ * order's gateway at once, then the order refunded with `order.refunded`, the reason kept).
+ */
+import { sellerOf } from '../emails/settings.js';
+import { refundFromPanel } from '../orders/panel-service.js';
+import type { AppContext } from '../shared/context.js';
+import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
+import {
+  accessibleContentOf,
+  purchaseOf,
+  purchasesOf,
+  type AccessibleContent,
+  type Purchase,
+} from './repository.js';
+
+export const MAX_REASON = 500;
+
+/** How to reach a seller once the guarantee is over: its reply-to address (or none known). */
+export interface SellerContact {
+  name: string;
+  address: string | null;
+}
+
+export interface AccountView {
+  email: string;
+  purchases: Purchase[];
+  /** By company id: the sellers of paid orders past their guarantee. */
+  contacts: Map<number, SellerContact>;
+  /** The content the buyer holds access to now, by product (the only place its URLs are shown). */
+  content: AccessibleContent[];
+}
+
+export async function loadAccount(ctx: AppContext, email: string): Promise<AccountView> {
+  const purchases = await purchasesOf(ctx.db, email);
+  const contacts = new Map<number, SellerContact>();
+  const past = new Set(purchases.filter((p) => p.status === 'paid' && !p.refundable).map((p) => p.companyId));
+  for (const companyId of past) {
+    const seller = await sellerOf(ctx.db, companyId);
+    if (seller) contacts.set(companyId, { name: seller.senderName, address: seller.replyTo });
+  }
+  return { email, purchases, contacts, content: await accessibleContentOf(ctx.db, email) };
+}
+
+/** One of the buyer's purchases; another buyer's (or a test-mode order) is a 404. */
+export async function buyerPurchase(ctx: AppContext, email: string, code: string): Promise<Purchase> {
+  const found = /^[0-9a-f-]{36}$/i.test(code) ? await purchaseOf(ctx.db, email, code) : undefined;
+  if (!found) throw new NotFoundError(`No order ${code} of this buyer`);
+  return found;
+}
+
+/**
+ * The right of regret: a paid order within its guarantee (by PostgreSQL's clock) is refunded as
+ * the panel refunds, recorded as asked by the buyer with the reason given. Past the guarantee, or
+ * not paid, a 409. A gateway that refuses is a 409 and one that does not answer a 502, the order
+ * unchanged either way (refunds are not queued for later: the buyer asks again).
+ */
+export async function askRefund(
+  ctx: AppContext,
+  email: string,
+  code: string,
+  reasonText: string,
+): Promise<Purchase> {
+  const reason = reasonText.trim();
+  if (reason.length > MAX_REASON)
+    throw ValidationError.field('reason', `must be at most ${MAX_REASON} characters`);
+  const purchase = await buyerPurchase(ctx, email, code);
+  if (purchase.status === 'refunded') return purchase;
+  if (!purchase.refundable)
+    throw new ConflictError('This order is past its guarantee or not paid: it cannot be refunded here');
+  await refundFromPanel(ctx, purchase.companyId, purchase.code, {
+    by: 'buyer',
+    reason: reason === '' ? null : reason,
+  });
+  return buyerPurchase(ctx, email, code);
+}

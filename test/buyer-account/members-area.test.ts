@@ -1,0 +1,126 @@
+import { expect } from 'chai';
+import { Webhook } from 'standardwebhooks';
+import { buyerAddress } from '../helpers/smtp.js';
+import { createIntegration, Receiver } from '../events/helpers.js';
+import { buy, sellerWorld } from '../emails/helpers.js';
+import { P } from '../orders/helpers.js';
+import { Browser, csrfOf, signIn } from './helpers.js';
+
+const SECRET = 'members-area-secret';
+
+interface AccessEnvelope {
+  type: string;
+  data: {
+    access: {
+      product_id: number;
+      customer: { email: string; name: string | null };
+      order_code: string;
+      subscription_id: number | null;
+    };
+  };
+}
+
+describe('The members_area integration (builtin): content on the buyer’s page and access events', function () {
+  this.timeout(90_000);
+  const world = sellerWorld({ name: 'Curso da Ana' });
+  const app = () => world.app;
+  const receiver = new Receiver();
+  before(() => receiver.start());
+  after(() => receiver.close());
+
+  const verified = (): AccessEnvelope[] =>
+    receiver.requests.map(
+      (r) =>
+        new Webhook(Buffer.from(SECRET).toString('base64')).verify(
+          r.body,
+          r.headers as Record<string, string>,
+        ) as AccessEnvelope,
+    );
+
+  it('checks the config (provider builtin only) and the products’ content (https, at most 50 items)', async () => {
+    const auth = world.tenant.panel_token;
+    const bad = await app().http.post(`${P}/integrations/`, {
+      auth,
+      body: { type: 'members_area', config: { provider: 'hotmart' }, events: [] },
+    });
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.include('config.provider');
+    const product = world.tenant.products[0]?.id ?? 0;
+    const http = await app().http.patch(`${P}/products/${product}`, {
+      auth,
+      body: { content: [{ title: 'Aula', url: 'http://example.com/aula' }] },
+    });
+    expect(http.status).to.equal(400);
+    const many = Array.from({ length: 51 }, (_, n) => ({
+      title: `Aula ${n}`,
+      url: `https://example.com/${n}`,
+    }));
+    expect(
+      (await app().http.patch(`${P}/products/${product}`, { auth, body: { content: many } })).status,
+    ).to.equal(400);
+  });
+
+  it('grants access while paid (content on the signed-in page only) and revokes it at the refund, by webhook', async () => {
+    const auth = world.tenant.panel_token;
+    const offer = world.tenant.offers.find((o) => o.status === 'active');
+    const productId = offer?.product_id ?? 0;
+    const url = `https://cursos.example.com/aula-1?k=${Date.now()}`;
+    const patched = await app().http.patch<{ content: unknown[] }>(`${P}/products/${productId}`, {
+      auth,
+      body: { content: [{ title: 'Aula 1', url, description: 'Boas-vindas' }] },
+    });
+    expect(patched.status, patched.text).to.equal(200);
+    expect(patched.body.content).to.deep.equal([{ title: 'Aula 1', url, description: 'Boas-vindas' }]);
+    const area = await app().http.post<{ config: unknown }>(`${P}/integrations/`, {
+      auth,
+      body: { type: 'members_area', config: { provider: 'builtin' }, events: [], send_to_all_products: true },
+    });
+    expect(area.status, area.text).to.equal(201);
+    expect(area.body.config).to.deep.equal({ provider: 'builtin' });
+    await createIntegration(app(), world.tenant, {
+      url: receiver.url,
+      secret: SECRET,
+      events: ['access.granted', 'access.revoked'],
+      sendToAllProducts: true,
+    });
+
+    const email = buyerAddress('member');
+    const { order } = await buy(app(), world.tenant, { email, method: 'credit_card', name: 'Maria' });
+    expect(order.status).to.equal('paid');
+    await receiver.waitFor(1, 30_000);
+    const [granted] = verified();
+    expect(granted?.type).to.equal('access.granted');
+    expect(granted?.data.access).to.deep.equal({
+      product_id: productId,
+      customer: { email, name: 'Maria' },
+      order_code: order.code,
+      subscription_id: null,
+    });
+
+    // The order's public page never shows the content; the signed-in buyer's page does.
+    const orderPage = await new Browser(app()).get(`/orders/${order.code}`);
+    expect(orderPage.body).to.not.include('cursos.example.com');
+    const browser = await signIn(app(), email);
+    const page = await browser.get('/account');
+    expect(page.body).to.include(url.replace(/&/g, '&amp;')).and.include('Aula 1').and.include('Boas-vindas');
+    // Another buyer of another product sees none of it.
+    const stranger = buyerAddress('stranger');
+    await buy(app(), world.tenant, { email: stranger, method: 'credit_card' });
+    // (Same product here: the stranger holds access too, through their own order, and the page shows it.)
+    expect((await (await signIn(app(), stranger)).get('/account')).body).to.include('Aula 1');
+
+    const refunded = await browser.post(`/account/orders/${order.code}/refund`, {
+      _csrf: csrfOf(page.body),
+      reason: 'desisti',
+    });
+    expect(refunded.status).to.equal(303);
+    await receiver.waitFor(3, 30_000);
+    const kinds = verified()
+      .filter((e) => e.data.access.customer.email === email)
+      .map((e) => e.type);
+    expect(kinds).to.deep.equal(['access.granted', 'access.revoked']);
+    const after = await browser.get('/account');
+    expect(after.body).to.not.include('cursos.example.com');
+    expect(after.body).to.include(order.code);
+  });
+});
