@@ -16,7 +16,7 @@ import { pageLocale, type PageLocale } from './locale.js';
 import { notFound, PayFormError } from './page-errors.js';
 import { loadRenewalCheckout, payRenewalAtCheckout } from './renewal.js';
 import type { PayFormValues } from './service.js';
-import { checkoutPage } from './views.js';
+import { checkoutPage } from './views/form.js';
 
 const tokenOf = (req: Request): string => (typeof req.query.token === 'string' ? req.query.token : '');
 

@@ -21,16 +21,9 @@ import {
   type CheckoutView,
   type PayFormValues,
 } from './service.js';
-import {
-  boletoPage,
-  checkoutPage,
-  orderPage,
-  orderState,
-  retryPage,
-  simulationPage,
-  simulationResultPage,
-  type OrderImages,
-} from './views.js';
+import { checkoutPage, retryPage } from './views/form.js';
+import { boletoPage, orderPage, orderState, type OrderImages } from './views/order.js';
+import { simulationPage, simulationResultPage } from './views/simulation.js';
 
 /** Form bodies as plain strings (a missing body reads as empty). */
 function formValues(req: Request): PayFormValues {
