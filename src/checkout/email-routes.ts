@@ -15,7 +15,7 @@ import { layout, sendPage } from './layout.js';
 import { pageLocale, type PageLocale } from './locale.js';
 import { notFound, PayFormError } from './page-errors.js';
 import { loadRenewalCheckout, payRenewalAtCheckout } from './renewal.js';
-import type { PayFormValues } from './service.js';
+import type { PayFormValues } from './pay-form.js';
 import { checkoutPage } from './views/form.js';
 
 const tokenOf = (req: Request): string => (typeof req.query.token === 'string' ? req.query.token : '');

@@ -21,15 +21,9 @@ import { PAYMENT_METHODS } from '../shared/enums/payment-methods.js';
 import { newUuid } from '../shared/ids.js';
 import { notFound } from './page-errors.js';
 import { priceWithCoupon } from './pricing.js';
-import {
-  chargeThrough,
-  chosenPayment,
-  orderOfCharge,
-  parsePayForm,
-  type CheckoutView,
-  type PayFormValues,
-  type Payment,
-} from './service.js';
+import { chargeThrough, orderOfCharge } from './service.js';
+import { type CheckoutView } from './view-models.js';
+import { chosenPayment, parsePayForm, type PayFormValues, type Payment } from './pay-form.js';
 
 /**
  * The `attempt` of a pay-now charge: no scheduled charge has it, so a declined card here is not

@@ -18,9 +18,9 @@ import {
   payAtCheckout,
   simulateFromPage,
   successRedirectUrl,
-  type CheckoutView,
-  type PayFormValues,
 } from './service.js';
+import { type CheckoutView } from './view-models.js';
+import { type PayFormValues } from './pay-form.js';
 import { checkoutPage, retryPage } from './views/form.js';
 import { boletoPage, orderPage, orderState, type OrderImages } from './views/order.js';
 import { simulationPage, simulationResultPage } from './views/simulation.js';

@@ -4,7 +4,7 @@ import { html, type SafeHtml } from '../../ui/html.js';
 import { layout } from '../layout.js';
 import type { PageLocale } from '../locale.js';
 import { CATALOG_CURRENCY, installmentPlan } from '../pricing.js';
-import { type OrderView } from '../service.js';
+import { type OrderView } from '../view-models.js';
 
 /** What the buyer's order page shows: the order's state, and for a pending Pix or boleto, how to pay. */
 export type OrderState =

@@ -3,7 +3,7 @@ import type { Simulation } from '../../simulate/service.js';
 import { html, type SafeHtml } from '../../ui/html.js';
 import { layout } from '../layout.js';
 import type { PageLocale } from '../locale.js';
-import { type LinkView } from '../service.js';
+import { type LinkView } from '../view-models.js';
 import { itemBlock } from './item.js';
 
 /** `{checkout_url}/teste/<id>`: the test link, its state, and the three simulated outcomes. */
