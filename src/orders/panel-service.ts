@@ -12,7 +12,8 @@ import { gatewayOfCharge } from '../gateways/index.js';
 import { GatewayUnavailableError, RefundRefusedError } from '../gateways/port.js';
 import { findCharge } from './charge-repository.js';
 import { cursorPage, type Page } from '../shared/pagination.js';
-import { requestCancel, runNextChargeNow, type ChargeOutcome } from './renewals.js';
+import { runNextChargeNow, type ChargeOutcome } from './renewals.js';
+import { requestCancel } from './subscription-periods.js';
 import {
   findPanelOrder,
   listPanelOrders,

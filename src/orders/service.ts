@@ -7,13 +7,8 @@ import { markLinkPaid } from '../payment-links/transitions.js';
 import { findLinkById, type LinkRow } from '../payment-links/repository.js';
 import { recordAccessChange } from './access.js';
 import { recordOrderEventOf, recordSubscriptionEvent } from './order-events.js';
-import {
-  renewalOrderFailed,
-  renewalOrderPaid,
-  scheduleNext,
-  scheduleRenewal,
-  startSubscription,
-} from './renewals.js';
+import { renewalOrderFailed, renewalOrderPaid, scheduleNext } from './renewals.js';
+import { scheduleRenewal, startSubscription } from './subscription-periods.js';
 import {
   findSubscription,
   lockSubscription,
