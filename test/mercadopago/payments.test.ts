@@ -5,6 +5,7 @@ import { validarBoleto } from '@mrmgomes/boleto-utils';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { noticeJobId } from '../../src/orders/gateway-routes.js';
 import { schema } from '../../src/shared/db/index.js';
+import { nameUuid } from '../../src/shared/ids.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, eventually } from '../events/helpers.js';
 import { payPath } from '../checkout/helpers.js';
@@ -333,7 +334,7 @@ describe('Mercado Pago: Pix, boleto and card charged through each company’s ow
     expect(done.body.status).to.equal('refunded');
     const refunds = world.mp.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/refunds'));
     expect(new Set(refunds.map((r) => r.headers['x-idempotency-key']))).to.deep.equal(
-      new Set([`refund-${first}`]),
+      new Set([nameUuid(`refund-${first}`)]),
     );
     expect(world.mp.payment(mpPaymentOf(world, seller.userId, first).id)?.status).to.equal('refunded');
     await deliveredOnce(world, 'order.refunded', first);

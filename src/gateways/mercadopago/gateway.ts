@@ -7,6 +7,7 @@
 import type { AppContext } from '../../shared/context.js';
 import { addDays, brazilDate, brazilIso, startOfBrazilDay } from '../../shared/brazil-time.js';
 import type { PaymentMethod } from '../../shared/enums/payment-methods.js';
+import { nameUuid } from '../../shared/ids.js';
 import { barcodeOfLine, digitableLineOf } from '../boleto.js';
 import {
   ChargeRefusedError,
@@ -281,7 +282,10 @@ export function mercadoPagoGateway(deps: Deps, account: { id: number; publicKey:
     readDisputedPayments: (disputeId) =>
       withAccount(deps, account.id, (call) => getChargebackPayments(call, disputeId)),
     async refund(reference, refundKey) {
-      await withAccount(deps, account.id, (call) => refundPayment(call, reference, refundKey)).catch(
+      // MP types X-Idempotency-Key a UUID (mercadopago/openapi by-site/MLB/spec3.yaml, createRefund):
+      // one named by the refund key, the same on every retry.
+      const key = nameUuid(refundKey);
+      await withAccount(deps, account.id, (call) => refundPayment(call, reference, key)).catch(
         (err: unknown) => {
           if (err instanceof MpRefusedError) throw new RefundRefusedError(err.message);
           throw err;

@@ -50,6 +50,7 @@ import {
   validDocument,
   type CardBrand,
 } from './instruments.js';
+import { requestProblems } from './requests.js';
 import { fieldFrame, isFieldType, sdkScript } from './sdk.js';
 import type {
   MpCardToken,
@@ -612,6 +613,9 @@ export class MercadoPagoStandIn {
       return oauthError('invalid_request', 'client_id and client_secret are required');
     if (String(body.client_id) !== this.clientId || body.client_secret !== this.clientSecret)
       return oauthError('invalid_client', 'invalid client_id or client_secret');
+    // The whole body against the reference's shape (./requests.ts), in OAuth's error words.
+    const problem = requestProblems.oauthToken(body);
+    if (problem) return oauthError('invalid_request', problem.body.message);
 
     if (grantType === 'refresh_token') {
       const refreshToken = text(body.refresh_token);
@@ -762,7 +766,7 @@ export class MercadoPagoStandIn {
 
   // ---------------------------------------------------------------- payments
 
-  private async createPayment(userId: number, body: unknown): Promise<Answer> {
+  private async createPayment(userId: number, body: unknown, idempotencyKey?: string): Promise<Answer> {
     if (!isRecord(body)) return badRequest(1, 'the body must be a JSON object');
     const amount = body.transaction_amount;
     if (amount === undefined || amount === null)
@@ -811,6 +815,10 @@ export class MercadoPagoStandIn {
           'date_of_expiration must be between 30 minutes and 30 days from the creation of a Pix payment',
         );
     }
+
+    // Then the whole request against the reference's shape (./requests.ts).
+    const problem = requestProblems.createPayment(body, idempotencyKey);
+    if (problem) return problem;
 
     const id = this.nextPaymentId++;
     const now = this.now();
@@ -1029,6 +1037,8 @@ export class MercadoPagoStandIn {
 
   private search(userId: number, req: Request): Answer {
     const query = queryOf(req);
+    const problem = requestProblems.searchPayments(query);
+    if (problem) return problem;
     const single = (name: string): string | undefined => {
       const value = query[name];
       return Array.isArray(value) ? value[0] : value;
@@ -1098,7 +1108,9 @@ export class MercadoPagoStandIn {
     return refund;
   }
 
-  private createRefund(payment: MpPayment, body: unknown): Answer {
+  private createRefund(payment: MpPayment, body: unknown, idempotencyKey?: string): Answer {
+    const problem = requestProblems.createRefund(body, idempotencyKey);
+    if (problem) return problem;
     const requested = isRecord(body) ? body.amount : undefined;
     if (requested !== undefined && (typeof requested !== 'number' || !Number.isFinite(requested)))
       return badRequest(1, 'amount must be numeric');
@@ -1649,7 +1661,7 @@ export class MercadoPagoStandIn {
         if (this.options.requireIdempotencyKey && !req.get('x-idempotency-key'))
           return badRequest(4292, "Header X-Idempotency-Key can't be null");
         return this.idempotently(req, userId, 'POST /v1/payments', () =>
-          this.createPayment(userId, req.body),
+          this.createPayment(userId, req.body, req.get('x-idempotency-key')),
         );
       }),
     );
@@ -1677,7 +1689,7 @@ export class MercadoPagoStandIn {
         const payment = this.ownedPayment(userId, req.params.id);
         if (!payment) return paymentNotFound();
         return this.idempotently(req, userId, `POST /v1/payments/${payment.id}/refunds`, () =>
-          this.createRefund(payment, req.body),
+          this.createRefund(payment, req.body, req.get('x-idempotency-key')),
         );
       }),
     );
