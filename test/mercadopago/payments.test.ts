@@ -267,6 +267,17 @@ describe('Mercado Pago: Pix, boleto and card charged through each company’s ow
     const { orderCode } = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix' });
     const code = orderCode ?? '';
     const payment = mpPaymentOf(world, seller.userId, code);
+    // MP's payment.created is read back by its own job: done first, so it neither takes the fault
+    // armed below nor counts as a read of the notifications that follow.
+    await world.mp.settled();
+    await eventually(
+      async () =>
+        world.mp.requests.some((r) => r.method === 'GET' && r.path === `/v1/payments/${payment.id}`)
+          ? true
+          : undefined,
+      15_000,
+      'the read of payment.created',
+    );
     const url = `${world.app.url}${payPath(world.app, `/gateway/mercadopago/notifications`)}?data.id=${payment.id}&type=payment`;
     const body = JSON.stringify({
       action: 'payment.updated',
