@@ -79,6 +79,15 @@ module.exports = {
       from: { path: '^src/integrations/kinds/' },
       to: { path: '^src/integrations/[^/]+\\.ts$' },
     },
+    {
+      name: 'psp-adapters-behind-the-port',
+      comment:
+        'The orders and the checkout charge, read and refund through the gateway port (gateways/port.ts) ' +
+        'and its registry (gateways/index.ts), never through a PSP adapter such as gateways/mercadopago/',
+      severity: 'error',
+      from: { path: '^src/(orders|checkout)/' },
+      to: { path: '^src/gateways/mercadopago/' },
+    },
     { name: 'not-to-unresolvable', severity: 'error', from: {}, to: { couldNotResolve: true } },
     {
       name: 'unlayered',

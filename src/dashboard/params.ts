@@ -6,6 +6,7 @@
  */
 import type { Request } from 'express';
 import type Joi from 'joi';
+import { fromBrazilLocal } from '../shared/brazil-time.js';
 import { NotFoundError, ValidationError } from '../shared/errors.js';
 import { UUID_PATTERN } from '../shared/ids.js';
 import { fieldErrors } from '../shared/validation/fields.js';
@@ -38,11 +39,10 @@ export const flagText = () => v.enum(['true', 'false'] as const);
 const DATETIME_LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 
 /**
- * A `datetime-local` value read as Brasília time (UTC-03:00, no daylight saving since 2019), as its
- * UTC ISO string; `brasiliaTime()` has checked it names a moment.
+ * A `datetime-local` value read as Brasília time (the zone's offset of that moment, from
+ * `shared/brazil-time`), as its UTC ISO string; `brasiliaTime()` has checked it names a moment.
  */
-export const brasiliaInstant = (text: string): string =>
-  new Date(`${text}${text.length === 16 ? ':00' : ''}-03:00`).toISOString();
+export const brasiliaInstant = (text: string): string => fromBrazilLocal(text).toISOString();
 
 /** A `datetime-local` value that names a moment, kept as written (a form shows it back so). */
 export const brasiliaTime = () =>
@@ -50,9 +50,7 @@ export const brasiliaTime = () =>
     .string()
     .pattern(DATETIME_LOCAL)
     .custom((text: string, helpers) =>
-      Number.isNaN(Date.parse(`${text}${text.length === 16 ? ':00' : ''}-03:00`))
-        ? helpers.error('any.invalid')
-        : text,
+      Number.isNaN(fromBrazilLocal(text).getTime()) ? helpers.error('any.invalid') : text,
     );
 
 /**

@@ -12,12 +12,18 @@ import type { Config } from '../shared/config.js';
 import type { AppContext } from '../shared/context.js';
 import type { GatewayProvider } from '../shared/db/schema.js';
 import { devGateway, LOCAL_CHECKOUT } from './dev.js';
-import { mercadoPagoGateway } from './mercadopago/gateway.js';
-import { AccountDisconnectedError } from './mercadopago/tokens.js';
-import type { PaymentGateway } from './port.js';
+import { mercadoPagoGateway, MP_NOTIFICATIONS_PATH } from './mercadopago/gateway.js';
+import { readMpNotification } from './mercadopago/notifications.js';
+import { AccountDisconnectedError, type GatewayNotifications, type PaymentGateway } from './port.js';
 import { readSignedCallback } from './signed-callback.js';
 
 export type { PaymentGateway } from './port.js';
+
+/** Mercado Pago's notifications endpoint (docs/mercadopago.md, "Notifications and reconciliation"). */
+export const mercadoPagoNotifications: GatewayNotifications = {
+  path: MP_NOTIFICATIONS_PATH,
+  read: readMpNotification,
+};
 
 type Deps = Pick<AppContext, 'db' | 'config' | 'logger'>;
 

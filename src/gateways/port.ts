@@ -132,6 +132,43 @@ export class GatewayUnavailableError extends Error {
   override name = 'GatewayUnavailableError';
 }
 
+/**
+ * The company's PSP account cannot be used until the company connects it again (its grant was
+ * revoked or refused a refresh): nothing is charged through it meanwhile.
+ */
+export class AccountDisconnectedError extends GatewayUnavailableError {
+  override name = 'AccountDisconnectedError';
+}
+
+/** The PSP has no such payment or dispute for this account (another account's, or none at all). */
+export class NotFoundAtGatewayError extends Error {
+  override name = 'NotFoundAtGatewayError';
+}
+
+/** What a verified PSP notification asks the service to look at (read back from the PSP, never believed). */
+export interface GatewayNotice {
+  provider: 'mercadopago';
+  topic: 'payment' | 'chargebacks';
+  /** The payment's (or dispute's) id at the PSP. */
+  resourceId: string;
+  /** The PSP account the notification names: a hint for a payment the service does not know yet. */
+  accountId: string | null;
+}
+
+/** A PSP's notifications endpoint: where it posts, and how a request there is verified and read. */
+export interface GatewayNotifications {
+  /** Under `{checkout_url}`. */
+  path: string;
+  /**
+   * Verifies a notification (throwing AuthenticationError before anything is read) and says what it
+   * is about; undefined for a topic the service does not follow (answered 200 and dropped).
+   */
+  read(
+    secret: string,
+    request: { query: Record<string, unknown>; rawBody: Buffer; header(name: string): string | undefined },
+  ): GatewayNotice | undefined;
+}
+
 /** The PSP refused a refund (already refunded there, too old, a balance too low…), in its words. */
 export class RefundRefusedError extends Error {
   override name = 'RefundRefusedError';

@@ -8,7 +8,7 @@
  *    one transaction, once (a second answer for the same code finds the order made); then its
  *    abandonment at its deadline and its reconciliation with the PSP are scheduled.
  */
-import { createHash } from 'node:crypto';
+import { nameUuid } from '../shared/ids.js';
 import { jobIds } from '../../queues/index.js';
 import type { EventKind } from '../events/kinds.js';
 import { recordEvent } from '../events/outbox.js';
@@ -88,11 +88,8 @@ export const requestedAmount = (row: Pick<ChargeRow, 'request'>): string | undef
  * BullMQ and the sweep, so the PSP's idempotency key is too (a name-based UUID, RFC 4122 version 5
  * layout over SHA-256).
  */
-export function renewalOrderCode(subscriptionId: number, period: number, attempt: number): string {
-  const hex = createHash('sha256').update(`renewal:${subscriptionId}:${period}:${attempt}`).digest('hex');
-  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
+export const renewalOrderCode = (subscriptionId: number, period: number, attempt: number): string =>
+  nameUuid(`renewal:${subscriptionId}:${period}:${attempt}`);
 
 /**
  * The columns of a charge's instructions (all null for a method, or a gateway, that gives none), and

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import express, { Router } from 'express';
 import { jobIds } from '../../queues/index.js';
-import { MP_NOTIFICATIONS_PATH } from '../gateways/mercadopago/gateway.js';
-import { readMpNotification, type GatewayNotice } from '../gateways/mercadopago/notifications.js';
+import { mercadoPagoNotifications } from '../gateways/index.js';
+import type { GatewayNotice } from '../gateways/port.js';
 import { ServiceUnavailableError } from '../shared/errors.js';
 import { toOrderWire } from '../payment-links/mappers.js';
 import type { AppContext } from '../shared/context.js';
@@ -81,10 +81,10 @@ export const noticeJobId = (notice: GatewayNotice, requestId: string): string =>
 export function mercadoPagoNotificationsRouter(ctx: AppContext, webhookSecret: string): Router {
   const router = Router();
   router.post(
-    MP_NOTIFICATIONS_PATH,
+    mercadoPagoNotifications.path,
     express.raw({ type: () => true, limit: ctx.config.limits.bodyBytes }),
     async (req, res) => {
-      const notice = readMpNotification(webhookSecret, {
+      const notice = mercadoPagoNotifications.read(webhookSecret, {
         query: req.query,
         rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
         header: (name) => req.get(name),
@@ -100,7 +100,7 @@ export function mercadoPagoNotificationsRouter(ctx: AppContext, webhookSecret: s
       res.json({ received: true });
     },
   );
-  allowOnly(router, MP_NOTIFICATIONS_PATH, ['post']);
-  router.use(MP_NOTIFICATIONS_PATH, errorHandler(ctx.logger));
+  allowOnly(router, mercadoPagoNotifications.path, ['post']);
+  router.use(mercadoPagoNotifications.path, errorHandler(ctx.logger));
   return router;
 }

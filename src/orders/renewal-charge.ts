@@ -10,8 +10,12 @@ import { firstOrderOfSubscription, insertOrder, type OrderRow } from './reposito
 import { platformFeeOf, platformFeeRule } from '../companies/fees.js';
 import { findCompany } from '../companies/repository.js';
 import { gatewayOfCharge, gatewayOfCompany } from '../gateways/index.js';
-import { AccountDisconnectedError } from '../gateways/mercadopago/tokens.js';
-import { ChargeRefusedError, type Charge, type PaymentGateway } from '../gateways/port.js';
+import {
+  AccountDisconnectedError,
+  ChargeRefusedError,
+  type Charge,
+  type PaymentGateway,
+} from '../gateways/port.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import { deleteStartingCharge, findCharge, reserveChargeRow } from './charge-repository.js';
 import {

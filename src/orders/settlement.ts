@@ -5,10 +5,14 @@
  * order code, its amount the order's). Each lifecycle step runs through the one function of that
  * step, so a repeat changes nothing twice.
  */
-import type { GatewayNotice } from '../gateways/mercadopago/notifications.js';
 import { gatewayOfAccount, gatewayOfCharge } from '../gateways/index.js';
-import { GatewayUnavailableError, type PaymentGateway, type PspPayment } from '../gateways/port.js';
-import { MpRefusedError } from '../gateways/mercadopago/api.js';
+import {
+  GatewayUnavailableError,
+  NotFoundAtGatewayError,
+  type GatewayNotice,
+  type PaymentGateway,
+  type PspPayment,
+} from '../gateways/port.js';
 import { accountsAt } from '../integrations/gateway-accounts.js';
 import type { AppContext } from '../shared/context.js';
 import {
@@ -118,8 +122,8 @@ export async function settlePayment(ctx: AppContext, charge: ChargeRow, psp: Psp
   }
 }
 
-/** Whether an MP answer says the payment is not this account's (read with another company's token). */
-const notFoundThere = (err: unknown): boolean => err instanceof MpRefusedError && err.status === 404;
+/** Whether the PSP says the payment is not this account's (read with another company's token). */
+const notFoundThere = (err: unknown): boolean => err instanceof NotFoundAtGatewayError;
 
 /** A payment notification: the charge it names, read with the account the charge was made in. */
 async function settlePaymentNotice(ctx: AppContext, notice: GatewayNotice): Promise<Settled> {

@@ -44,3 +44,13 @@ export const newCatalogCode = (prefix: 'of' | 'pl'): string => `${prefix}_${rand
 
 // One-shot: no Hash object per call (every authenticated request hashes its key).
 export const sha256Hex = (value: string): string => hash('sha256', value, 'hex');
+
+/**
+ * A UUID named by `name`: the same name always gives the same one (RFC 4122's version 5 layout over
+ * SHA-256), for an idempotency key a PSP wants as a UUID but that must repeat on every retry.
+ */
+export function nameUuid(name: string): string {
+  const hex = sha256Hex(name);
+  const variant = ((Number.parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

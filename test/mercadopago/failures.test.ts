@@ -149,6 +149,17 @@ describe('Mercado Pago: the pay step when MP fails, and tokens that expire', fun
     const code = (await pay(world.app, link.code, pixForm(link, crypto.randomUUID()))).orderCode ?? '';
     const [payment] = paymentsFor(world, seller.userId, code);
     if (!payment) throw new Error('no MP payment');
+    // MP's payment.created is read back by its own job: done first, so it neither takes the fault
+    // armed below nor counts as a read of the notifications that follow.
+    await world.mp.settled();
+    await eventually(
+      async () =>
+        world.mp.requests.some((r) => r.method === 'GET' && r.path === `/v1/payments/${payment.id}`)
+          ? true
+          : undefined,
+      15_000,
+      'the read of payment.created',
+    );
     world.mp.failNext({ method: 'GET', path: new RegExp(`^/v1/payments/${payment.id}$`) }, { status: 503 });
     const { delivery } = await world.mp.approve(payment.id);
     expect(delivery?.status).to.equal(200);

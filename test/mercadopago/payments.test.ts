@@ -5,6 +5,7 @@ import { validarBoleto } from '@mrmgomes/boleto-utils';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { noticeJobId } from '../../src/orders/gateway-routes.js';
 import { schema } from '../../src/shared/db/index.js';
+import { nameUuid } from '../../src/shared/ids.js';
 import { seed } from '../helpers/app.js';
 import { createIntegration, eventually } from '../events/helpers.js';
 import { payPath } from '../checkout/helpers.js';
@@ -266,6 +267,17 @@ describe('Mercado Pago: Pix, boleto and card charged through each company’s ow
     const { orderCode } = await pay(world.app, link.code, { plink: link.id, payment_method: 'pix' });
     const code = orderCode ?? '';
     const payment = mpPaymentOf(world, seller.userId, code);
+    // MP's payment.created is read back by its own job: done first, so it neither takes the fault
+    // armed below nor counts as a read of the notifications that follow.
+    await world.mp.settled();
+    await eventually(
+      async () =>
+        world.mp.requests.some((r) => r.method === 'GET' && r.path === `/v1/payments/${payment.id}`)
+          ? true
+          : undefined,
+      15_000,
+      'the read of payment.created',
+    );
     const url = `${world.app.url}${payPath(world.app, `/gateway/mercadopago/notifications`)}?data.id=${payment.id}&type=payment`;
     const body = JSON.stringify({
       action: 'payment.updated',
@@ -333,7 +345,7 @@ describe('Mercado Pago: Pix, boleto and card charged through each company’s ow
     expect(done.body.status).to.equal('refunded');
     const refunds = world.mp.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/refunds'));
     expect(new Set(refunds.map((r) => r.headers['x-idempotency-key']))).to.deep.equal(
-      new Set([`refund-${first}`]),
+      new Set([nameUuid(`refund-${first}`)]),
     );
     expect(world.mp.payment(mpPaymentOf(world, seller.userId, first).id)?.status).to.equal('refunded');
     await deliveredOnce(world, 'order.refunded', first);

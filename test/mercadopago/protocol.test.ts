@@ -10,6 +10,7 @@ import { noticeJobId } from '../../src/orders/gateway-routes.js';
 import { seed } from '../helpers/app.js';
 import { payPath } from '../checkout/helpers.js';
 import type { LoggedRequest, NotificationDelivery } from '../helpers/mercadopago/index.js';
+import { requestProblems } from '../helpers/mercadopago/requests.js';
 import {
   BOLETO_PAYER,
   connectMercadoPago,
@@ -351,5 +352,102 @@ describe('Mercado Pago as documented: a boleto MP made is never refused for its 
   it('derives the line from the barcode, and gives none without either', () => {
     expect(boletoNumbersOf({ digitableLine: null, barcode: made.barcode })).to.deep.equal(made);
     expect(boletoNumbersOf({ digitableLine: null, barcode: null })).to.equal(null);
+  });
+});
+
+describe('Mercado Pago stand-in: requests checked against MP’s reference', () => {
+  const key = '0b7c3a52-64e5-4c1f-9d55-6a1c6cf1d2a0';
+  const pix = {
+    transaction_amount: 197.5,
+    description: 'Curso',
+    external_reference: key,
+    notification_url: 'https://pay.example.com/gateway/mercadopago/notifications?source_news=webhooks',
+    payer: { email: 'maria@example.com', first_name: 'Maria', last_name: 'Souza' },
+    metadata: { order_code: key },
+    payment_method_id: 'pix',
+    date_of_expiration: '2026-12-07T12:31:00.000-03:00',
+  };
+  const boleto = {
+    ...pix,
+    payment_method_id: 'bolbradesco',
+    payer: {
+      ...pix.payer,
+      identification: { type: 'CPF', number: '52998224725' },
+      address: {
+        zip_code: '01310100',
+        street_name: 'Avenida Paulista',
+        street_number: '1000',
+        neighborhood: 'Bela Vista',
+        city: 'São Paulo',
+        federal_unit: 'SP',
+      },
+    },
+  };
+  const problem = (body: unknown, idempotencyKey: string | undefined = key) =>
+    requestProblems
+      .createPayment(body, idempotencyKey)
+      ?.body.cause.map((c) => c.description)
+      .join('; ') ?? null;
+
+  it('takes the payments the adapter sends, with or without a numeric application_fee', () => {
+    expect(problem(pix)).to.equal(null);
+    expect(problem(boleto)).to.equal(null);
+    expect(problem({ ...pix, application_fee: 9.85 })).to.equal(null);
+    expect(problem({ ...pix, application_fee: 0 })).to.equal(null);
+  });
+
+  it('refuses what the reference does not name or type otherwise, in MP’s error shape', () => {
+    const refused = requestProblems.createPayment({ ...pix, surprise: 1 }, key);
+    expect(refused?.status).to.equal(400);
+    expect(refused?.body).to.include({ error: 'bad_request', status: 400 });
+    expect(refused?.body.cause[0]).to.include({ code: 1 });
+    expect(problem({ ...pix, surprise: 1 })).to.match(/surprise/);
+    expect(problem({ ...pix, application_fee: '9.85' })).to.match(/application_fee/);
+    expect(problem({ ...pix, transaction_amount: 10.005 })).to.match(/transaction_amount/);
+    expect(problem({ ...pix, external_reference: 'x'.repeat(257) })).to.match(/external_reference/);
+    expect(problem({ ...pix, date_of_expiration: '2026-12-07 12:31' })).to.match(/date_of_expiration/);
+    expect(problem({ ...pix, payer: { first_name: 'Maria' } })).to.match(/payer.email/);
+    expect(problem({ ...pix, installments: 1 })).to.match(/installments/);
+    expect(problem(pix, 'refund-123')).to.match(/X-Idempotency-Key/);
+  });
+
+  it('asks a boleto for the payer’s last name, document and address; a card for its token', () => {
+    expect(problem({ ...boleto, payer: { ...boleto.payer, last_name: undefined } })).to.match(/last_name/);
+    expect(problem({ ...boleto, payer: { ...boleto.payer, address: undefined } })).to.match(/address/);
+    expect(
+      problem({
+        ...boleto,
+        payer: { ...boleto.payer, identification: { type: 'CPF', number: '529.982.247-25' } },
+      }),
+    ).to.match(/identification.number/);
+    const card = { ...pix, payment_method_id: 'visa', date_of_expiration: undefined, installments: 1 };
+    expect(problem(card)).to.match(/token/);
+    expect(problem({ ...card, token: 'ab'.repeat(16), issuer_id: '24' })).to.equal(null);
+  });
+
+  it('checks refunds, searches and the token endpoint too', () => {
+    expect(requestProblems.createRefund({}, key)).to.equal(null);
+    expect(requestProblems.createRefund({ amount: 'all' }, key)?.status).to.equal(400);
+    expect(
+      requestProblems.searchPayments({
+        external_reference: key,
+        sort: 'date_created',
+        criteria: 'desc',
+        limit: '10',
+      }),
+    ).to.equal(null);
+    expect(requestProblems.searchPayments({ external_reference: key })?.status).to.equal(400);
+    const client = { client_id: '1234567890', client_secret: 'secret' };
+    expect(
+      requestProblems.oauthToken({ ...client, grant_type: 'refresh_token', refresh_token: 'TG-1' }),
+    ).to.equal(null);
+    expect(
+      requestProblems.oauthToken({
+        ...client,
+        grant_type: 'refresh_token',
+        refresh_token: 'TG-1',
+        code: 'TG-2',
+      })?.status,
+    ).to.equal(400);
   });
 });

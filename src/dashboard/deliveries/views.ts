@@ -2,6 +2,7 @@
  * An integration's deliveries: the filtered list on its page, the recover action beside its other
  * actions, and one delivery's page with every attempt.
  */
+import { brazilIso } from '../../shared/brazil-time.js';
 import { EVENT_KINDS } from '../../events/kinds.js';
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
 import { html, type SafeHtml } from '../../ui/html.js';
@@ -19,9 +20,8 @@ export interface DeliveryFilter {
   to?: string | undefined;
 }
 
-/** `YYYY-MM-DDTHH:MM` in Brasília (UTC-03:00, no daylight saving since 2019), for a datetime-local. */
-export const brasiliaLocalInput = (instant: Date): string =>
-  new Date(instant.getTime() - 3 * 3_600_000).toISOString().slice(0, 16);
+/** `YYYY-MM-DDTHH:MM` in Brasília, for a datetime-local. */
+export const brasiliaLocalInput = (instant: Date): string => brazilIso(instant).slice(0, 16);
 
 const TONES: Record<DeliveryStatus, Tone> = {
   succeeded: 'good',

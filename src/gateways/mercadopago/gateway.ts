@@ -7,9 +7,11 @@
 import type { AppContext } from '../../shared/context.js';
 import { addDays, brazilDate, brazilIso, startOfBrazilDay } from '../../shared/brazil-time.js';
 import type { PaymentMethod } from '../../shared/enums/payment-methods.js';
+import { nameUuid } from '../../shared/ids.js';
 import { barcodeOfLine, digitableLineOf } from '../boleto.js';
 import {
   ChargeRefusedError,
+  NotFoundAtGatewayError,
   RefundRefusedError,
   type Charge,
   type ChargeRequest,
@@ -269,6 +271,12 @@ export function toPspPayment(payment: MpPayment): PspPayment {
   };
 }
 
+/** MP's 404: not this account's payment (or dispute), in the port's words. */
+function notFound(err: unknown): never {
+  if (err instanceof MpRefusedError && err.status === 404) throw new NotFoundAtGatewayError(err.message);
+  throw err;
+}
+
 /** The adapter for one gateway_accounts row (its public key is the browser SDK's). */
 export function mercadoPagoGateway(deps: Deps, account: { id: number; publicKey: string }): PaymentGateway {
   const sdkUrl = deps.config.mercadoPago?.sdkUrl ?? '';
@@ -292,16 +300,21 @@ export function mercadoPagoGateway(deps: Deps, account: { id: number; publicKey:
       return { ...chargeOf(request, payment, sentAt), ...fees };
     },
     readPayment: async (reference) =>
-      toPspPayment(await withAccount(deps, account.id, (call) => getPayment(call, reference))),
+      toPspPayment(
+        await withAccount(deps, account.id, (call) => getPayment(call, reference)).catch(notFound),
+      ),
     async findPayment(orderCode) {
       const found = await withAccount(deps, account.id, (call) => searchPayments(call, orderCode));
       const ours = found.filter((p) => p.externalReference === orderCode);
       return ours.length === 0 ? undefined : toPspPayment(ours[0] as MpPayment);
     },
     readDisputedPayments: (disputeId) =>
-      withAccount(deps, account.id, (call) => getChargebackPayments(call, disputeId)),
+      withAccount(deps, account.id, (call) => getChargebackPayments(call, disputeId)).catch(notFound),
     async refund(reference, refundKey) {
-      await withAccount(deps, account.id, (call) => refundPayment(call, reference, refundKey)).catch(
+      // MP types X-Idempotency-Key a UUID (mercadopago/openapi by-site/MLB/spec3.yaml, createRefund):
+      // one named by the refund key, the same on every retry.
+      const key = nameUuid(refundKey);
+      await withAccount(deps, account.id, (call) => refundPayment(call, reference, key)).catch(
         (err: unknown) => {
           if (err instanceof MpRefusedError) throw new RefundRefusedError(err.message);
           throw err;

@@ -9,16 +9,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AuthenticationError } from '../../shared/errors.js';
-
-/** What a verified notification asks the service to look at. */
-export interface GatewayNotice {
-  provider: 'mercadopago';
-  topic: 'payment' | 'chargebacks';
-  /** The payment's (or chargeback's) id at MP. */
-  resourceId: string;
-  /** The MP account (user_id) the body names: a hint for a payment the service does not know yet. */
-  accountId: string | null;
-}
+import type { GatewayNotice } from '../port.js';
 
 export interface MpNotificationRequest {
   query: Record<string, unknown>;

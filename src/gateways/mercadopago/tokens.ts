@@ -17,7 +17,7 @@ import { requireReconnection } from '../../integrations/gateway-connection.js';
 import { GrantRefusedError, refreshTokens } from '../../integrations/mercadopago-oauth.js';
 import { findIntegrationById } from '../../integrations/repository.js';
 import { UpstreamUnavailableError } from '../../shared/http/json-client.js';
-import { GatewayUnavailableError } from '../port.js';
+import { AccountDisconnectedError, GatewayUnavailableError } from '../port.js';
 import { MpUnauthorizedError, type MpCall } from './api.js';
 
 type Deps = Pick<AppContext, 'db' | 'config' | 'logger'>;
@@ -31,11 +31,6 @@ export function expiresSoon(
 ): boolean {
   const margin = Math.min((account.tokenLifetimeSeconds * 1000) / 10, DAY_MS);
   return account.tokenExpiresAt.getTime() - now.getTime() <= margin;
-}
-
-/** The account cannot be used until the company connects it again. */
-export class AccountDisconnectedError extends GatewayUnavailableError {
-  override name = 'AccountDisconnectedError';
 }
 
 function mpConfig(deps: Deps) {

@@ -61,8 +61,7 @@
  * ## MercadoPago.js
  *
  * `<script src="${mp.sdkUrl}">` defines `window.MercadoPago`: `new MercadoPago(publicKey,
- * {locale})`, `getIdentificationTypes()`, `getPaymentMethods({bin})`, `getIssuers`,
- * `getInstallments`, `fields.create('cardNumber'|'expirationDate'|'securityCode', {placeholder})
+ * {locale})`, `getPaymentMethods({bin})`, `fields.create('cardNumber'|'expirationDate'|'securityCode', {placeholder})
  * .mount(containerId)` (an iframe from the stand-in's origin), `.on('binChange'|'validityChange'|
  * 'ready'|…, cb)`, `.update({settings: {length}})`, `.unmount()`, and
  * `fields.createCardToken({cardholderName, identificationType, identificationNumber})` →
@@ -85,7 +84,6 @@ export type {
   MpCardToken,
   MpChargeback,
   MpError,
-  MpIdentificationType,
   MpNotification,
   MpOAuthError,
   MpPayment,

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import { boletoNumbers, type BoletoNumbers } from '../../../src/gateways/boleto.js';
 import { staticPixBrCode } from '../../../src/gateways/pix.js';
-import type { MpIdentificationType, MpPaymentMethod } from './wire.js';
+import type { MpPaymentMethod } from './wire.js';
 
 /** True when `digits` passes the Luhn check every card number carries. */
 export function luhnValid(digits: string): boolean {
@@ -162,11 +162,6 @@ export function paymentMethodForBin(bin: string): MpPaymentMethod | null {
   if (!brand) return null;
   return { ...cardMethod(brand), issuer: { id: ISSUER_IDS[brand], name: NAMES[brand], default: true } };
 }
-
-export const IDENTIFICATION_TYPES: MpIdentificationType[] = [
-  { id: 'CPF', name: 'CPF', type: 'number', min_length: 11, max_length: 11 },
-  { id: 'CNPJ', name: 'CNPJ', type: 'number', min_length: 14, max_length: 14 },
-];
 
 /**
  * A CPF or CNPJ with valid check digits (punctuation allowed, as MP takes it). A CNPJ may be the

@@ -2,8 +2,7 @@
  * MercadoPago.js as the stand-in serves it: the text of `GET /js/v2` and of the Secure Fields'
  * iframes. It follows the surface of MP's "SDK JS" reference (sdk-js docs "Core methods" and
  * "Fields module", and the Checkout Transparente pages "Core Methods" / "Secure Fields"):
- * `new MercadoPago(publicKey, {locale})`, `getIdentificationTypes`, `getPaymentMethods({bin})`,
- * `getIssuers`, `getInstallments`, `createCardToken` (raw data), and `mp.fields.create(type,
+ * `new MercadoPago(publicKey, {locale})`, `getPaymentMethods({bin})`, and `mp.fields.create(type,
  * {placeholder, srLabel, ariaRequired})` → `mount(containerId)`, `on(event, cb)` (`ready`,
  * `binChange`, `validityChange`, `change`, `focus`, `blur`, `error`), `update({placeholder,
  * settings})`, `focus()`, `blur()`, `unmount()`; `mp.fields.createCardToken({cardholderName,
@@ -243,9 +242,6 @@ export function sdkScript(origin: string): string {
     };
   }
 
-  MercadoPago.prototype.getIdentificationTypes = function () {
-    return getJson('/v1/identification_types', { public_key: this.publicKey });
-  };
   MercadoPago.prototype.getPaymentMethods = function (params) {
     if (!params || !params.bin) return Promise.reject(new Error('MercadoPago.js - bin is required'));
     return getJson('/v1/payment_methods/search', {
@@ -256,46 +252,6 @@ export function sdkScript(origin: string): string {
       processing_mode: params.processingMode,
     });
   };
-  MercadoPago.prototype.getIssuers = function (params) {
-    return getJson('/v1/payment_methods/card_issuers', {
-      public_key: this.publicKey,
-      payment_method_id: params && params.paymentMethodId,
-      bin: params && params.bin,
-    });
-  };
-  MercadoPago.prototype.getInstallments = function (params) {
-    return getJson('/v1/payment_methods/installments', {
-      public_key: this.publicKey,
-      amount: params && params.amount,
-      bin: params && params.bin,
-      processing_mode: params && params.processingMode,
-      locale: params && params.locale,
-    });
-  };
-  /** The core method that takes raw card data (for a PCI-compliant form; the checkout uses fields). */
-  MercadoPago.prototype.createCardToken = function (data) {
-    var body = {
-      card_number: data.cardNumber,
-      expiration_month: Number(data.cardExpirationMonth),
-      expiration_year: Number(data.cardExpirationYear),
-      security_code: data.securityCode,
-      cardholder: {
-        name: data.cardholderName,
-        identification: { type: data.identificationType, number: data.identificationNumber },
-      },
-    };
-    return fetch(ORIGIN + '/v1/card_tokens?' + query({ public_key: this.publicKey }), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }).then(function (response) {
-      return response.json().then(function (json) {
-        if (!response.ok) throw causesOf(json);
-        return json;
-      });
-    });
-  };
-
   window.MercadoPago = MercadoPago;
 })();
 `;

@@ -7,18 +7,16 @@
  *   "Create and refresh token" `POST /oauth/token` with its error table): the authorization screen
  *   at `{authUrl}/authorization`, the authorization_code grant (with PKCE) and the refresh_token
  *   grant, which rotates the refresh token.
- * - Payments (reference "Payments": "Create payment", "Get payment", "Search payments", "Update
- *   payment"; Checkout Transparente "Pix", "Boleto", "Cards" integration pages; "Test cards" for
+ * - Payments (reference "Payments": "Create payment", "Get payment", "Search payments"; Checkout Transparente "Pix", "Boleto", "Cards" integration pages; "Test cards" for
  *   the cardholder names APRO, OTHE, CONT, CALL, FUND, SECU, EXPI, FORM…): `POST /v1/payments`
- *   with X-Idempotency-Key, `GET /v1/payments/{id}`, `GET /v1/payments/search`,
- *   `PUT /v1/payments/{id}` (cancel).
- * - Refunds (reference "Refunds": "Create refund", "Get refund list", "Get specific refund"):
- *   `POST|GET /v1/payments/{id}/refunds`.
+ *   with X-Idempotency-Key, `GET /v1/payments/{id}`, `GET /v1/payments/search`. Every request a
+ *   seller's server sends is first checked against ./requests.ts (schemas from MP's reference).
+ * - Refunds (reference "Refunds": "Create refund"):
+ *   `POST /v1/payments/{id}/refunds`.
  * - Chargebacks ("Chargeback management": "Manage chargebacks"; reference "Get chargeback"):
  *   `GET /v1/chargebacks/{id}`.
- * - Card tokens, payment methods, identification types (what MercadoPago.js calls; sdk-js "Core
- *   methods" and "Fields module"): `POST /v1/card_tokens`, `GET /v1/payment_methods[/search|
- *   /installments|/card_issuers]`, `GET /v1/identification_types`.
+ * - Card tokens and payment methods (what MercadoPago.js calls; sdk-js "Core methods" and "Fields
+ *   module"): `POST /v1/card_tokens`, `GET /v1/payment_methods/search`.
  * - Notifications ("Webhooks" notifications page, "Validate notification origin"): POST to the
  *   payment's notification_url with `?data.id=&type=`, signed in `x-signature` over the manifest
  *   `id:{data.id};request-id:{x-request-id};ts:{ts};`.
@@ -35,7 +33,6 @@ import QRCode from 'qrcode';
 import {
   CARD_BRANDS,
   CARD_SHAPES,
-  IDENTIFICATION_TYPES,
   ISSUER_IDS,
   PAYMENT_METHODS,
   brandOf,
@@ -51,6 +48,7 @@ import {
   mercadoPagoFee,
   type CardBrand,
 } from './instruments.js';
+import { requestProblems } from './requests.js';
 import { fieldFrame, isFieldType, sdkScript } from './sdk.js';
 import type {
   MpCardToken,
@@ -615,6 +613,9 @@ export class MercadoPagoStandIn {
       return oauthError('invalid_request', 'client_id and client_secret are required');
     if (String(body.client_id) !== this.clientId || body.client_secret !== this.clientSecret)
       return oauthError('invalid_client', 'invalid client_id or client_secret');
+    // The whole body against the reference's shape (./requests.ts), in OAuth's error words.
+    const problem = requestProblems.oauthToken(body);
+    if (problem) return oauthError('invalid_request', problem.body.message);
 
     if (grantType === 'refresh_token') {
       const refreshToken = text(body.refresh_token);
@@ -765,7 +766,7 @@ export class MercadoPagoStandIn {
 
   // ---------------------------------------------------------------- payments
 
-  private async createPayment(userId: number, body: unknown): Promise<Answer> {
+  private async createPayment(userId: number, body: unknown, idempotencyKey?: string): Promise<Answer> {
     if (!isRecord(body)) return badRequest(1, 'the body must be a JSON object');
     const amount = body.transaction_amount;
     if (amount === undefined || amount === null)
@@ -825,6 +826,10 @@ export class MercadoPagoStandIn {
           'date_of_expiration must be between 30 minutes and 30 days from the creation of a Pix payment',
         );
     }
+
+    // Then the whole request against the reference's shape (./requests.ts).
+    const problem = requestProblems.createPayment(body, idempotencyKey);
+    if (problem) return problem;
 
     const id = this.nextPaymentId++;
     const now = this.now();
@@ -1045,6 +1050,8 @@ export class MercadoPagoStandIn {
 
   private search(userId: number, req: Request): Answer {
     const query = queryOf(req);
+    const problem = requestProblems.searchPayments(query);
+    if (problem) return problem;
     const single = (name: string): string | undefined => {
       const value = query[name];
       return Array.isArray(value) ? value[0] : value;
@@ -1114,7 +1121,9 @@ export class MercadoPagoStandIn {
     return refund;
   }
 
-  private createRefund(payment: MpPayment, body: unknown): Answer {
+  private createRefund(payment: MpPayment, body: unknown, idempotencyKey?: string): Answer {
+    const problem = requestProblems.createRefund(body, idempotencyKey);
+    if (problem) return problem;
     const requested = isRecord(body) ? body.amount : undefined;
     if (requested !== undefined && (typeof requested !== 'number' || !Number.isFinite(requested)))
       return badRequest(1, 'amount must be numeric');
@@ -1122,19 +1131,6 @@ export class MercadoPagoStandIn {
     if ('body' in refund) return refund;
     this.notifyLater(payment, 'payment.updated');
     return { status: 201, body: structuredClone(refund) };
-  }
-
-  private updatePayment(payment: MpPayment, body: unknown): Answer {
-    if (!isRecord(body) || body.status !== 'cancelled' || Object.keys(body).length !== 1)
-      return badRequest(1, 'the stand-in updates a payment only to {"status": "cancelled"}');
-    if (payment.status !== 'pending' && payment.status !== 'in_process')
-      return badRequest(
-        3005,
-        'Not valid action, the resource is in a state that does not allow this operation. For more information see the state that has the resource.',
-      );
-    this.setStatus(payment, 'cancelled', 'by_collector');
-    this.notifyLater(payment, 'payment.updated');
-    return { status: 200, body: structuredClone(payment) };
   }
 
   /** `POST /v1/payments` and refunds: the same key from the same seller gets the first answer. */
@@ -1683,7 +1679,7 @@ export class MercadoPagoStandIn {
         if (this.options.requireIdempotencyKey && !req.get('x-idempotency-key'))
           return badRequest(4292, "Header X-Idempotency-Key can't be null");
         return this.idempotently(req, userId, 'POST /v1/payments', () =>
-          this.createPayment(userId, req.body),
+          this.createPayment(userId, req.body, req.get('x-idempotency-key')),
         );
       }),
     );
@@ -1698,38 +1694,14 @@ export class MercadoPagoStandIn {
         return payment ? { status: 200, body: structuredClone(payment) } : paymentNotFound();
       }),
     );
-    app.put(
-      '/v1/payments/:id',
-      authed((req, userId) => {
-        const payment = this.ownedPayment(userId, req.params.id);
-        return payment ? this.updatePayment(payment, req.body) : paymentNotFound();
-      }),
-    );
     app.post(
       '/v1/payments/:id/refunds',
       authed((req, userId) => {
         const payment = this.ownedPayment(userId, req.params.id);
         if (!payment) return paymentNotFound();
         return this.idempotently(req, userId, `POST /v1/payments/${payment.id}/refunds`, () =>
-          this.createRefund(payment, req.body),
+          this.createRefund(payment, req.body, req.get('x-idempotency-key')),
         );
-      }),
-    );
-    app.get(
-      '/v1/payments/:id/refunds',
-      authed((req, userId) => {
-        const payment = this.ownedPayment(userId, req.params.id);
-        return payment ? { status: 200, body: structuredClone(payment.refunds) } : paymentNotFound();
-      }),
-    );
-    app.get(
-      '/v1/payments/:id/refunds/:refundId',
-      authed((req, userId) => {
-        const payment = this.ownedPayment(userId, req.params.id);
-        const refund = payment?.refunds.find((r) => String(r.id) === req.params.refundId);
-        return refund
-          ? { status: 200, body: structuredClone(refund) }
-          : mpError(404, 'Refund not found', 2000, 'Refund not found');
       }),
     );
     app.get(
@@ -1747,19 +1719,6 @@ export class MercadoPagoStandIn {
       publicRoute((req, userId) => this.cardTokenRecord(userId, req.body)),
     );
     app.get(
-      '/v1/card_tokens/:id',
-      publicRoute((req, userId) => {
-        const token = this.cardTokens.get(String(req.params.id));
-        return token && token.userId === userId
-          ? { status: 200, body: structuredClone(token.json) }
-          : mpError(404, 'Card Token not found', 2006, 'Card Token not found');
-      }),
-    );
-    app.get(
-      '/v1/payment_methods',
-      publicRoute(() => ({ status: 200, body: PAYMENT_METHODS })),
-    );
-    app.get(
       '/v1/payment_methods/search',
       publicRoute((req) => {
         const bin = firstQuery(req, 'bins') ?? firstQuery(req, 'bin') ?? '';
@@ -1768,78 +1727,6 @@ export class MercadoPagoStandIn {
         return { status: 200, body: { paging: { total: results.length, limit: 30, offset: 0 }, results } };
       }),
     );
-    app.get(
-      '/v1/payment_methods/card_issuers',
-      publicRoute((req) => {
-        const method =
-          paymentMethodForBin(firstQuery(req, 'bin') ?? '') ??
-          PAYMENT_METHODS.find((m) => m.id === firstQuery(req, 'payment_method_id'));
-        const brand = CARD_BRANDS.find((b) => b === method?.id);
-        if (!brand) return { status: 200, body: [] };
-        return {
-          status: 200,
-          body: [
-            {
-              id: String(ISSUER_IDS[brand]),
-              name: method?.name,
-              secure_thumbnail: method?.secure_thumbnail,
-              thumbnail: method?.thumbnail,
-              processing_mode: 'aggregator',
-              merchant_account_id: null,
-            },
-          ],
-        };
-      }),
-    );
-    app.get(
-      '/v1/payment_methods/installments',
-      publicRoute((req) => {
-        const amount = Number(firstQuery(req, 'amount'));
-        const method = paymentMethodForBin(firstQuery(req, 'bin') ?? '');
-        if (!method || !(amount > 0)) return { status: 200, body: [] };
-        // Without interest: who pays interest on instalments is a seller setting MP keeps; not modelled.
-        const payerCosts = Array.from({ length: 12 }, (_, i) => {
-          const installments = i + 1;
-          const each = round2(amount / installments);
-          return {
-            installments,
-            installment_rate: 0,
-            discount_rate: 0,
-            labels:
-              installments === 1
-                ? ['CFT_0,00%|TEA_0,00%']
-                : ['CFT_0,00%|TEA_0,00%', 'recommended_installment'],
-            installment_rate_collector: ['MERCADOPAGO'],
-            min_allowed_amount: 1,
-            max_allowed_amount: 60000,
-            recommended_message: `${installments} parcela${installments > 1 ? 's' : ''} de R$ ${each.toFixed(2).replace('.', ',')} (R$ ${amount.toFixed(2).replace('.', ',')})`,
-            installment_amount: each,
-            total_amount: amount,
-            payment_method_option_id: hex(8),
-          };
-        });
-        return {
-          status: 200,
-          body: [
-            {
-              payment_method_id: method.id,
-              payment_type_id: method.payment_type_id,
-              thumbnail: method.thumbnail,
-              secure_thumbnail: method.secure_thumbnail,
-              processing_mode: 'aggregator',
-              merchant_account_id: null,
-              issuer: method.issuer,
-              payer_costs: payerCosts,
-            },
-          ],
-        };
-      }),
-    );
-    app.get(
-      '/v1/identification_types',
-      publicRoute(() => ({ status: 200, body: IDENTIFICATION_TYPES })),
-    );
-
     app.get('/js/v2', (_req, res) => {
       res.set('content-type', 'application/javascript; charset=utf-8');
       res.set('cache-control', 'no-store');

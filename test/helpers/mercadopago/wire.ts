@@ -236,14 +236,6 @@ export interface MpPaymentMethod {
   issuer?: { id: number; name: string; default: boolean };
 }
 
-export interface MpIdentificationType {
-  id: 'CPF' | 'CNPJ';
-  name: string;
-  type: 'number';
-  min_length: number;
-  max_length: number;
-}
-
 /** The body of a webhook notification MP POSTs to a payment's notification_url. */
 /** MP's older IPN call (Webhooks guide, IPN): `?topic=&id=` on the URL, a resource address in the body. */
 export interface MpIpnNotification {
