@@ -347,7 +347,8 @@ const ptBR: Messages = {
     phone: 'Celular',
     phoneHint: 'Com código do país e DDD, por exemplo +55 11 98765-4321.',
     document: 'CPF ou CNPJ',
-    documentHint: 'Só os números, ou no formato 000.000.000-00.',
+    documentHint:
+      'Com ou sem pontuação, como 000.000.000-00 ou 00.000.000/0000-00 (um CNPJ novo tem letras).',
     paymentMethod: 'Forma de pagamento',
     pay: (amount) => `Pagar ${amount}`,
     errorSummary: 'Confira os campos abaixo:',
@@ -360,7 +361,7 @@ const ptBR: Messages = {
         : first === each
           ? `${n}x de ${each} sem juros`
           : `${n}x sem juros: 1x de ${first} e ${n - 1}x de ${each}`,
-    documentHintBoleto: 'Obrigatório para boleto. Só os números, ou no formato 000.000.000-00.',
+    documentHintBoleto: 'Obrigatório para boleto. Com ou sem pontuação (um CNPJ novo tem letras).',
     addressHeading: 'Endereço do pagador (boleto)',
     addressHint: 'Só para pagamento com boleto: o emissor do boleto exige o endereço de quem paga.',
     zipCode: 'CEP',
@@ -627,7 +628,8 @@ const en: Messages = {
     phone: 'Mobile phone',
     phoneHint: 'With country and area code, for example +55 11 98765-4321.',
     document: 'CPF or CNPJ (Brazilian tax ID)',
-    documentHint: 'Digits only, or formatted as 000.000.000-00.',
+    documentHint:
+      'With or without punctuation, as 000.000.000-00 or 00.000.000/0000-00 (a new CNPJ has letters).',
     paymentMethod: 'Payment method',
     pay: (amount) => `Pay ${amount}`,
     errorSummary: 'Please check these fields:',
@@ -640,7 +642,7 @@ const en: Messages = {
         : first === each
           ? `${n} × ${each}, interest-free`
           : `${n} payments, interest-free: 1 × ${first} and ${n - 1} × ${each}`,
-    documentHintBoleto: 'Required for boleto. Digits only, or as 000.000.000-00.',
+    documentHintBoleto: 'Required for boleto. With or without punctuation (a new CNPJ has letters).',
     addressHeading: 'Payer’s address (boleto)',
     addressHint: 'For boleto only: the boleto’s issuer requires the payer’s address.',
     zipCode: 'CEP (postal code)',
