@@ -198,3 +198,45 @@ describe('Mercado Pago: a platform fee on each payment, and the fees each order 
     expect(paid.net_amount).to.equal(reais(cents(paid.amount) - cents(mpFee)));
   });
 });
+
+describe('Mercado Pago: the fees of an order made from a read, its pay step never answered', function () {
+  this.timeout(60_000);
+  const world = mercadoPagoWorld({ MERCADOPAGO_RECONCILE_AFTER_SECONDS: '1' });
+
+  it('records the platform fee MP split off and MP’s own, as MP lists them', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    await setCompanyPlatformFee(world.app.ctx.db, tenant.company.id, { percent: '10.00', fixed: '0.00' });
+    const link = await offerLink(world.app, tenant);
+    const attempt = crypto.randomUUID();
+    world.mp.failNext({ method: 'POST', path: /^\/v1\/payments$/ }, { kind: 'reset-after-create' });
+    const lost = await pay(world.app, link.code, {
+      plink: link.id,
+      payment_method: 'credit_card',
+      card_token: world.mp.createCardToken(seller, { holder: 'APRO' }),
+      card_payment_method_id: 'visa',
+      attempt,
+    });
+    expect(lost.status).to.equal(503);
+    const [payment] = world.mp.paymentsOf(seller.userId).filter((p) => p.external_reference === attempt);
+    const listed = (type: string) => payment?.fee_details.find((f) => f.type === type)?.amount ?? NaN;
+    const order = await eventually(
+      async () => {
+        const res = await world.app.http.get<FeeOrder>(`${P}/orders/${attempt}`, {
+          auth: tenant.panel_token,
+        });
+        return res.status === 200 && res.body.status === 'paid' ? res.body : undefined;
+      },
+      20_000,
+      'the reconciliation to make and pay the order',
+    );
+    expect(order.fees).to.deep.equal({
+      platform: reais(cents(listed('application_fee'))),
+      gateway: reais(cents(listed('mercadopago_fee'))),
+    });
+    expect(cents(order.fees.platform)).to.equal(Math.round(cents(order.amount) * 0.1));
+    expect(order.net_amount).to.equal(
+      reais(cents(order.amount) - cents(order.fees.platform) - cents(order.fees.gateway)),
+    );
+  });
+});
