@@ -1,6 +1,6 @@
 /**
  * The credentials an integration holds (a webhook's custom header values, an ad platform's access
- * token, a fiscal provider's API token): sealed under CREDENTIALS_ENCRYPTION_KEY
+ * token, a fiscal provider's API token): sealed under the credentials key ring
  * (src/shared/credentials.ts) in the integration's row, opened only to make a request, and masked in
  * every answer and page; a PATCH that sends the mask back keeps the stored value.
  */
