@@ -20,6 +20,10 @@ export const USAGE = `Usage: npm run cli -- <command> [options]
       Set the company's platform fee on each Mercado Pago payment: P percent (0-50) of the amount
       plus F reais, each with at most two decimals; a part not given stays as it was. --reset
       returns both parts to the deployment's PLATFORM_FEE_PERCENT and PLATFORM_FEE_FIXED.
+  credentials reseal [--batch N]
+      Seal every stored credential again under the newest key of CREDENTIALS_ENCRYPTION_KEYS, N rows
+      at a time (default 100), while the service runs, printing progress; afterwards the older keys
+      can be removed from the ring (docs/operations.md, "Rotating the credentials key").
   listen --company ID [--events KIND,KIND] [--forward-to URL] [--json]
       Like \`stripe listen\`: receive the company's webhooks on a local receiver and print one
       verified line per event (whole bodies with --json), optionally forwarding each; the webhook
@@ -55,6 +59,7 @@ export type Invocation =
   | { command: 'key revoke'; companyId: number; keyId: number }
   | { command: 'token create'; companyId: number; userId: number | undefined }
   | { command: 'company activate' | 'company deactivate'; companyId: number }
+  | { command: 'credentials reseal'; batch: number }
   | {
       command: 'company fee';
       companyId: number;
@@ -90,6 +95,7 @@ const OPTIONS = {
   percent: { type: 'string' },
   fixed: { type: 'string' },
   reset: { type: 'boolean' },
+  batch: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -104,6 +110,7 @@ const COMMAND_OPTIONS: Record<string, readonly OptionName[]> = {
   'company activate': ['company'],
   'company deactivate': ['company'],
   'company fee': ['company', 'percent', 'fixed', 'reset'],
+  'credentials reseal': ['batch'],
   listen: ['company', 'events', 'forward-to', 'json'],
   'events list': ['company', 'type', 'since', 'limit'],
   'queues status': ['queue', 'json'],
@@ -184,6 +191,11 @@ export function parseInvocation(argv: string[]): Invocation {
     case 'company activate':
     case 'company deactivate':
       return { command, companyId: positiveInt(values.company, 'company') };
+    case 'credentials reseal': {
+      const batch = values.batch === undefined ? 100 : positiveInt(values.batch, 'batch');
+      if (batch > 10_000) throw new UsageError('--batch must be at most 10000');
+      return { command, batch };
+    }
     case 'company fee': {
       const reset = values.reset ?? false;
       const percent = money(values.percent, 'percent', 50);

@@ -8,6 +8,7 @@ import {
 } from '../companies/service.js';
 import { findCompany } from '../companies/repository.js';
 import { platformFeeRule } from '../companies/fees.js';
+import { resealCredentials } from '../integrations/reseal.js';
 import { parseInvocation, UsageError, USAGE, type Invocation } from './arguments.js';
 import { listCompanyEvents } from './events.js';
 import { listen, ListenError } from './listen.js';
@@ -130,6 +131,24 @@ async function run(
         `Company ${row.id} "${row.name}": platform fee ${rule.percent}% (${whose(row.platformFeePercent)}) + ` +
           `R$ ${rule.fixed} (${whose(row.platformFeeFixed)}) on each Mercado Pago payment from now on`,
       );
+      return;
+    }
+    case 'credentials reseal': {
+      const newest = config.credentialsKey?.keys[0]?.id;
+      if (newest === undefined)
+        throw new Error('no CREDENTIALS_ENCRYPTION_KEY(S) is set: nothing can be resealed');
+      console.log(`Resealing stored credentials under key "${newest}", ${invocation.batch} rows at a time`);
+      const done = await resealCredentials({ db, config }, invocation.batch, (p) =>
+        console.log(
+          `  ${p.table}: ${p.checked} checked, ${p.resealed} resealed, ${p.unreadable.length} unreadable`,
+        ),
+      );
+      const unreadable = done.flatMap((p) => p.unreadable.map((id) => `${p.table} ${id}`));
+      if (unreadable.length > 0)
+        throw new Error(
+          `no key of the ring opens ${unreadable.join(', ')}: keep the older keys until they are dealt with`,
+        );
+      console.log(`Done: every credential is sealed under key "${newest}"; older keys may be removed.`);
       return;
     }
     case 'events list': {

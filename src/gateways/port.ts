@@ -198,6 +198,8 @@ export interface PspPayment {
   paidAt: Date | null;
   /** What the PSP keeps as its own fee (reais, two decimals), when it says; null or absent: unknown. */
   gatewayFee?: string | null;
+  /** The platform fee the PSP split off (reais, two decimals), when it says; null or absent: unknown. */
+  platformFee?: string | null;
 }
 
 /** What a gateway callback may report about an order. */

@@ -4,7 +4,7 @@
  * the way in and opens on the way out, so no caller ever holds a sealed value or writes a plain one.
  */
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import { credentialSealer } from '../shared/credentials.js';
+import { credentialSealer, type KeyRing } from '../shared/credentials.js';
 import { schema, type Executor } from '../shared/db/index.js';
 import { insertedRow } from '../shared/db/inserted.js';
 
@@ -42,7 +42,7 @@ export interface TokenGrant {
 const purpose = (id: number, column: 'access_token' | 'refresh_token'): string =>
   `gateway_account:${id}:${column}`;
 
-function opened(key: Buffer | undefined, row: AccountRow): GatewayAccount {
+function opened(key: KeyRing | undefined, row: AccountRow): GatewayAccount {
   const sealer = credentialSealer(key);
   return {
     id: row.id,
@@ -61,7 +61,7 @@ function opened(key: Buffer | undefined, row: AccountRow): GatewayAccount {
 }
 
 const sealedTokens = (
-  key: Buffer | undefined,
+  key: KeyRing | undefined,
   id: number,
   grant: Pick<TokenGrant, 'accessToken' | 'refreshToken' | 'expiresInSeconds'>,
   now: Date,
@@ -82,7 +82,7 @@ const sealedTokens = (
  */
 export async function connectAccount(
   tx: Executor,
-  key: Buffer | undefined,
+  key: KeyRing | undefined,
   values: { companyId: number; provider: AccountRow['provider']; integrationId: number; grant: TokenGrant },
   now = new Date(),
 ): Promise<GatewayAccount> {
@@ -129,7 +129,7 @@ export async function connectAccount(
 
 export async function findAccount(
   db: Executor,
-  key: Buffer | undefined,
+  key: KeyRing | undefined,
   id: number,
 ): Promise<GatewayAccount | undefined> {
   const [row] = await db.select().from(gatewayAccounts).where(eq(gatewayAccounts.id, id));
@@ -139,7 +139,7 @@ export async function findAccount(
 /** The account row locked for a token refresh: one refresh at a time, the others use its result. */
 export async function lockAccount(
   tx: Executor,
-  key: Buffer | undefined,
+  key: KeyRing | undefined,
   id: number,
 ): Promise<GatewayAccount | undefined> {
   const [row] = await tx.select().from(gatewayAccounts).where(eq(gatewayAccounts.id, id)).for('update');
@@ -172,7 +172,7 @@ export async function accountsAt(
 /** A refresh's new tokens (the PSP rotates the refresh token), in the caller's transaction. */
 export async function storeRefreshedTokens(
   tx: Executor,
-  key: Buffer | undefined,
+  key: KeyRing | undefined,
   id: number,
   grant: Pick<TokenGrant, 'accessToken' | 'refreshToken' | 'expiresInSeconds'>,
   now = new Date(),
@@ -181,6 +181,37 @@ export async function storeRefreshedTokens(
     .update(gatewayAccounts)
     .set({ ...sealedTokens(key, id, grant, now), refreshedAt: now })
     .where(eq(gatewayAccounts.id, id));
+}
+
+/** The ids of accounts after `afterId`, in order, `limit` of them: a batch of `cli credentials reseal`. */
+export async function accountIdsAfter(db: Executor, afterId: number, limit: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: gatewayAccounts.id })
+    .from(gatewayAccounts)
+    .where(sql`${gatewayAccounts.id} > ${afterId}`)
+    .orderBy(gatewayAccounts.id)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Seals an account's tokens again under the ring's newest key, in the caller's transaction, under the
+ * row's lock (a token refresh waits, and its own write seals with the newest key anyway). Answers
+ * whether it wrote anything.
+ */
+export async function resealAccount(tx: Executor, key: KeyRing | undefined, id: number): Promise<boolean> {
+  const [row] = await tx.select().from(gatewayAccounts).where(eq(gatewayAccounts.id, id)).for('update');
+  const sealer = credentialSealer(key);
+  if (!row || (sealer.isCurrent(row.accessToken) && sealer.isCurrent(row.refreshToken))) return false;
+  const account = opened(key, row);
+  await tx
+    .update(gatewayAccounts)
+    .set({
+      accessToken: sealer.seal(account.accessToken, purpose(id, 'access_token')),
+      refreshToken: sealer.seal(account.refreshToken, purpose(id, 'refresh_token')),
+    })
+    .where(eq(gatewayAccounts.id, id));
+  return true;
 }
 
 /** The PSP refused a refresh: the tokens are dead until the company connects again. */

@@ -25,6 +25,13 @@ const OAUTH_STATE_RENEW_BEFORE_MS = 10 * 60 * 1000;
 
 const stateVerifierPurpose = (state: string): string => `oauth_state:${state}:code_verifier`;
 
+/** A pending state's sealed verifier under the ring's newest key; undefined when it already is. */
+export function resealStateVerifier(deps: Deps, state: string, sealed: string): string | undefined {
+  const sealer = credentialSealer(deps.config.credentialsKey);
+  if (sealer.isCurrent(sealed)) return undefined;
+  return sealer.seal(sealer.open(sealed, stateVerifierPurpose(state)), stateVerifierPurpose(state));
+}
+
 /** A fresh single-use state, its expiry and its sealed PKCE verifier: the columns that start an authorization. */
 export function newOauthState(
   deps: Deps,

@@ -233,6 +233,32 @@ export async function findIntegrationById(db: Executor, id: number): Promise<Int
   return row;
 }
 
+/** The ids of integrations holding sealed values after `afterId`, in order: a batch of `cli credentials reseal`. */
+export async function sealedIntegrationIdsAfter(
+  db: Executor,
+  afterId: number,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .select({ id: integrations.id })
+    .from(integrations)
+    .where(
+      sql`${integrations.id} > ${afterId} AND (${integrations.headers} IS NOT NULL OR ${integrations.secrets} IS NOT NULL OR ${integrations.oauthCodeVerifier} IS NOT NULL)`,
+    )
+    .orderBy(asc(integrations.id))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** Writes an integration's sealed columns as re-sealed (nothing else of the row changes). */
+export async function setSealedColumns(
+  db: Executor,
+  id: number,
+  values: Partial<Pick<IntegrationRow, 'headers' | 'secrets' | 'oauthCodeVerifier'>>,
+): Promise<void> {
+  await db.update(integrations).set(values).where(eq(integrations.id, id));
+}
+
 /** One integration by id, locked (its OAuth state is renewed under this lock). */
 export async function lockIntegration(db: Executor, id: number): Promise<IntegrationRow | undefined> {
   const [row] = await db.select().from(integrations).where(eq(integrations.id, id)).for('update');

@@ -42,9 +42,13 @@ export async function markOrderPaid(
 }
 
 /** pending → failed (the gateway reported a failed payment); conditional like every transition. */
-/** Records what the PSP kept of the order's payment as its own fee, once it says. */
-export async function setGatewayFee(db: Executor, code: string, gatewayFee: string): Promise<void> {
-  await db.update(orders).set({ gatewayFee }).where(eq(orders.code, code));
+/** Records the fees the PSP listed for the order's payment, once it says. */
+export async function setOrderFees(
+  db: Executor,
+  code: string,
+  fees: { gatewayFee: string; platformFee: string },
+): Promise<void> {
+  await db.update(orders).set(fees).where(eq(orders.code, code));
 }
 
 export async function markOrderFailed(tx: Executor, orderId: number): Promise<OrderRow | undefined> {

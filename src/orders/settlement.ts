@@ -26,7 +26,7 @@ import {
 } from './charge-repository.js';
 import { recordCharge, requestedAmount, scheduleReconciliation } from './charges.js';
 import { abandonDeadline } from './deadlines.js';
-import { findOrderByCode, setGatewayFee, type OrderRow } from './repository.js';
+import { findOrderByCode, setOrderFees, type OrderRow } from './repository.js';
 import { chargeBack, confirmPayment, failPayment, refundOrder } from './service.js';
 
 /** What applying a PSP payment did, for logs and job results. */
@@ -84,9 +84,15 @@ export async function settlePayment(ctx: AppContext, charge: ChargeRow, psp: Psp
       })
     ).order;
   }
-  // MP lists its fee once the payment is approved: recorded whatever the read goes on to change.
-  if (psp.gatewayFee != null && Number(order.gatewayFee ?? NaN) !== Number(psp.gatewayFee))
-    await setGatewayFee(ctx.db, order.code, psp.gatewayFee);
+  // MP lists the fees once the payment is approved (its own, and the platform's it split off, which an
+  // order made from a read, its pay step never answered, learns only here): recorded whatever comes next.
+  const differs = (stored: string | null, read: string | null | undefined): boolean =>
+    read != null && Number(stored ?? NaN) !== Number(read);
+  if (differs(order.gatewayFee, psp.gatewayFee) || differs(order.platformFee, psp.platformFee))
+    await setOrderFees(ctx.db, order.code, {
+      gatewayFee: psp.gatewayFee ?? order.gatewayFee ?? '0.00',
+      platformFee: psp.platformFee ?? order.platformFee ?? '0.00',
+    });
   switch (psp.status) {
     case 'pending':
       return 'unchanged';

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { keyRingProblem, parseKeyRing, singleKeyRing, type KeyRing } from './credentials.js';
 import { fieldErrors } from './validation/fields.js';
 
 /**
@@ -100,12 +101,8 @@ export interface Config {
   orderAbandonAfterSeconds: number;
   /** The deployment's Mercado Pago application; undefined when MERCADOPAGO_CLIENT_ID is unset. */
   mercadoPago: MercadoPagoConfig | undefined;
-  /**
-   * AES-256-GCM key that seals stored credentials (gateway tokens). Outside production it defaults to
-   * a documented development key; in production it is required once a gateway that stores tokens is
-   * configured, and undefined otherwise.
-   */
-  credentialsKey: Buffer | undefined;
+  /** Keys sealing stored credentials, newest first (src/shared/credentials.ts); undefined: none set in production. */
+  credentialsKey: KeyRing | undefined;
   email: EmailConfig;
   /** The deployment's platform fee on each MP payment (reais with two decimals); `cli company fee` overrides it. */
   platformFee: { percent: string; fixed: string };
@@ -268,6 +265,10 @@ const schema = Joi.object({
         : helpers.message({ custom: 'must be 32 random bytes in base64 (openssl rand -base64 32)' }),
     )
     .messages({ 'string.base64': 'must be 32 random bytes in base64 (openssl rand -base64 32)' }),
+  CREDENTIALS_ENCRYPTION_KEYS: Joi.string().custom((value: string, helpers) => {
+    const problem = keyRingProblem(value);
+    return problem === undefined ? value : helpers.message({ custom: problem });
+  }),
   SMTP_URL: Joi.string().uri({ scheme: ['smtp', 'smtps'] }),
   EMAIL_FROM: Joi.string().email({ tlds: false }),
   EMAIL_RATE_LIMIT_PER_HOUR: Joi.number().integer().min(1).max(1_000_000).default(500),
@@ -355,6 +356,7 @@ interface RawEnv {
   FOCUSNFE_API_URL: string;
   FOCUSNFE_TIMEOUT_MS: number;
   CREDENTIALS_ENCRYPTION_KEY?: string;
+  CREDENTIALS_ENCRYPTION_KEYS?: string;
   SMTP_URL?: string;
   EMAIL_FROM?: string;
   EMAIL_RATE_LIMIT_PER_HOUR: number;
@@ -381,11 +383,12 @@ function mercadoPagoOf(raw: RawEnv): MercadoPagoConfig | undefined {
   };
 }
 
-/** The key that seals stored credentials; production with MP and no key is refused by name. */
-function credentialsKeyOf(raw: RawEnv, production: boolean, mercadoPago: boolean): Buffer | undefined {
+/** The keys that seal stored credentials (the ring supersedes the single key); production with MP and none is refused by name. */
+function credentialsKeyOf(raw: RawEnv, production: boolean, mercadoPago: boolean): KeyRing | undefined {
+  if (raw.CREDENTIALS_ENCRYPTION_KEYS !== undefined) return parseKeyRing(raw.CREDENTIALS_ENCRYPTION_KEYS);
   if (raw.CREDENTIALS_ENCRYPTION_KEY !== undefined)
-    return Buffer.from(raw.CREDENTIALS_ENCRYPTION_KEY, 'base64');
-  if (!production) return Buffer.from(DEV_CREDENTIALS_ENCRYPTION_KEY, 'base64');
+    return singleKeyRing(Buffer.from(raw.CREDENTIALS_ENCRYPTION_KEY, 'base64'));
+  if (!production) return singleKeyRing(Buffer.from(DEV_CREDENTIALS_ENCRYPTION_KEY, 'base64'));
   if (mercadoPago) {
     throw new ConfigError(
       'Invalid configuration:\n  CREDENTIALS_ENCRYPTION_KEY: is required in production when MERCADOPAGO_CLIENT_ID is set (openssl rand -base64 32)',
@@ -413,7 +416,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const base = trimSlash(raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT}`);
   const production = raw.NODE_ENV === 'production';
   const mercadoPago = mercadoPagoOf(raw);
-  if (production && raw.CREDENTIALS_ENCRYPTION_KEY === DEV_CREDENTIALS_ENCRYPTION_KEY) {
+  const keys = [raw.CREDENTIALS_ENCRYPTION_KEY, ...(raw.CREDENTIALS_ENCRYPTION_KEYS ?? '').split(/[:,]/)];
+  if (production && keys.includes(DEV_CREDENTIALS_ENCRYPTION_KEY)) {
     throw new ConfigError(
       'Invalid configuration:\n  CREDENTIALS_ENCRYPTION_KEY: the documented development key cannot be used in production',
     );

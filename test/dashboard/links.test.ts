@@ -193,6 +193,40 @@ describe('dashboard payment links', function () {
     expect(readable(refused.text)).to.include('Offer or plan: this offer is not active');
   });
 
+  it('takes a buyer’s alphanumeric CNPJ (2026) typed with its mask, and says in Portuguese when it is wrong', async () => {
+    const offer = activeOffer(tenant);
+    const id = await create(owner, {
+      mode: 'test',
+      item: `offer:${offer.code}`,
+      customer_document: '12.abc.345/01de-35',
+      payment_methods: ['boleto'],
+    });
+    expect((await apiLink(id, tenant.keys.test)).customer.document).to.equal('12ABC34501DE35');
+    const wrong = await send(app, 'POST', '/links?lang=pt-BR', {
+      session: owner,
+      form: {
+        mode: 'test',
+        item: `offer:${offer.code}`,
+        customer_document: '12.ABC.345/01DE-36',
+        payment_methods: ['boleto'],
+      },
+    });
+    expect(wrong.status).to.equal(400);
+    expect(readable(wrong.text)).to.include('CPF ou CNPJ: não é um CNPJ válido.');
+    const shape = await send(app, 'POST', '/links?lang=pt-BR', {
+      session: owner,
+      form: {
+        mode: 'test',
+        item: `offer:${offer.code}`,
+        customer_document: '12ABC',
+        payment_methods: ['pix'],
+      },
+    });
+    expect(readable(shape.text)).to.include(
+      'CPF ou CNPJ: deve ser um CPF (11 dígitos) ou um CNPJ (14 caracteres: 12 dígitos ou letras e 2 dígitos).',
+    );
+  });
+
   it('lists one mode’s links, filtered by status and searched by external reference; cancels one after confirming', async () => {
     const offer = activeOffer(tenant);
     const reference = `search-${Date.now()}`;

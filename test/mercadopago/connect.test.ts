@@ -153,7 +153,8 @@ describe('Mercado Pago: a company connects its own account (OAuth)', function ()
     expect(dump.length).to.be.greaterThan(1000);
     for (const token of tokens) expect(dump.includes(token), 'a token in the dump').to.equal(false);
     // …while the service can still use them: they are sealed, not lost.
-    expect(dump).to.match(/"access_token":"v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"/);
+    // Sealed values name their key (`default`: CREDENTIALS_ENCRYPTION_KEY's, docs/operations.md).
+    expect(dump).to.match(/"access_token":"v2\.default\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"/);
   });
 
   it('refuses provider mercadopago where the deployment has no MP application, naming config.provider', async () => {

@@ -3,6 +3,10 @@ import type { SeedResult } from '../../src/cli/seed.js';
 import { setCompanyPlatformFee } from '../../src/companies/service.js';
 import { noticeJobId } from '../../src/orders/gateway-routes.js';
 import { readable, send, signIn } from '../dashboard/helpers.js';
+import { eq } from 'drizzle-orm';
+import { schema } from '../../src/shared/db/index.js';
+import { createLink } from '../checkout/helpers.js';
+import { eventually } from '../helpers/eventually.js';
 import { seed } from '../helpers/app.js';
 import type { NotificationDelivery } from '../helpers/mercadopago/index.js';
 import { connectMercadoPago, mercadoPagoWorld, offerLink, P, pay, type MercadoPagoWorld } from './helpers.js';
@@ -26,6 +30,9 @@ describe('Mercado Pago: a platform fee on each payment, and the fees each order 
   const world = mercadoPagoWorld({
     PLATFORM_FEE_PERCENT: String(DEFAULT.percent),
     PLATFORM_FEE_FIXED: String(DEFAULT.fixed),
+    // The renewal sweep runs often, so a renewal made due below is charged within moments.
+    RENEWAL_SWEEP_MS: '300',
+    RENEWAL_RETRY_SCHEDULE: '3600',
   });
 
   const orderOf = async (tenant: SeedResult, code: string): Promise<FeeOrder> => {
@@ -131,6 +138,54 @@ describe('Mercado Pago: a platform fee on each payment, and the fees each order 
     });
   });
 
+  it('takes the company’s fee on a subscription’s renewal too', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    await setCompanyPlatformFee(world.app.ctx.db, tenant.company.id, { percent: '5.00', fixed: '0.00' });
+    const plan = tenant.plans.find((p) => p.status === 'active');
+    if (!plan) throw new Error('seed has no active plan');
+    const link = await createLink(world.app, tenant.keys.live, { plan_code: plan.code });
+    const first = await pay(world.app, plan.code, {
+      plink: link.id,
+      payment_method: 'credit_card',
+      installments: '1',
+      card_token: world.mp.createCardToken(seller, { holder: 'APRO' }),
+      card_payment_method_id: 'visa',
+    });
+    expect(first.status, first.page).to.equal(303);
+    const { subscriptions } = schema;
+    const subscription = await eventually(
+      async () =>
+        (
+          await world.app.ctx.db
+            .select()
+            .from(subscriptions)
+            .where(eq(subscriptions.companyId, tenant.company.id))
+        )[0],
+      15_000,
+      'the subscription',
+    );
+    // Its period ends, as time would have it: the sweep charges the renewal through MP.
+    await world.app.ctx.db
+      .update(subscriptions)
+      .set({ currentPeriodEnd: new Date(Date.now() - 120_000) })
+      .where(eq(subscriptions.id, subscription.id));
+    const renewal = await eventually(
+      () =>
+        world.mp.requests.find(
+          (r) =>
+            r.method === 'POST' &&
+            r.path === '/v1/payments' &&
+            r.userId === seller.userId &&
+            r.headers['x-idempotency-key'] !== first.orderCode,
+        ),
+      15_000,
+      'the renewal’s payment',
+    );
+    const body = renewal.body as { transaction_amount: number; application_fee?: number };
+    expect(body.application_fee).to.equal(Math.round(cents(body.transaction_amount) * 0.05) / 100);
+  });
+
   it('sends no application_fee when a company’s fee is zero; the order shows only MP’s fee', async () => {
     const tenant = await seed();
     const { seller } = await connectMercadoPago(world, tenant);
@@ -141,5 +196,47 @@ describe('Mercado Pago: a platform fee on each payment, and the fees each order 
     expect(pending.net_amount).to.equal(pending.amount);
     expect(paid.fees).to.deep.equal({ platform: '0.00', gateway: reais(cents(mpFee)) });
     expect(paid.net_amount).to.equal(reais(cents(paid.amount) - cents(mpFee)));
+  });
+});
+
+describe('Mercado Pago: the fees of an order made from a read, its pay step never answered', function () {
+  this.timeout(60_000);
+  const world = mercadoPagoWorld({ MERCADOPAGO_RECONCILE_AFTER_SECONDS: '1' });
+
+  it('records the platform fee MP split off and MP’s own, as MP lists them', async () => {
+    const tenant = await seed();
+    const { seller } = await connectMercadoPago(world, tenant);
+    await setCompanyPlatformFee(world.app.ctx.db, tenant.company.id, { percent: '10.00', fixed: '0.00' });
+    const link = await offerLink(world.app, tenant);
+    const attempt = crypto.randomUUID();
+    world.mp.failNext({ method: 'POST', path: /^\/v1\/payments$/ }, { kind: 'reset-after-create' });
+    const lost = await pay(world.app, link.code, {
+      plink: link.id,
+      payment_method: 'credit_card',
+      card_token: world.mp.createCardToken(seller, { holder: 'APRO' }),
+      card_payment_method_id: 'visa',
+      attempt,
+    });
+    expect(lost.status).to.equal(503);
+    const [payment] = world.mp.paymentsOf(seller.userId).filter((p) => p.external_reference === attempt);
+    const listed = (type: string) => payment?.fee_details.find((f) => f.type === type)?.amount ?? NaN;
+    const order = await eventually(
+      async () => {
+        const res = await world.app.http.get<FeeOrder>(`${P}/orders/${attempt}`, {
+          auth: tenant.panel_token,
+        });
+        return res.status === 200 && res.body.status === 'paid' ? res.body : undefined;
+      },
+      20_000,
+      'the reconciliation to make and pay the order',
+    );
+    expect(order.fees).to.deep.equal({
+      platform: reais(cents(listed('application_fee'))),
+      gateway: reais(cents(listed('mercadopago_fee'))),
+    });
+    expect(cents(order.fees.platform)).to.equal(Math.round(cents(order.amount) * 0.1));
+    expect(order.net_amount).to.equal(
+      reais(cents(order.amount) - cents(order.fees.platform) - cents(order.fees.gateway)),
+    );
   });
 });

@@ -114,7 +114,8 @@ export const en: Messages = {
     phone: 'Mobile phone',
     phoneHint: 'With country and area code, for example +55 11 98765-4321.',
     document: 'CPF or CNPJ (Brazilian tax ID)',
-    documentHint: 'Digits only, or formatted as 000.000.000-00.',
+    documentHint:
+      'With or without punctuation, as 000.000.000-00 or 00.000.000/0000-00 (a new CNPJ has letters).',
     paymentMethod: 'Payment method',
     pay: (amount) => `Pay ${amount}`,
     errorSummary: 'Please check these fields:',
@@ -127,7 +128,7 @@ export const en: Messages = {
         : first === each
           ? `${n} × ${each}, interest-free`
           : `${n} payments, interest-free: 1 × ${first} and ${n - 1} × ${each}`,
-    documentHintBoleto: 'Required for boleto. Digits only, or as 000.000.000-00.',
+    documentHintBoleto: 'Required for boleto. With or without punctuation (a new CNPJ has letters).',
     addressHeading: 'Payer’s address (boleto)',
     addressHint: 'For boleto only: the boleto’s issuer requires the payer’s address.',
     zipCode: 'CEP (postal code)',

@@ -118,7 +118,8 @@ export const ptBR: Messages = {
     phone: 'Celular',
     phoneHint: 'Com código do país e DDD, por exemplo +55 11 98765-4321.',
     document: 'CPF ou CNPJ',
-    documentHint: 'Só os números, ou no formato 000.000.000-00.',
+    documentHint:
+      'Com ou sem pontuação, como 000.000.000-00 ou 00.000.000/0000-00 (um CNPJ novo tem letras).',
     paymentMethod: 'Forma de pagamento',
     pay: (amount) => `Pagar ${amount}`,
     errorSummary: 'Confira os campos abaixo:',
@@ -131,7 +132,7 @@ export const ptBR: Messages = {
         : first === each
           ? `${n}x de ${each} sem juros`
           : `${n}x sem juros: 1x de ${first} e ${n - 1}x de ${each}`,
-    documentHintBoleto: 'Obrigatório para boleto. Só os números, ou no formato 000.000.000-00.',
+    documentHintBoleto: 'Obrigatório para boleto. Com ou sem pontuação (um CNPJ novo tem letras).',
     addressHeading: 'Endereço do pagador (boleto)',
     addressHint: 'Só para pagamento com boleto: o emissor do boleto exige o endereço de quem paga.',
     zipCode: 'CEP',

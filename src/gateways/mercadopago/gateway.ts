@@ -165,12 +165,20 @@ export function boletoNumbersOf(
  * (`collector`), less the platform's `application_fee`. Null before approval (MP lists fees then).
  */
 function gatewayFeeOf(payment: MpPayment): string | null {
+  return listedFee(payment, (type) => type !== 'application_fee');
+}
+
+/** The application's share MP split off an approved payment (its `application_fee` entries). */
+const platformFeeOf = (payment: MpPayment): string | null =>
+  listedFee(payment, (type) => type === 'application_fee');
+
+function listedFee(payment: MpPayment, counts: (type: string) => boolean): string | null {
   if (payment.status !== 'approved' && payment.status !== 'refunded' && payment.status !== 'charged_back')
     return null;
-  const kept = payment.feeDetails
-    .filter((f) => f.type !== 'application_fee' && (f.feePayer ?? 'collector') === 'collector')
-    .reduce((sum, f) => sum + Math.round(f.amount * 100), 0);
-  return amountOf(kept / 100);
+  const sum = payment.feeDetails
+    .filter((f) => counts(f.type) && (f.feePayer ?? 'collector') === 'collector')
+    .reduce((total, f) => total + Math.round(f.amount * 100), 0);
+  return amountOf(sum / 100);
 }
 
 /** A payment MP just created, as the pay step's charge. */
@@ -268,6 +276,7 @@ export function toPspPayment(payment: MpPayment): PspPayment {
     method: methodOf(payment),
     paidAt: payment.dateApproved === null ? null : new Date(payment.dateApproved),
     gatewayFee: gatewayFeeOf(payment),
+    platformFee: platformFeeOf(payment),
   };
 }
 

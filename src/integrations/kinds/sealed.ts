@@ -1,10 +1,10 @@
 /**
  * The credentials an integration holds (a webhook's custom header values, an ad platform's access
- * token, a fiscal provider's API token): sealed under CREDENTIALS_ENCRYPTION_KEY
+ * token, a fiscal provider's API token): sealed under the credentials key ring
  * (src/shared/credentials.ts) in the integration's row, opened only to make a request, and masked in
  * every answer and page; a PATCH that sends the mask back keeps the stored value.
  */
-import { credentialSealer } from '../../shared/credentials.js';
+import { credentialSealer, type KeyRing } from '../../shared/credentials.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { SealedGroup, SealedValues } from './kind.js';
 
@@ -33,7 +33,7 @@ const fieldOf = (group: SealedGroup, name: string): string =>
  * without CREDENTIALS_ENCRYPTION_KEY are 400s naming the field. `{}` stores nothing (null).
  */
 export function sealValues(
-  key: Buffer | undefined,
+  key: KeyRing | undefined,
   integrationId: number,
   group: SealedGroup,
   given: Record<string, string>,
@@ -72,7 +72,7 @@ export function sealValues(
 
 /** The values opened, to make a request; throws CredentialUnreadableError when one does not open. */
 export function openValues(
-  key: Buffer | undefined,
+  key: KeyRing | undefined,
   integrationId: number,
   group: SealedGroup,
   stored: SealedValues | null,
@@ -90,3 +90,24 @@ export function openValues(
 /** The names with their values masked: what every answer and page shows. */
 export const maskedValues = (stored: SealedValues | null): Record<string, string> =>
   Object.fromEntries(Object.keys(stored ?? {}).map((name) => [name, SECRET_MASK]));
+
+/**
+ * The stored values with every one not under the ring's newest key opened and sealed again
+ * (`cli credentials reseal`); undefined when all already are.
+ */
+export function resealValues(
+  key: KeyRing | undefined,
+  integrationId: number,
+  group: SealedGroup,
+  stored: SealedValues | null,
+): SealedValues | undefined {
+  const sealer = credentialSealer(key);
+  const entries = Object.entries(stored ?? {});
+  if (entries.every(([, value]) => sealer.isCurrent(value))) return undefined;
+  return Object.fromEntries(
+    entries.map(([name, value]) => {
+      const bound = purpose(integrationId, group, name);
+      return [name, sealer.isCurrent(value) ? value : sealer.seal(sealer.open(value, bound), bound)];
+    }),
+  );
+}

@@ -287,7 +287,7 @@ export const integrations = pgTable('integrations', {
   /** Dotted path of the event body → value or values; null: every subscribed event (0803). */
   filter:
     jsonb('filter').$type<Record<string, string | number | boolean | Array<string | number | boolean>>>(),
-  /** Custom header name → value sealed with CREDENTIALS_ENCRYPTION_KEY; null: none (0804). */
+  /** Custom header name → value sealed with the credentials key ring; null: none (0804). */
   headers: jsonb('headers').$type<Record<string, string>>(),
   /** Which events the fan-out hands it, as its kind decided at the last save (0915). */
   receives: text('receives', { enum: ['all', 'live', 'none'] })
@@ -394,7 +394,7 @@ export const dashboardSessions = pgTable('dashboard_sessions', {
   revokedAt: ts('revoked_at'),
 });
 
-/** A company's connection to its PSP account; tokens sealed with CREDENTIALS_ENCRYPTION_KEY (0801). */
+/** A company's connection to its PSP account; tokens sealed with the credentials key ring (0801). */
 export const gatewayAccounts = pgTable('gateway_accounts', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   companyId: id64('company_id').notNull(),

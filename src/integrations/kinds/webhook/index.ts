@@ -51,7 +51,7 @@ export function openedHeaders(
 }
 
 export const UNREADABLE_HEADERS =
-  'a custom header did not decrypt (was CREDENTIALS_ENCRYPTION_KEY changed?); nothing was sent';
+  'a custom header did not decrypt (was its key removed from the credentials key ring?); nothing was sent';
 
 /** One signed POST of an event to the integration's URL. */
 async function attempt(
