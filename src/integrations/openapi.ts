@@ -38,10 +38,12 @@ export const integrationSchemas: Record<string, JsonSchema> = {
             additionalProperties: { const: '••••' },
             description: 'Custom headers of a webhook-kind integration: their names, values always masked',
           },
+          browser_pixel: { type: 'boolean', description: '`ad_pixel` with provider `meta`' },
         },
         additionalProperties: { type: 'string' },
         description:
-          'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters); custom header values are masked for everyone',
+          'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters); custom header values, and an ' +
+          '`ad_pixel`’s `access_token` or `api_secret`, are `••••` for everyone',
       },
       events: { type: 'array', items: { type: 'string', enum: [...EVENT_KINDS] } },
       products: { type: 'array', items: ref('IntegrationProduct') },

@@ -107,6 +107,8 @@ export interface Config {
    */
   credentialsKey: Buffer | undefined;
   email: EmailConfig;
+  /** Where `ad_pixel` integrations send conversions: Meta's Graph API (and its version), GA4's collector. */
+  adPlatforms: { metaGraphUrl: string; metaGraphVersion: string; ga4Url: string };
 }
 
 /** E-mail to buyers (docs/email.md). */
@@ -170,6 +172,11 @@ const renewalRetrySchedule = Joi.string()
   })
   .messages({ 'string.pattern.base': 'must be comma-separated whole seconds, e.g. 86400,259200,432000' })
   .default(DEFAULT_RENEWAL_RETRY_SCHEDULE);
+
+const HTTP_URI = { scheme: ['http', 'https'] };
+/** An absolute http(s) URL setting with its default (a provider's host, overridable for stand-ins). */
+const httpUrl = (fallback: string) => Joi.string().uri(HTTP_URI).default(fallback);
+const GRAPH_VERSION = /^v\d+\.\d+$/;
 
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
@@ -239,21 +246,18 @@ const schema = Joi.object({
   MERCADOPAGO_CLIENT_ID: Joi.string().max(200),
   MERCADOPAGO_CLIENT_SECRET: Joi.string().max(500),
   MERCADOPAGO_WEBHOOK_SECRET: Joi.string().min(16).max(500),
-  MERCADOPAGO_API_URL: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .default('https://api.mercadopago.com'),
-  MERCADOPAGO_AUTH_URL: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .default('https://auth.mercadopago.com.br'),
-  MERCADOPAGO_SDK_URL: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .default('https://sdk.mercadopago.com/js/v2'),
+  MERCADOPAGO_API_URL: httpUrl('https://api.mercadopago.com'),
+  MERCADOPAGO_AUTH_URL: httpUrl('https://auth.mercadopago.com.br'),
+  MERCADOPAGO_SDK_URL: httpUrl('https://sdk.mercadopago.com/js/v2'),
   MERCADOPAGO_RECONCILE_AFTER_SECONDS: Joi.number()
     .integer()
     .min(1)
     .max(30 * 86_400)
     .default(900),
   MERCADOPAGO_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
+  META_GRAPH_URL: httpUrl('https://graph.facebook.com'),
+  META_GRAPH_VERSION: Joi.string().pattern(GRAPH_VERSION).default('v25.0'),
+  GA4_MP_URL: httpUrl('https://www.google-analytics.com'),
   CREDENTIALS_ENCRYPTION_KEY: Joi.string()
     .base64()
     .custom((value: string, helpers) =>
@@ -344,6 +348,9 @@ interface RawEnv {
   MERCADOPAGO_SDK_URL: string;
   MERCADOPAGO_RECONCILE_AFTER_SECONDS: number;
   MERCADOPAGO_TIMEOUT_MS: number;
+  META_GRAPH_URL: string;
+  META_GRAPH_VERSION: string;
+  GA4_MP_URL: string;
   CREDENTIALS_ENCRYPTION_KEY?: string;
   SMTP_URL?: string;
   EMAIL_FROM?: string;
@@ -477,6 +484,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perCompanyPerHour: raw.EMAIL_RATE_LIMIT_PER_HOUR,
       concurrency: raw.EMAIL_CONCURRENCY,
       inboxPort: raw.EMAIL_INBOX_PORT,
+    },
+    adPlatforms: {
+      metaGraphUrl: trimSlash(raw.META_GRAPH_URL),
+      metaGraphVersion: raw.META_GRAPH_VERSION,
+      ga4Url: trimSlash(raw.GA4_MP_URL),
     },
   };
 }

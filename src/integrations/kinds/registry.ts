@@ -2,6 +2,7 @@
  * Every integration kind, one line each: the integration core and the delivery engine find a type's
  * kind here and nowhere else.
  */
+import { adPixelKind } from './ad-pixel/index.js';
 import { gatewayKind } from './gateway.js';
 import type { IntegrationKind } from './kind.js';
 import { managedKind } from './managed.js';
@@ -11,7 +12,8 @@ import { webhookKind } from './webhook/index.js';
 export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
   webhookKind,
   gatewayKind,
-  managedKind(['ad_pixel', 'members_area', 'invoice']),
+  adPixelKind,
+  managedKind(['members_area', 'invoice']),
 ];
 
 const byType = new Map<string, IntegrationKind>(
