@@ -6,6 +6,7 @@
  * which goes to Meta with the integration's `test_event_code` and nowhere else.
  */
 import type { AppContext } from '../../../shared/context.js';
+import { UUID_PATTERN } from '../../../shared/ids.js';
 import { checkedAgainst, stringOf } from '../config-values.js';
 import {
   nothingSent,
@@ -40,7 +41,7 @@ const reais = (value: unknown): number | null => {
 /** Where the visit of an event is: its order, the order a lead submitted, a subscription's first order. */
 function visitKey(type: string, data: Json): VisitKey | undefined {
   const code = text(objectAt(data.order)?.code);
-  if (code) return { orderCode: code };
+  if (code && UUID_PATTERN.test(code)) return { orderCode: code };
   const email = text(objectAt(data.lead)?.email);
   if (type === 'lead.created' && email) return { email };
   const subscription = objectAt(data.subscription)?.id;
