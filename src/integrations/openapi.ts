@@ -38,11 +38,13 @@ export const integrationSchemas: Record<string, JsonSchema> = {
             additionalProperties: { const: '••••' },
             description: 'Custom headers of a webhook-kind integration: their names, values always masked',
           },
+          browser_pixel: { type: 'boolean', description: '`ad_pixel` with provider `meta`' },
         },
         additionalProperties: { type: ['string', 'number', 'boolean'] },
         description:
-          'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters); custom header values are masked for everyone. ' +
-          'An `invoice` integration: its settings (`aliquota` a number, `iss_retido` a boolean) and `token` always masked',
+          'Read-only keys see `secret` masked (`whsec_…` + its last 4 characters); custom header values, an ' +
+          '`ad_pixel`’s `access_token` or `api_secret`, and an `invoice`’s `token` are `••••` for everyone. ' +
+          'An `invoice` integration: its settings (`aliquota` a number, `iss_retido` a boolean)',
       },
       events: { type: 'array', items: { type: 'string', enum: [...EVENT_KINDS] } },
       products: { type: 'array', items: ref('IntegrationProduct') },

@@ -69,7 +69,9 @@ const CONFIG_DESCRIPTION =
   '(generated as `whsec_…` when absent). Other types: string values, possibly none. `gateway`: `provider` is ' +
   '`mercadopago` (the default where the deployment has a Mercado Pago application) or `dev` (the default ' +
   'otherwise; refused in production); once connected, the service adds `account_id`, `public_key` and ' +
-  '`connected_at` (sent in a request, these are ignored).';
+  '`connected_at` (sent in a request, these are ignored). `ad_pixel`: `provider` `meta` (`pixel_id`, ' +
+  '`access_token`, optional `test_event_code` and `browser_pixel`) or `google_analytics` (`measurement_id`, ' +
+  '`api_secret`); the credential is stored encrypted and shown as `••••` (send `••••` back to keep it).';
 
 type ConfigSchema = Typed<Record<string, unknown>>;
 
@@ -109,7 +111,8 @@ const configOfEitherType = () => {
     .reduceRight<ConfigSchema>((rest, shape) => v.oneOf(shape, rest), last)
     .messages({
       'alternatives.match':
-        'must have a url (and an optional secret) for a webhook-kind type, or string values for the other types',
+        'must have a url (and an optional secret) for a webhook-kind type, a provider and its keys for ad_pixel, ' +
+        'or string values for the other types',
     })
     .description(CONFIG_DESCRIPTION)
     .meta(references({}));

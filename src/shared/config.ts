@@ -108,6 +108,8 @@ export interface Config {
   platformFee: { percent: string; fixed: string };
   /** Focus NFe's REST API (docs/invoices.md): base URL and the longest wait for one call. */
   focusNfe: { apiUrl: string; timeoutMs: number };
+  /** Where `ad_pixel` integrations send conversions: Meta's Graph API (and its version), GA4's collector. */
+  adPlatforms: { metaGraphUrl: string; metaGraphVersion: string; ga4Url: string };
 }
 
 /** E-mail to buyers (docs/email.md). */
@@ -171,6 +173,11 @@ const renewalRetrySchedule = Joi.string()
   })
   .messages({ 'string.pattern.base': 'must be comma-separated whole seconds, e.g. 86400,259200,432000' })
   .default(DEFAULT_RENEWAL_RETRY_SCHEDULE);
+
+const HTTP_URI = { scheme: ['http', 'https'] };
+/** An absolute http(s) URL setting with its default (a provider's host, overridable for stand-ins). */
+const httpUrl = (fallback: string) => Joi.string().uri(HTTP_URI).default(fallback);
+const GRAPH_VERSION = /^v\d+\.\d+$/;
 
 const schema = Joi.object({
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
@@ -240,23 +247,22 @@ const schema = Joi.object({
   MERCADOPAGO_CLIENT_ID: Joi.string().max(200),
   MERCADOPAGO_CLIENT_SECRET: Joi.string().max(500),
   MERCADOPAGO_WEBHOOK_SECRET: Joi.string().min(16).max(500),
-  MERCADOPAGO_API_URL: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .default('https://api.mercadopago.com'),
-  MERCADOPAGO_AUTH_URL: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .default('https://auth.mercadopago.com.br'),
-  MERCADOPAGO_SDK_URL: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .default('https://sdk.mercadopago.com/js/v2'),
+  MERCADOPAGO_API_URL: httpUrl('https://api.mercadopago.com'),
+  MERCADOPAGO_AUTH_URL: httpUrl('https://auth.mercadopago.com.br'),
+  MERCADOPAGO_SDK_URL: httpUrl('https://sdk.mercadopago.com/js/v2'),
   MERCADOPAGO_RECONCILE_AFTER_SECONDS: Joi.number()
     .integer()
     .min(1)
     .max(30 * 86_400)
     .default(900),
   MERCADOPAGO_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
-  FOCUSNFE_API_URL: Joi.string().uri({ scheme: ['http', 'https'] }).default('https://api.focusnfe.com.br'),
+  FOCUSNFE_API_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://api.focusnfe.com.br'),
   FOCUSNFE_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(15_000),
+  META_GRAPH_URL: httpUrl('https://graph.facebook.com'),
+  META_GRAPH_VERSION: Joi.string().pattern(GRAPH_VERSION).default('v25.0'),
+  GA4_MP_URL: httpUrl('https://www.google-analytics.com'),
   CREDENTIALS_ENCRYPTION_KEY: Joi.string()
     .base64()
     .custom((value: string, helpers) =>
@@ -355,6 +361,9 @@ interface RawEnv {
   MERCADOPAGO_TIMEOUT_MS: number;
   FOCUSNFE_API_URL: string;
   FOCUSNFE_TIMEOUT_MS: number;
+  META_GRAPH_URL: string;
+  META_GRAPH_VERSION: string;
+  GA4_MP_URL: string;
   CREDENTIALS_ENCRYPTION_KEY?: string;
   CREDENTIALS_ENCRYPTION_KEYS?: string;
   SMTP_URL?: string;
@@ -496,6 +505,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     platformFee: { percent: raw.PLATFORM_FEE_PERCENT.toFixed(2), fixed: raw.PLATFORM_FEE_FIXED.toFixed(2) },
     focusNfe: { apiUrl: trimSlash(raw.FOCUSNFE_API_URL), timeoutMs: raw.FOCUSNFE_TIMEOUT_MS },
+    adPlatforms: {
+      metaGraphUrl: trimSlash(raw.META_GRAPH_URL),
+      metaGraphVersion: raw.META_GRAPH_VERSION,
+      ga4Url: trimSlash(raw.GA4_MP_URL),
+    },
   };
 }
 

@@ -231,7 +231,7 @@ describe('webhook filters', function () {
 
     const managed = await engine.app.http.post<ErrorBody>('/panel/v1/integrations/', {
       auth: tenant.panel_token,
-      body: { type: 'ad_pixel', config: {}, events: [], filter: { 'data.order.status': 'paid' } },
+      body: { type: 'members_area', config: {}, events: [], filter: { 'data.order.status': 'paid' } },
     });
     expect(managed.status).to.equal(400);
     expect(managed.body.error.fields).to.have.property('filter');

@@ -57,7 +57,6 @@ describe('panel integrations API', () => {
         expect(res.status, type).to.equal(201);
       }
       for (const [type, config] of [
-        ['ad_pixel', { pixel_id: '123' }],
         ['members_area', { provider: 'builtin' }],
         ['invoice', { series: 'A' }],
       ] as const) {
@@ -75,14 +74,14 @@ describe('panel integrations API', () => {
     it('lists the company integrations and filters by type', async () => {
       const own = await seed();
       await create(own, webhook());
-      await create(own, { type: 'ad_pixel', config: {}, events: [] });
+      await create(own, { type: 'members_area', config: {}, events: [] });
       const all = await app.http.get<IntegrationBody[]>(`${P}/integrations/`, { auth: own.panel_token });
       expect(all.status).to.equal(200);
-      expect(all.body.map((i) => i.type)).to.deep.equal(['webhook', 'ad_pixel']);
-      const pixels = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=ad_pixel`, {
+      expect(all.body.map((i) => i.type)).to.deep.equal(['webhook', 'members_area']);
+      const pixels = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=members_area`, {
         auth: own.panel_token,
       });
-      expect(pixels.body.map((i) => i.type)).to.deep.equal(['ad_pixel']);
+      expect(pixels.body.map((i) => i.type)).to.deep.equal(['members_area']);
       const none = await app.http.get<IntegrationBody[]>(`${P}/integrations/?type=gateway`, {
         auth: own.panel_token,
       });
@@ -122,7 +121,7 @@ describe('panel integrations API', () => {
         'config.token',
       );
       expectError(
-        await create(tenant, { type: 'ad_pixel', config: { id: 5 }, events: [] }),
+        await create(tenant, { type: 'members_area', config: { id: 5 }, events: [] }),
         400,
         'validation_error',
         'config.id',
@@ -240,7 +239,8 @@ describe('panel integrations API', () => {
     });
 
     it('PATCH validates like create: bad config for the type, unknown events, and a type change whose config does not fit', async () => {
-      const created = (await create(tenant, { type: 'ad_pixel', config: { pixel: 'x' }, events: [] })).body;
+      const created = (await create(tenant, { type: 'members_area', config: { area: 'x' }, events: [] }))
+        .body;
       const url = `${P}/integrations/${created.id}`;
       expectError(
         await app.http.patch(url, { auth: tenant.panel_token, body: { events: ['x.y'] } }),
@@ -328,7 +328,7 @@ describe('panel integrations API', () => {
         409,
         'conflict',
       );
-      const pixel = (await create(own, { type: 'ad_pixel', config: {}, events: [] })).body;
+      const pixel = (await create(own, { type: 'members_area', config: {}, events: [] })).body;
       expectError(
         await app.http.patch(`${P}/integrations/${pixel.id}`, {
           auth: own.panel_token,

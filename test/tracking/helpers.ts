@@ -85,7 +85,7 @@ export async function visitAndPay(
   });
   expect(paid.status, paid.text.slice(0, 500)).to.equal(200);
   const list = await app.http.get<List<TrackedOrder>>(`${P}/orders?limit=100`, { auth: tenant.panel_token });
-  const order = list.body.data.find((o) => o.customer.email === email.toLowerCase());
+  const order = list.body.data.find((o) => o.customer.email?.toLowerCase() === email.trim().toLowerCase());
   if (!order) throw new Error(`no order of ${email}`);
   return { page: opened.body, order };
 }

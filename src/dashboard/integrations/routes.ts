@@ -43,8 +43,17 @@ import {
   integrationPage,
   integrationsPage,
   newIntegrationPage,
+  routingFields,
   type IntegrationFormValues,
 } from './views.js';
+import {
+  adPixelConfigOf,
+  adPixelForm,
+  adPixelProblems,
+  newAdPixelPage,
+  NO_AD_PIXEL,
+  withoutCredentials,
+} from './ad-pixel.js';
 
 /** The default overlap of a rotation from the dashboard: the old secret signs for one more day. */
 const ROTATION_OVERLAP_SECONDS = 86_400;
@@ -165,6 +174,66 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
       const problems = fieldProblems(page, err);
       sendPage(res, 400, page, newIntegrationPage(page, chrome, { values, products, problems }));
     }
+  });
+
+  // Ad platforms (docs/ad-conversions.md): the provider's fields, then the events and products.
+  const newAdPixel = async (req: Request, chrome: Chrome, sent?: Request) => {
+    const page = dashboardLocale(req);
+    const products = await listProducts(ctx.db, chrome.principal.companyId);
+    const values = sent ? formOf(sent, adPixelForm) : NO_AD_PIXEL;
+    const routingValues = sent
+      ? integrationFormOf(sent)
+      : { ...EMPTY_FORM, type: 'ad_pixel', events: ['order.paid'] };
+    return { page, products, values, routingValues };
+  };
+  router.get('/integrations/new-ad-pixel', async (req, res) => {
+    const chrome = changing(req, res);
+    if (!chrome) return;
+    const { page, products, values, routingValues } = await newAdPixel(req, chrome);
+    const routing = routingFields(page, routingValues, products, undefined);
+    sendPage(res, 200, page, newAdPixelPage(page, chrome, { values, routing, products }));
+  });
+  router.post('/integrations/ad-pixel', async (req, res) => {
+    const chrome = requireChrome(req);
+    const { page, products, values, routingValues } = await newAdPixel(req, chrome, req);
+    try {
+      const input = byApiSchema(createIntegrationBody, {
+        type: 'ad_pixel',
+        config: adPixelConfigOf(values),
+        events: routingValues.events,
+        send_to_all_products: routingValues.sendToAllProducts,
+        rate_limit_per_second: rateLimitOf(routingValues.rateLimit),
+      });
+      checkProducts(routingValues.productIds, products);
+      const created = await integrations.createIntegration(
+        deps,
+        chrome.principal.companyId,
+        input,
+        routingValues.productIds,
+      );
+      res.redirect(303, page.href(`/integrations/${created.row.id}`, { done: 'created' }));
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      const problems = adPixelProblems(page, err);
+      const routing = routingFields(page, routingValues, products, fieldProblems(page, err));
+      sendPage(
+        res,
+        400,
+        page,
+        newAdPixelPage(page, chrome, { values: withoutCredentials(values), routing, products, problems }),
+      );
+    }
+  });
+  router.post('/integrations/:id/ad-pixel', async (req, res) => {
+    const id = pathPart(integrationId(), req.params.id);
+    const config = adPixelConfigOf(formOf(req, adPixelForm));
+    await integrations.updateIntegration(
+      deps,
+      companyOf(req),
+      id,
+      byApiSchema(updateIntegrationBody, { config }),
+    );
+    res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
   });
 
   /** The integration's page, after a GET or as the answer of a change that stays on it. */

@@ -17,6 +17,7 @@ import type { DashboardLocale } from '../locale.js';
 import { badge, fact } from '../lists.js';
 import type { DoneKey } from '../messages.js';
 import { canChange, confirmStep, doneNotice, layout, postForm, type Chrome } from '../page.js';
+import { adPixelSection, adPixelWords } from './ad-pixel.js';
 import { filterText, headersText } from './rules.js';
 
 /** What the create form and an integration's settings form hold. */
@@ -30,7 +31,7 @@ export interface IntegrationFormValues {
 }
 
 /** Events, products and rate limit: the fields the create and the settings forms share. */
-function routingFields(
+export function routingFields(
   page: DashboardLocale,
   values: IntegrationFormValues,
   products: ProductRow[],
@@ -231,7 +232,8 @@ export function integrationsPage(
       ${doneNotice(page, done)} ${gatewaySection(page, chrome, gateway)}
       ${
         canChange(chrome)
-          ? html`<p><a href="${page.href('/integrations/new')}">${t.integrations.create}</a></p>`
+          ? html`<p><a href="${page.href('/integrations/new')}">${t.integrations.create}</a></p>
+              <p><a href="${page.href('/integrations/new-ad-pixel')}">${adPixelWords(page).newLink}</a></p>`
           : html`<p class="notice">${t.readOnly}</p>`
       }
       ${
@@ -317,6 +319,8 @@ export function integrationPage(
   const { row } = data;
   const base = `/integrations/${row.id}`;
   const webhook = row.config.url !== undefined;
+  const adPixel =
+    row.type === 'ad_pixel' ? adPixelSection(page, canChange(chrome) ? chrome : null, row) : null;
   const actions = !canChange(chrome)
     ? html`<p class="notice">${t.readOnly}</p>`
     : html`<h2>${ti.actions}</h2>
@@ -345,7 +349,8 @@ export function integrationPage(
                 </section>`
               : ''
           }
-          ${webhook ? rulesForms(page, chrome, base, row) : ''} ${recoverAction(page, chrome, base)}
+          ${adPixel?.form ?? ''} ${webhook ? rulesForms(page, chrome, base, row) : ''}
+          ${recoverAction(page, chrome, base)}
           ${
             webhook
               ? html`<section aria-labelledby="rotate-title">
@@ -356,7 +361,7 @@ export function integrationPage(
               : ''
           }
           ${
-            webhook
+            webhook || adPixel
               ? html`<section aria-labelledby="test-title">
                   <h3 id="test-title">${tt.title}</h3>
                   <p class="hint">${tt.hint}</p>
@@ -425,6 +430,7 @@ export function integrationPage(
       <dl>
         ${fact(t.integrations.state, stateBadge(page, row))}
         ${fact(ti.url, webhook && html`<code id="current-url">${row.config.url}</code>`)}
+        ${adPixel?.facts ?? ''}
         ${fact(ti.events, row.events.length === 0 ? ti.allEvents : row.events.join(', '))}
         ${webhook ? fact(ti.webhookFilter, filterFact(page, row)) : ''}
         ${webhook ? fact(ti.headers, headersFact(page, row)) : ''} ${failureFacts(page, row)}

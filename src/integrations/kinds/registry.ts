@@ -2,10 +2,10 @@
  * Every integration kind, one line each: the integration core and the delivery engine find a type's
  * kind here and nowhere else.
  */
+import { adPixelKind } from './ad-pixel/index.js';
 import { gatewayKind } from './gateway.js';
 import { invoiceKind } from './invoice/index.js';
 import type { IntegrationKind } from './kind.js';
-import { managedKind } from './managed.js';
 import { membersAreaKind } from './members-area.js';
 import { INTEGRATION_TYPES, type IntegrationType } from './types.js';
 import { webhookKind } from './webhook/index.js';
@@ -13,7 +13,7 @@ import { webhookKind } from './webhook/index.js';
 export const INTEGRATION_KINDS: readonly IntegrationKind[] = [
   webhookKind,
   gatewayKind,
-  managedKind(['ad_pixel']),
+  adPixelKind,
   invoiceKind,
   membersAreaKind,
 ];
