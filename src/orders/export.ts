@@ -31,6 +31,9 @@ export interface ExportedOrder {
   status: OrderStatus;
   paidAt: Date | null;
   refundedAt: Date | null;
+  /** Its service invoice's status and number (docs/invoices.md); null without one. */
+  invoiceStatus: 'pending' | 'needs_data' | 'issued' | 'failed' | 'canceled' | null;
+  invoiceNumber: string | null;
 }
 
 function exportBatch(
@@ -59,6 +62,12 @@ function exportBatch(
       status: orders.status,
       paidAt: orders.paidAt,
       refundedAt: orders.refundedAt,
+      invoiceStatus: sql<
+        ExportedOrder['invoiceStatus']
+      >`(SELECT i.status FROM order_invoices i WHERE i.order_id = ${orders.id})`,
+      invoiceNumber: sql<
+        string | null
+      >`(SELECT i.number FROM order_invoices i WHERE i.order_id = ${orders.id})`,
     })
     .from(orders)
     .innerJoin(products, eq(products.id, orders.productId))

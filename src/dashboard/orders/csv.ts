@@ -7,6 +7,7 @@ import { stringify, type Stringifier } from 'csv-stringify';
 import type { ExportedOrder } from '../../orders/export.js';
 import { BRASILIA } from '../../ui/format.js';
 import type { DashboardLocale } from '../locale.js';
+import { INVOICE_WORDS } from '../invoices/messages.js';
 
 const parts = new Intl.DateTimeFormat('en-CA', {
   timeZone: BRASILIA,
@@ -59,6 +60,8 @@ export function ordersCsv(page: DashboardLocale): Stringifier {
       c.status,
       c.paid,
       c.refunded,
+      c.invoice,
+      c.invoiceNumber,
     ],
   });
 }
@@ -78,5 +81,7 @@ export function orderLine(page: DashboardLocale, order: ExportedOrder): string[]
     page.t.orderStatuses[order.status],
     moment(page, order.paidAt),
     moment(page, order.refundedAt),
+    order.invoiceStatus ? INVOICE_WORDS[page.lang].statuses[order.invoiceStatus] : '',
+    order.invoiceNumber ?? '',
   ];
 }
