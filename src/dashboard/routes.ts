@@ -44,7 +44,7 @@ export function dashboardRouter(ctx: AppContext, eventPaths: EventPathCheck): Ro
   router.use(deliveriesRoutes(ctx));
   router.use(ordersRoutes(ctx));
   router.use(emailsRoutes(ctx));
-  router.use(invoicesRoutes(ctx));
+  router.use(invoicesRoutes(ctx, eventPaths));
   router.use(keysRoutes(ctx));
 
   router.use((_req, _res, next) => {

@@ -102,4 +102,62 @@ describe("Invoices in the dashboard: the order's page, the orders CSV, retry, ch
       });
     }
   });
+
+  it('creates and edits an invoice integration through its form, the token never shown again', async () => {
+    const form = (overrides: Record<string, string> = {}) => ({
+      token: world.token,
+      cnpj: '11222333000181',
+      inscricao_municipal: '12345',
+      codigo_municipio: '3550308',
+      item_lista_servico: '0802',
+      aliquota: '2',
+      discriminacao: '{product} ({order_code})',
+      issue_after: 'paid',
+      ...overrides,
+    });
+    const newPage = await send(app(), 'GET', '/integrations/invoice/new?lang=en', { session: owner });
+    expect(newPage.status).to.equal(200);
+    expect(readable(newPage.text)).to.include('New invoice integration (Focus NFe)');
+    const bad = await send(app(), 'POST', '/integrations/invoice/new?lang=en', {
+      session: owner,
+      form: form({ cnpj: '123' }),
+    });
+    expect(bad.status).to.equal(400);
+    expect(readable(bad.text)).to.include('cnpj: must be the 14 digits of the issuing CNPJ');
+    expect(bad.text, 'a refused form never echoes the token').to.not.include(world.token);
+    const created = await send(app(), 'POST', '/integrations/invoice/new?lang=en', {
+      session: owner,
+      form: form({ iss_retido: 'true' }),
+    });
+    expect(created.status, created.text).to.equal(303);
+    const id = Number(/\/integrations\/(\d+)\/invoice/.exec(created.location ?? '')?.[1]);
+    const edit = await send(app(), 'GET', `/integrations/${id}/invoice?lang=en`, { session: owner });
+    expect(edit.status).to.equal(200);
+    expect(edit.text).to.include('value="••••"').and.not.include(world.token);
+    expect(edit.text).to.include(`action="/dashboard/integrations/${id}/check?lang=en"`);
+    const saved = await send(app(), 'POST', `/integrations/${id}/invoice?lang=en`, {
+      session: owner,
+      form: form({ token: '••••', aliquota: '3,5', issue_after: 'guarantee_end' }),
+    });
+    expect(saved.status, saved.text).to.equal(303);
+    const read = await app().http.get<{ config: Record<string, unknown>; events: string[] }>(
+      `${P}/integrations/${id}`,
+      { auth: world.tenant.panel_token },
+    );
+    expect(read.body.config).to.deep.include({
+      aliquota: 3.5,
+      iss_retido: false,
+      issue_after: 'guarantee_end',
+      token: '••••',
+    });
+    expect(read.body.events).to.deep.equal([]);
+    const refused = await send(app(), 'POST', `/integrations/${id}/invoice`, {
+      session: readOnly,
+      form: form(),
+    });
+    expect(refused.status).to.equal(403);
+    const list = await send(app(), 'GET', '/integrations?lang=en', { session: owner });
+    expect(list.text).to.include(`href="/dashboard/integrations/${id}/invoice?lang=en"`);
+    await app().http.delete(`${P}/integrations/${id}`, { auth: world.tenant.panel_token });
+  });
 });

@@ -43,3 +43,50 @@ export const INVOICE_WORDS = {
     back: 'Back to the integration',
   },
 } as const;
+
+/** The invoice integration's form: each field's label and hint. */
+export const INVOICE_FORM_WORDS = {
+  'pt-BR': {
+    newTitle: 'Nova integração de nota fiscal (Focus NFe)',
+    editTitle: (id: number) => `Integração de nota fiscal ${id}`,
+    save: 'Salvar',
+    check: 'Verificar configuração na Focus NFe',
+    newLink: 'Nova integração de nota fiscal (NFS-e)',
+    problems: 'Confira os campos marcados.',
+    fields: {
+      token: ['Token da API da Focus NFe', 'Guardado cifrado; deixe •••• para manter o atual'],
+      cnpj: ['CNPJ do prestador', '14 dígitos'],
+      inscricao_municipal: ['Inscrição municipal', ''],
+      codigo_municipio: ['Código IBGE do município', '7 dígitos (São Paulo: 3550308)'],
+      item_lista_servico: ['Item da lista de serviço', 'LC 116/2003 (ex.: 0802) ou o código nacional'],
+      aliquota: ['Alíquota do ISS (%)', 'De 0 a 5'],
+      discriminacao: ['Discriminação', '{product} e {order_code} são preenchidos'],
+    },
+    issRetido: 'ISS retido pelo tomador',
+    issueAfter: 'Emitir',
+    issueAfterValues: { paid: 'quando o pedido é pago', guarantee_end: 'ao fim da garantia, sem reembolso' },
+  },
+  en: {
+    newTitle: 'New invoice integration (Focus NFe)',
+    editTitle: (id: number) => `Invoice integration ${id}`,
+    save: 'Save',
+    check: 'Check the settings with Focus NFe',
+    newLink: 'New invoice integration (NFS-e)',
+    problems: 'Check the marked fields.',
+    fields: {
+      token: ['Focus NFe API token', 'Stored encrypted; leave •••• to keep the current one'],
+      cnpj: ["Issuer's CNPJ", '14 digits'],
+      inscricao_municipal: ['Municipal registration', ''],
+      codigo_municipio: ['IBGE municipality code', '7 digits (São Paulo: 3550308)'],
+      item_lista_servico: ['Service item', 'LC 116/2003 (e.g. 0802) or the national code'],
+      aliquota: ['ISS rate (%)', '0 to 5'],
+      discriminacao: ['Description', '{product} and {order_code} are filled in'],
+    },
+    issRetido: 'ISS withheld by the buyer',
+    issueAfter: 'Issue',
+    issueAfterValues: {
+      paid: 'when the order is paid',
+      guarantee_end: 'at the end of the guarantee, unrefunded',
+    },
+  },
+} as const;
