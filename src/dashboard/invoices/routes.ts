@@ -12,7 +12,6 @@ import { dashboardLocale } from '../locale.js';
 import { sendPage, type Chrome } from '../page.js';
 import { formOf, integrationId, orderCode, pathPart } from '../params.js';
 import { changing, companyOf, requireChrome } from '../session-guard.js';
-import { INVOICE_FORM_WORDS } from './messages.js';
 import { INVOICE_TEXT_FIELDS, invoiceFormPage, settingsCheckPage, type InvoiceFormValues } from './views.js';
 
 const text = () => v.string().allow('').max(2000);
