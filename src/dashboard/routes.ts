@@ -16,6 +16,7 @@ import { deliveriesRoutes } from './deliveries/routes.js';
 import { emailsRoutes } from './emails/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { integrationsRoutes } from './integrations/routes.js';
+import { invoicesRoutes } from './invoices/routes.js';
 import { keysRoutes } from './keys/routes.js';
 import { linksRoutes } from './links/routes.js';
 import { dashboardLocale } from './locale.js';
@@ -43,6 +44,7 @@ export function dashboardRouter(ctx: AppContext, eventPaths: EventPathCheck): Ro
   router.use(deliveriesRoutes(ctx));
   router.use(ordersRoutes(ctx));
   router.use(emailsRoutes(ctx));
+  router.use(invoicesRoutes(ctx, eventPaths));
   router.use(keysRoutes(ctx));
 
   router.use((_req, _res, next) => {

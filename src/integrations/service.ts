@@ -201,8 +201,12 @@ export async function updateIntegration(
       changes.previousSecret = null;
       changes.previousSecretExpiresAt = null;
     }
-    eventsFor(type, checked, input.events ?? (typeChanged ? current.events : undefined));
+    eventsFor(type, checked, input.events);
     if (input.events !== undefined) changes.events = input.events;
+    // A row saved before its kind acted on its own trigger (an invoice integration that was managed)
+    // drops the webhook events it listed.
+    else if (checked && !kind.destination && checked.receives !== 'none' && current.events.length > 0)
+      changes.events = [];
     if (input.send_to_all_products !== undefined) changes.sendToAllProducts = input.send_to_all_products;
     if (input.is_active !== undefined) changes.isActive = input.is_active;
     if (input.rate_limit_per_second !== undefined) changes.rateLimitPerSecond = input.rate_limit_per_second;

@@ -4,9 +4,15 @@
  * `order.chargeback` asks for it to be canceled. Each is written once (the order has one invoice; a
  * cancel request is recorded once), so a relay repeated by a retry or the sweep adds nothing.
  */
-import { jobIds } from '../../queues/index.js';
+import { ensureJob, jobIds } from '../../queues/index.js';
 import type { AppContext } from '../shared/context.js';
-import { createInvoiceFor, invoiceEventFacts, requestCancel, type InvoiceRow } from './repository.js';
+import {
+  createInvoiceFor,
+  invoiceEventFacts,
+  requestCancel,
+  stalledInvoices,
+  type InvoiceRow,
+} from './repository.js';
 
 /** The justification sent with a cancellation (Focus NFe asks for 15 to 255 characters). */
 export const CANCEL_REASONS = {
@@ -49,4 +55,20 @@ export async function queueInvoices(ctx: AppContext, eventIds: string[]): Promis
     queued += 1;
   }
   return queued;
+}
+
+/**
+ * The invoice part of the safety net (PostgreSQL holds every invoice; Redis only its job): adds the
+ * job again of every invoice due and waiting (or to cancel) untouched for `graceMs` (a Redis restart,
+ * a crash before the add, a job that ran out of attempts while the provider was down). An invoice
+ * whose job is still there is left alone (the same job id). Returns how many were added.
+ */
+export async function sweepInvoices(ctx: AppContext, graceMs: number, batch: number): Promise<number> {
+  let added = 0;
+  for (const invoice of await stalledInvoices(ctx.db, graceMs, batch)) {
+    const data = { invoiceId: invoice.id, round: invoice.round };
+    if (await ensureJob(ctx.producers, 'invoices', jobIds.invoices(invoice.id, invoice.round), data))
+      added += 1;
+  }
+  return added;
 }

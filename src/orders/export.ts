@@ -35,6 +35,9 @@ export interface ExportedOrder {
   paidAt: Date | null;
   refundedAt: Date | null;
   tracking: VisitTracking | null;
+  /** Its service invoice's status and number (docs/invoices.md); null without one. */
+  invoiceStatus: 'pending' | 'needs_data' | 'issued' | 'failed' | 'canceled' | null;
+  invoiceNumber: string | null;
 }
 
 function exportBatch(
@@ -66,6 +69,12 @@ function exportBatch(
       paidAt: orders.paidAt,
       refundedAt: orders.refundedAt,
       tracking: orders.tracking,
+      invoiceStatus: sql<
+        ExportedOrder['invoiceStatus']
+      >`(SELECT i.status FROM order_invoices i WHERE i.order_id = ${orders.id})`,
+      invoiceNumber: sql<
+        string | null
+      >`(SELECT i.number FROM order_invoices i WHERE i.order_id = ${orders.id})`,
     })
     .from(orders)
     .innerJoin(products, eq(products.id, orders.productId))

@@ -1,4 +1,5 @@
 import { sweepEmails } from '../emails/sweep.js';
+import { sweepInvoices } from '../invoices/feed.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { abandonOverdueOrders } from '../orders/abandonment.js';
 import { sweepRenewals } from '../orders/renewals.js';
@@ -19,6 +20,8 @@ export interface SweepReport {
   orders: number;
   /** E-mails queued for missed events, and jobs added again for waiting messages. */
   emails: number;
+  /** Jobs added again for service invoices whose job was lost (docs/invoices.md). */
+  invoices: number;
 }
 
 /**
@@ -40,7 +43,14 @@ export async function sweepOnce(
     messageGraceMs: options.deliveryGraceMs,
     batch: options.batch,
   });
-  return { ...deliveries, links, orders: abandoned.length, emails: emails.queued + emails.requeued };
+  const invoices = await sweepInvoices(ctx, options.deliveryGraceMs, options.batch);
+  return {
+    ...deliveries,
+    links,
+    orders: abandoned.length,
+    emails: emails.queued + emails.requeued,
+    invoices,
+  };
 }
 
 /**

@@ -115,14 +115,14 @@ describe('dashboard orders CSV', function () {
     expect(text.startsWith(BOM)).to.equal(true);
     const lines = text.slice(1).split('\r\n');
     expect(lines[0]).to.equal(
-      'Pedido;Criado em (Brasília);Comprador;E-mail do comprador;Produto;Valor (R$);Taxa da plataforma (R$);Taxa do processador (R$);Valor líquido (R$);Forma de pagamento;Parcelas;Estado;Pago em (Brasília);Reembolsado em (Brasília);utm_source;utm_medium;utm_campaign;utm_content;utm_term;src;sck',
+      'Pedido;Criado em (Brasília);Comprador;E-mail do comprador;Produto;Valor (R$);Taxa da plataforma (R$);Taxa do processador (R$);Valor líquido (R$);Forma de pagamento;Parcelas;Estado;Pago em (Brasília);Reembolsado em (Brasília);Nota fiscal;Número da nota;utm_source;utm_medium;utm_campaign;utm_content;utm_term;src;sck',
     );
     const product = tenant.products[0]?.name ?? '';
     expect(lines[1]).to.equal(
-      `${paidCode};20/11/2026 10:00:00;"Silva; Ana ""Aninha""";ana@example.com;${product};1594,50;79,73;39,86;1474,91;Cartão de crédito;3;Pago;20/11/2026 10:01:02;;instagram;;'=evil();;;;`,
+      `${paidCode};20/11/2026 10:00:00;"Silva; Ana ""Aninha""";ana@example.com;${product};1594,50;79,73;39,86;1474,91;Cartão de crédito;3;Pago;20/11/2026 10:01:02;;;;instagram;;'=evil();;;;`,
     );
     expect(lines[2]).to.equal(
-      `${refundedCode};18/11/2026 23:30:00;"'=HYPERLINK(""http://evil.example"")";joão@example.com;${product};97,00;0,00;0,00;97,00;Pix;;Reembolsado;18/11/2026 23:31:00;21/11/2026 07:00:00;;;;;;;`,
+      `${refundedCode};18/11/2026 23:30:00;"'=HYPERLINK(""http://evil.example"")";joão@example.com;${product};97,00;0,00;0,00;97,00;Pix;;Reembolsado;18/11/2026 23:31:00;21/11/2026 07:00:00;;;;;;;;;`,
     );
     expect(lines.slice(3)).to.deep.equal(['']);
   });
@@ -131,11 +131,11 @@ describe('dashboard orders CSV', function () {
     const file = await send(app, 'GET', '/orders.csv?status=refunded&lang=en', { session: owner });
     const lines = file.text.replace(BOM, '').split('\r\n');
     expect(lines[0]).to.equal(
-      'Order,Created (Brasília),Buyer,Buyer e-mail,Product,Amount (BRL),Platform fee (BRL),Processor fee (BRL),Net amount (BRL),Payment method,Instalments,Status,Paid (Brasília),Refunded (Brasília),utm_source,utm_medium,utm_campaign,utm_content,utm_term,src,sck',
+      'Order,Created (Brasília),Buyer,Buyer e-mail,Product,Amount (BRL),Platform fee (BRL),Processor fee (BRL),Net amount (BRL),Payment method,Instalments,Status,Paid (Brasília),Refunded (Brasília),Invoice,Invoice number,utm_source,utm_medium,utm_campaign,utm_content,utm_term,src,sck',
     );
     expect(lines[1]).to.match(
       new RegExp(
-        `^${refundedCode},2026-11-18 23:30:00,.*,97\\.00,0\\.00,0\\.00,97\\.00,Pix,,Refunded,2026-11-18 23:31:00,2026-11-21 07:00:00,,,,,,,$`,
+        `^${refundedCode},2026-11-18 23:30:00,.*,97\\.00,0\\.00,0\\.00,97\\.00,Pix,,Refunded,2026-11-18 23:31:00,2026-11-21 07:00:00,,,,,,,,,$`,
       ),
     );
     expect(lines).to.have.length(3);

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'drizzle-orm';
 import { jobIds } from '../../queues/index.js';
-import { queueInvoices } from '../../src/invoices/feed.js';
+import { queueInvoices, sweepInvoices } from '../../src/invoices/feed.js';
 import { advanceInvoice } from '../../src/invoices/issue.js';
 import { eventually } from '../helpers/eventually.js';
 import { P } from '../orders/helpers.js';
@@ -206,6 +206,33 @@ describe('Service invoices: issued on payment through Focus NFe, once, canceled 
       world.focus.down = false;
       await invoiceReaches(app(), world.tenant, order.code, 'issued');
       expect(world.focus.authorisations(order.code)).to.equal(1);
+    } finally {
+      world.focus.down = false;
+    }
+  });
+
+  it('starts again, from the sweep, an invoice whose job was lost', async () => {
+    world.focus.down = true;
+    try {
+      const order = await paidOrder(app(), world.tenant, { document: BUYER_CPF });
+      const { id, round } = await eventually(async () => {
+        const { rows } = await app().ctx.pool.query('SELECT 1 FROM order_invoices WHERE order_code = $1', [
+          order.code,
+        ]);
+        return rows.length > 0 ? invoiceRow(order.code) : undefined;
+      });
+      const queue = world.engine.workers.producers.queue('invoices');
+      // Lost with Redis: its job gone while it waited for a retry.
+      const job = await eventually(async () => {
+        const found = await queue.getJob(jobIds.invoices(id, round));
+        return found && (await found.getState()) === 'delayed' ? found : undefined;
+      });
+      await job.remove();
+      world.focus.down = false;
+      expect(await sweepInvoices(app().ctx, 0, 100)).to.be.at.least(1);
+      await invoiceReaches(app(), world.tenant, order.code, 'issued');
+      // Its job is there again (or done): a second sweep adds nothing for it.
+      expect(await sweepInvoices(app().ctx, 0, 100)).to.equal(0);
     } finally {
       world.focus.down = false;
     }

@@ -165,6 +165,28 @@ describe('Invoice integrations in the panel: config, roles, the token never show
     );
   });
 
+  it('turns an invoice integration saved before this kind into one that issues when its config is saved', async () => {
+    const { rows } = await app().ctx.pool.query<{ id: number }>(
+      `INSERT INTO integrations (company_id, type, config, events, receives)
+       VALUES ($1, 'invoice', '{"series":"A"}', '{order.paid}', 'none') RETURNING id`,
+      [world.tenant.company.id],
+    );
+    const id = rows[0]?.id ?? 0;
+    const saved = await app().http.patch<IntegrationBody>(`${P}/integrations/${id}`, {
+      auth: roles.owner,
+      body: { config: invoiceConfig(world.token) },
+    });
+    expect(saved.status, saved.text).to.equal(200);
+    expect(saved.body.events).to.deep.equal([]);
+    expect(saved.body.config).to.not.have.property('series');
+    const { rows: after } = await app().ctx.pool.query<{ receives: string }>(
+      'SELECT receives FROM integrations WHERE id = $1',
+      [id],
+    );
+    expect(after[0]?.receives).to.equal('live');
+    await app().http.delete(`${P}/integrations/${id}`, { auth: roles.owner });
+  });
+
   it('keeps no token in the database: a dump of every table holds none', async () => {
     const tables = await app().ctx.db.execute<{ name: string }>(
       sql`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'`,

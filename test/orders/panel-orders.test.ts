@@ -90,6 +90,8 @@ describe('Panel: orders (list, get, refund)', () => {
       boleto: null,
       // This app runs no worker, so no e-mail was queued for the order yet.
       emails: [],
+      // No invoice integration covers the product.
+      invoice: null,
     });
     expect(Date.parse(paidAt ?? '')).to.be.at.least(Date.parse(createdAt));
     // A Pix order shows the instructions the buyer got; a boleto order its boleto.

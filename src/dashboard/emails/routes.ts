@@ -6,6 +6,8 @@
 import { Router, type Response } from 'express';
 import { EMAIL_KINDS, type EmailKind } from '../../emails/kinds.js';
 import { orderEmailsOf } from '../../emails/order-emails.js';
+import { orderInvoicesOf } from '../../invoices/service.js';
+import { invoiceSection } from '../invoices/views.js';
 import { previewMessage } from '../../emails/preview.js';
 import { updateEmailSettingsBody } from '../../emails/schemas.js';
 import { sellerOf, updateEmailSettings } from '../../emails/settings.js';
@@ -134,11 +136,13 @@ export function emailsRoutes(ctx: AppContext): Router {
     const code = pathPart(orderCode(), req.params.code).toLowerCase();
     const { companyId } = chrome.principal;
     // Side by side, one round: the order, and its e-mails (none when the order is not the company's).
-    const [row, emails] = await Promise.all([
+    const [row, emails, invoices] = await Promise.all([
       getOrder(ctx.db, companyId, code),
       orderEmailsOf(ctx.db)(companyId, [code]),
+      orderInvoicesOf(ctx.db)(companyId, [code]),
     ]);
-    sendPage(res, 200, page, orderDetailPage(page, chrome, { row, emails: emails.get(code) ?? [] }));
+    const invoice = invoiceSection(page, chrome, code, invoices.get(code) ?? null);
+    sendPage(res, 200, page, orderDetailPage(page, chrome, { row, emails: emails.get(code) ?? [], invoice }));
   });
 
   return router;

@@ -156,7 +156,7 @@ const STATE_TONES: Record<string, Tone> = { queued: 'warn', sent: 'good', failed
 export function orderDetailPage(
   page: DashboardLocale,
   chrome: Chrome,
-  data: { row: PanelOrderRow; emails: OrderEmailWire[] },
+  data: { row: PanelOrderRow; emails: OrderEmailWire[]; invoice?: SafeHtml },
 ): SafeHtml {
   const { t } = page;
   const w = EMAILS_WORDS[page.lang];
@@ -202,6 +202,7 @@ export function orderDetailPage(
         )}
         ${fact(wo.refundReason, order.refundReason ?? false)}
       </dl>
+      ${data.invoice ?? ''}
       <h2>${wo.emailsHeading}</h2>
       ${listTable(wo.emailsCaption, wo.none, [wo.kind, wo.to, wo.state, wo.sentAt], rows)}`,
     chrome,

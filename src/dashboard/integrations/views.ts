@@ -12,6 +12,7 @@ import { flag, html, type SafeHtml } from '../../ui/html.js';
 import type { AttemptCounts, DeliveryView } from '../../webhooks/deliveries-service.js';
 import type { TestSendResult } from '../../webhooks/test-send.js';
 import { deliveriesSection, recoverAction, type DeliveryFilter } from '../deliveries/views.js';
+import { INVOICE_FORM_WORDS } from '../invoices/messages.js';
 import { checkbox, fieldProblem, problemSummary, shownOnce, type FormProblems } from '../forms.js';
 import type { DashboardLocale } from '../locale.js';
 import { badge, fact } from '../lists.js';
@@ -217,7 +218,12 @@ export function integrationsPage(
   const cards = items.map(
     ({ row, counts }) =>
       html`<li>
-        <h2><a href="${page.href(`/integrations/${row.id}`)}">${t.integrations.open(row.id)}</a></h2>
+        <h2>
+          <a
+            href="${page.href(row.type === 'invoice' ? `/integrations/${row.id}/invoice` : `/integrations/${row.id}`)}"
+            >${t.integrations.open(row.id)}</a
+          >
+        </h2>
         <p><code>${urlOf(row)}</code></p>
         <dl>
           ${fact(t.integrations.state, stateBadge(page, row))} ${failureFacts(page, row)}
@@ -233,7 +239,12 @@ export function integrationsPage(
       ${
         canChange(chrome)
           ? html`<p><a href="${page.href('/integrations/new')}">${t.integrations.create}</a></p>
-              <p><a href="${page.href('/integrations/new-ad-pixel')}">${adPixelWords(page).newLink}</a></p>`
+              <p><a href="${page.href('/integrations/new-ad-pixel')}">${adPixelWords(page).newLink}</a></p>
+              <p>
+                <a href="${page.href('/integrations/invoice/new')}"
+                  >${INVOICE_FORM_WORDS[page.lang].newLink}</a
+                >
+              </p>`
           : html`<p class="notice">${t.readOnly}</p>`
       }
       ${

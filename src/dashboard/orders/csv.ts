@@ -9,6 +9,7 @@ import { orderFees } from '../../orders/mappers.js';
 import { CAMPAIGN_KEYS } from '../../shared/tracking.js';
 import { BRASILIA } from '../../ui/format.js';
 import type { DashboardLocale } from '../locale.js';
+import { INVOICE_WORDS } from '../invoices/messages.js';
 
 const parts = new Intl.DateTimeFormat('en-CA', {
   timeZone: BRASILIA,
@@ -64,6 +65,8 @@ export function ordersCsv(page: DashboardLocale): Stringifier {
       c.status,
       c.paid,
       c.refunded,
+      c.invoice,
+      c.invoiceNumber,
       // The campaign parameters under their own names, in every language (as the ads' addresses spell them).
       ...CAMPAIGN_KEYS,
     ],
@@ -88,6 +91,8 @@ export function orderLine(page: DashboardLocale, order: ExportedOrder): string[]
     page.t.orderStatuses[order.status],
     moment(page, order.paidAt),
     moment(page, order.refundedAt),
+    order.invoiceStatus ? INVOICE_WORDS[page.lang].statuses[order.invoiceStatus] : '',
+    order.invoiceNumber ?? '',
     ...CAMPAIGN_KEYS.map((key) => inert(order.tracking?.[key])),
   ];
 }

@@ -21,6 +21,8 @@ export interface OrdersCsvMessages {
     status: string;
     paid: string;
     refunded: string;
+    invoice: string;
+    invoiceNumber: string;
   };
   methods: Record<'credit_card' | 'pix' | 'boleto', string>;
 }
@@ -44,6 +46,8 @@ const csvPtBR: OrdersCsvMessages = {
     status: 'Estado',
     paid: 'Pago em (Brasília)',
     refunded: 'Reembolsado em (Brasília)',
+    invoice: 'Nota fiscal',
+    invoiceNumber: 'Número da nota',
   },
   methods: { credit_card: 'Cartão de crédito', pix: 'Pix', boleto: 'Boleto' },
 };
@@ -67,6 +71,8 @@ const csvEn: OrdersCsvMessages = {
     status: 'Status',
     paid: 'Paid (Brasília)',
     refunded: 'Refunded (Brasília)',
+    invoice: 'Invoice',
+    invoiceNumber: 'Invoice number',
   },
   methods: { credit_card: 'Credit card', pix: 'Pix', boleto: 'Boleto' },
 };
