@@ -9,6 +9,7 @@
 import { jobIds, type JobOf } from '../../queues/index.js';
 import { findItemById, type CatalogItem } from '../catalog/repository.js';
 import { publishAfterCommit } from '../events/publish.js';
+import { recordAccessChange } from './access.js';
 import { linkCustomer } from '../payment-links/purchase-data.js';
 import { findLinkById } from '../payment-links/repository.js';
 import type { AppContext } from '../shared/context.js';
@@ -126,7 +127,9 @@ export async function requestCancel(
       if (!current.cancelAtPeriodEnd) await markCancelAtPeriodEnd(tx, subscriptionId);
       return [];
     }
-    return [(await endSubscription(tx, subscriptionId, 'requested')).event.id];
+    const ended = (await endSubscription(tx, subscriptionId, 'requested')).event.id;
+    const first = await firstOrderOfSubscription(tx, subscriptionId);
+    return [ended, ...(first ? await recordAccessChange(tx, 'access.revoked', first) : [])];
   });
   publishAfterCommit(ctx, eventIds);
 }
