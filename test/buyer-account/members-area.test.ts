@@ -4,6 +4,7 @@ import { buyerAddress } from '../helpers/smtp.js';
 import { createIntegration, Receiver } from '../events/helpers.js';
 import { buy, sellerWorld } from '../emails/helpers.js';
 import { P } from '../orders/helpers.js';
+import { send, signIn as dashboardSignIn } from '../dashboard/helpers.js';
 import { Browser, csrfOf, signIn } from './helpers.js';
 
 const SECRET = 'members-area-secret';
@@ -51,6 +52,12 @@ describe('The members_area integration (builtin): content on the buyer’s page 
       body: { content: [{ title: 'Aula', url: 'http://example.com/aula' }] },
     });
     expect(http.status).to.equal(400);
+    const cleared = await app().http.patch<{ content: unknown[] }>(`${P}/products/${product}`, {
+      auth,
+      body: { content: [] },
+    });
+    expect(cleared.status, 'an empty list clears the content').to.equal(200);
+    expect(cleared.body.content).to.deep.equal([]);
     const many = Array.from({ length: 51 }, (_, n) => ({
       title: `Aula ${n}`,
       url: `https://example.com/${n}`,
@@ -58,6 +65,42 @@ describe('The members_area integration (builtin): content on the buyer’s page 
     expect(
       (await app().http.patch(`${P}/products/${product}`, { auth, body: { content: many } })).status,
     ).to.equal(400);
+  });
+
+  it('edits a product’s content in the dashboard catalog, one item a line', async () => {
+    const session = await dashboardSignIn(app(), world.tenant.panel_token);
+    const product = world.tenant.products[1] ?? world.tenant.products[0];
+    const path = `/catalog/products/${product?.id ?? 0}`;
+    const saved = await send(app(), 'POST', `${path}?lang=en`, {
+      session,
+      form: {
+        name: product?.name ?? 'x',
+        status: 'active',
+        content:
+          'Module 1 | https://learn.example.com/m1 | Start here\nBonus | https://learn.example.com/bonus',
+      },
+    });
+    expect(saved.status, saved.text.slice(0, 300)).to.equal(303);
+    const read = await app().http.get<Array<{ id: number; content: unknown }>>(`${P}/products`, {
+      auth: world.tenant.panel_token,
+    });
+    expect(read.body.find((p) => p.id === product?.id)?.content).to.deep.equal([
+      { title: 'Module 1', url: 'https://learn.example.com/m1', description: 'Start here' },
+      { title: 'Bonus', url: 'https://learn.example.com/bonus', description: '' },
+    ]);
+    const form = await send(app(), 'GET', `${path}?lang=en`, { session });
+    expect(form.text).to.include(
+      'Module 1 | https://learn.example.com/m1 | Start here\nBonus | https://learn.example.com/bonus</textarea>',
+    );
+    const bad = await send(app(), 'POST', `${path}?lang=en`, {
+      session,
+      form: {
+        name: product?.name ?? 'x',
+        status: 'active',
+        content: 'Module 1 | ftp://learn.example.com/m1',
+      },
+    });
+    expect(bad.status).to.equal(400);
   });
 
   it('grants access while paid (content on the signed-in page only) and revokes it at the refund, by webhook', async () => {
