@@ -9,7 +9,7 @@
 import { jobIds, type JobOf } from '../../queues/index.js';
 import { findItemById, type CatalogItem } from '../catalog/repository.js';
 import { publishAfterCommit } from '../events/publish.js';
-import { recordAccessChange } from './access.js';
+import { accessEndsWithSubscription } from './access.js';
 import { linkCustomer } from '../payment-links/purchase-data.js';
 import { findLinkById } from '../payment-links/repository.js';
 import type { AppContext } from '../shared/context.js';
@@ -127,9 +127,8 @@ export async function requestCancel(
       if (!current.cancelAtPeriodEnd) await markCancelAtPeriodEnd(tx, subscriptionId);
       return [];
     }
-    const ended = (await endSubscription(tx, subscriptionId, 'requested')).event.id;
-    const first = await firstOrderOfSubscription(tx, subscriptionId);
-    return [ended, ...(first ? await recordAccessChange(tx, 'access.revoked', first) : [])];
+    const ended = (await endSubscription(tx, subscriptionId, 'requested')).event;
+    return [ended, ...(await accessEndsWithSubscription(tx, subscriptionId))].map((e) => e.id);
   });
   publishAfterCommit(ctx, eventIds);
 }
@@ -230,6 +229,7 @@ async function failRenewal(
     const events = [
       await recordOrderEventOf(tx, orderEvent, order, null, canceled),
       await recordSubscriptionEvent(tx, 'subscription.canceled', canceled),
+      ...(await accessEndsWithSubscription(tx, canceled.id)),
     ];
     return { subscription: canceled, events, next: undefined };
   }
@@ -344,7 +344,8 @@ async function commitCharge(
     if (!current || !isDue(current, charge, asOf)) return undefined;
     if (current.cancelAtPeriodEnd) {
       const ended = await endSubscription(tx, current.id, 'requested');
-      return { subscription: ended.subscription, events: [ended.event], next: undefined };
+      const events = [ended.event, ...(await accessEndsWithSubscription(tx, current.id))];
+      return { subscription: ended.subscription, events, next: undefined };
     }
     const plan = await planOf(tx, current.planId);
     const first = await firstOrderOfSubscription(tx, current.id);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { buyerAddress } from '../helpers/smtp.js';
+import { eventually } from '../helpers/eventually.js';
 import { createIntegration, Receiver } from '../events/helpers.js';
 import { buy, sellerWorld } from '../emails/helpers.js';
 import { P } from '../orders/helpers.js';
@@ -165,5 +166,42 @@ describe('The members_area integration (builtin): content on the buyer’s page 
     const after = await browser.get('/account');
     expect(after.body).to.not.include('cursos.example.com');
     expect(after.body).to.include(order.code);
+  });
+
+  it('ends a subscription’s access when its canceled period ends (access.revoked), not before', async () => {
+    const plan = world.tenant.plans.find((p) => p.status === 'active');
+    const lesson = { title: 'Lição do clube', url: 'https://clube.example.com/1' };
+    const set = await app().http.patch(`${P}/products/${plan?.product_id ?? 0}`, {
+      auth: world.tenant.panel_token,
+      body: { content: [lesson] },
+    });
+    expect(set.status).to.equal(200);
+    const email = buyerAddress('subscriber');
+    const { order } = await buy(app(), world.tenant, {
+      email,
+      method: 'credit_card',
+      code: plan?.code ?? '',
+    });
+    const id = order.subscription_id ?? 0;
+    const mine = () => verified().filter((e) => e.data.access.customer.email === email);
+    await eventually(() => (mine().length === 1 ? true : undefined), 30_000);
+    expect(mine()[0]?.data.access).to.include({ order_code: order.code, subscription_id: id });
+    const browser = await signIn(app(), email);
+    const page = await browser.get('/account');
+    await browser.post(`/account/subscriptions/${id}/cancel`, {
+      _csrf: csrfOf(page.body),
+      when: 'period_end',
+    });
+    // Still within the period: the content stays.
+    expect((await browser.get('/account')).body).to.include('Lição do clube');
+    // The period ends (the panel's renew-now runs the charge due, which cancels instead).
+    const ended = await app().http.post(`${P}/subscriptions/${id}/renew`, {
+      auth: world.tenant.panel_token,
+      body: { outcome: 'paid' },
+    });
+    expect(ended.status, ended.text).to.equal(200);
+    await eventually(() => (mine().length === 2 ? true : undefined), 30_000);
+    expect(mine().map((e) => e.type)).to.deep.equal(['access.granted', 'access.revoked']);
+    expect((await browser.get('/account')).body).to.not.include('Lição do clube');
   });
 });
