@@ -19,6 +19,20 @@ const FORM_COOKIE = 'plinks_buyer_form';
 const FORM_TOKEN = /^[0-9A-Za-z]{32}$/;
 /** The posts a browser makes before it has a session. */
 const BEFORE_SIGN_IN = new Set(['/link', '/sign-in']);
+/**
+ * The forms of the page (below `/account`). A POST elsewhere is left to the routes (405 with Allow,
+ * or the 404 page), as is a path that does not decode (400).
+ */
+const FORMS = /^\/(?:link|sign-in|sign-out|orders\/[^/]+\/refund|subscriptions\/[^/]+\/cancel)$/;
+
+const decodes = (path: string): boolean => {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const AS_SENT = { decode: (value: string) => value };
 
@@ -101,7 +115,7 @@ export function buyerGuard(ctx: AppContext): RequestHandler[] {
     next();
   };
   const guard: RequestHandler = (req, _res, next) => {
-    if (req.method !== 'POST') {
+    if (req.method !== 'POST' || !FORMS.test(req.path) || !decodes(req.path)) {
       next();
       return;
     }

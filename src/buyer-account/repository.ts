@@ -267,3 +267,12 @@ export async function accessibleContentOf(db: Executor, email: string): Promise<
     items: r.content,
   }));
 }
+
+/** The pay-now token of a subscription's latest failed-renewal e-mail (its `/renewals` page), if one was queued. */
+export async function payNowTokenOf(db: Executor, subscriptionId: number): Promise<string | undefined> {
+  const result = await db.execute<{ token: string }>(sql`
+    SELECT token FROM email_messages
+     WHERE kind = 'renewal_failed' AND subscription_id = ${subscriptionId}
+     ORDER BY id DESC LIMIT 1`);
+  return result.rows[0]?.token;
+}

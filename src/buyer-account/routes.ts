@@ -2,12 +2,14 @@
  * The buyer's page, `{checkout_url}/account` (docs/api.md, "The buyer's page"):
  * - `GET /account`: the purchases when signed in, else the sign-in form; `POST /account/link` mails a link.
  * - `GET /account/sign-in?token=` shows a button that `POST /account/sign-in` uses the link with.
- * - `POST /account/sign-out`; `POST /account/orders/<code>/refund` (the right of regret).
+ * - `POST /account/sign-out`; `POST /account/orders/<code>/refund` (the right of regret);
+ *   `POST /account/subscriptions/<id>/cancel` (`when`: `now` or `period_end`).
  */
 import type { Request, Response, Router } from 'express';
 import { sendPage } from '../checkout/layout.js';
 import { pageLocale } from '../checkout/locale.js';
 import type { AppContext } from '../shared/context.js';
+import { NotFoundError, ValidationError } from '../shared/errors.js';
 import { allowOnly, caseSensitiveRouter } from '../shared/http/operation.js';
 import {
   buyerGuard,
@@ -18,7 +20,7 @@ import {
   setBuyerSessionCookie,
 } from './guard.js';
 import { ACCOUNT_WORDS } from './messages.js';
-import { askRefund, loadAccount } from './service.js';
+import { askRefund, cancelBuyerSubscription, loadAccount } from './service.js';
 import { EMAIL_SHAPE, requestSignInLink, signInWithLink, signOut } from './sign-in.js';
 import { accountPage, linkSentPage, signInPage, useLinkPage } from './views.js';
 
@@ -97,7 +99,21 @@ export function buyerAccountRouter(ctx: AppContext): Router {
     redirect(res, page.href(['account'], { done: 'refund' }));
   });
 
+  router.post('/account/subscriptions/:id/cancel', async (req, res) => {
+    const page = pageLocale(req);
+    const session = requireBuyer(req);
+    const id = Number(req.params.id);
+    const when = field(req, 'when');
+    if (!Number.isSafeInteger(id) || id < 1 || !/^\d+$/.test(String(req.params.id)))
+      throw new NotFoundError('No such subscription');
+    if (when !== 'now' && when !== 'period_end')
+      throw ValidationError.field('when', 'must be now or period_end');
+    await cancelBuyerSubscription(ctx, session.email, id, when === 'period_end');
+    redirect(res, page.href(['account']));
+  });
+
   allowOnly(router, '/account', ['get']);
+  allowOnly(router, '/account/subscriptions/:id/cancel', ['post']);
   allowOnly(router, '/account/link', ['post']);
   allowOnly(router, '/account/sign-in', ['get', 'post']);
   allowOnly(router, '/account/sign-out', ['post']);

@@ -4,11 +4,12 @@
  * order's gateway at once, then the order refunded with `order.refunded`, the reason kept).
  */
 import { sellerOf } from '../emails/settings.js';
-import { refundFromPanel } from '../orders/panel-service.js';
+import { cancelSubscription, refundFromPanel } from '../orders/panel-service.js';
 import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import {
   accessibleContentOf,
+  payNowTokenOf,
   purchaseOf,
   purchasesOf,
   type AccessibleContent,
@@ -30,6 +31,8 @@ export interface AccountView {
   contacts: Map<number, SellerContact>;
   /** The content the buyer holds access to now, by product (the only place its URLs are shown). */
   content: AccessibleContent[];
+  /** By subscription id: the pay-now token of a past-due subscription's failed-renewal e-mail. */
+  payNow: Map<number, string>;
 }
 
 export async function loadAccount(ctx: AppContext, email: string): Promise<AccountView> {
@@ -40,7 +43,13 @@ export async function loadAccount(ctx: AppContext, email: string): Promise<Accou
     const seller = await sellerOf(ctx.db, companyId);
     if (seller) contacts.set(companyId, { name: seller.senderName, address: seller.replyTo });
   }
-  return { email, purchases, contacts, content: await accessibleContentOf(ctx.db, email) };
+  const payNow = new Map<number, string>();
+  for (const p of purchases)
+    if (p.subscription?.status === 'past_due' && !payNow.has(p.subscription.id)) {
+      const token = await payNowTokenOf(ctx.db, p.subscription.id);
+      if (token) payNow.set(p.subscription.id, token);
+    }
+  return { email, purchases, contacts, content: await accessibleContentOf(ctx.db, email), payNow };
 }
 
 /** One of the buyer's purchases; another buyer's (or a test-mode order) is a 404. */
@@ -74,4 +83,19 @@ export async function askRefund(
     reason: reason === '' ? null : reason,
   });
   return buyerPurchase(ctx, email, code);
+}
+
+/**
+ * Cancels one of the buyer's subscriptions, at once or at the period end, as the panel's cancel does
+ * (the same events); another buyer's subscription is a 404.
+ */
+export async function cancelBuyerSubscription(
+  ctx: AppContext,
+  email: string,
+  subscriptionId: number,
+  atPeriodEnd: boolean,
+): Promise<void> {
+  const purchase = (await purchasesOf(ctx.db, email)).find((p) => p.subscription?.id === subscriptionId);
+  if (!purchase) throw new NotFoundError(`No subscription ${subscriptionId} of this buyer`);
+  await cancelSubscription(ctx, purchase.companyId, subscriptionId, atPeriodEnd);
 }

@@ -143,7 +143,58 @@ function regret(
   </form>`;
 }
 
-function purchaseItem(page: PageLocale, view: AccountView, csrf: string, p: Purchase, n: number): SafeHtml {
+/** A subscription's state and its actions (shown once, on its newest order). */
+function subscriptionControls(
+  page: PageLocale,
+  view: AccountView,
+  csrf: string,
+  p: Purchase,
+): SafeHtml | string {
+  const sub = p.subscription;
+  if (!sub) return '';
+  const w = wordsOf(page);
+  const state =
+    sub.status === 'canceled'
+      ? w.subscriptions.canceled
+      : sub.cancelAtPeriodEnd
+        ? w.subscriptions.willCancel(page.dateTime(sub.currentPeriodEnd))
+        : `${w.labels.renewsOn}: ${page.dateTime(sub.currentPeriodEnd)}`;
+  const cancel = (when: 'now' | 'period_end', label: string): SafeHtml =>
+    html`<form method="post" action="${accountHref(page, 'subscriptions', String(sub.id), 'cancel')}">
+      ${hidden('_csrf', csrf)} ${hidden('when', when)}
+      <button class="bad" type="submit">${label}</button>
+    </form>`;
+  const token = view.payNow.get(sub.id);
+  return html`<div class="subscription">
+    <p>${w.labels.subscription}: ${w.subscriptionStatuses[sub.status]}. ${state}</p>
+    ${
+      sub.status === 'past_due' && token
+        ? html`<p><a href="${page.href(['renewals'], { token })}">${w.subscriptions.payNow}</a></p>`
+        : ''
+    }
+    ${
+      sub.status !== 'canceled'
+        ? html`<div class="actions">
+            ${cancel('now', w.subscriptions.cancelNow)}
+            ${
+              sub.status === 'active' && !sub.cancelAtPeriodEnd
+                ? cancel('period_end', w.subscriptions.cancelAtEnd)
+                : ''
+            }
+          </div>`
+        : ''
+    }
+  </div>`;
+}
+
+function purchaseItem(
+  page: PageLocale,
+  view: AccountView,
+  csrf: string,
+  p: Purchase,
+  n: number,
+  newestOfSubscription: boolean,
+): SafeHtml {
   const w = wordsOf(page);
   const name = p.item && p.item !== p.product ? `${p.product} · ${p.item}` : p.product;
   const receipt =
@@ -162,6 +213,7 @@ function purchaseItem(page: PageLocale, view: AccountView, csrf: string, p: Purc
         ${fact(w.labels.order, html`<code>${p.code}</code>`)} ${instructions(page, w, p)}
       </dl>
       <p><a href="${page.href(['orders', p.code])}">${w.orderPage}</a></p>
+      ${newestOfSubscription ? subscriptionControls(page, view, csrf, p) : ''}
       ${regret(page, view, csrf, p, n)}
     </article>
   </li>`;
@@ -197,7 +249,17 @@ export function accountPage(page: PageLocale, view: AccountView, csrf: string, n
     view.purchases.length === 0
       ? html`<p>${w.none}</p>`
       : html`<ol class="purchases">
-          ${view.purchases.map((p, n) => purchaseItem(page, view, csrf, p, n))}
+          ${view.purchases.map((p, n) =>
+            purchaseItem(
+              page,
+              view,
+              csrf,
+              p,
+              n,
+              p.subscription !== null &&
+                view.purchases.findIndex((q) => q.subscription?.id === p.subscription?.id) === n,
+            ),
+          )}
         </ol>`;
   return layout(
     page,

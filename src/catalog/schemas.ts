@@ -69,21 +69,20 @@ export const MAX_CONTENT_ITEMS = 50;
 const content = () =>
   v
     .array(
-      v.required(
-        v.object({
-          title: v.required(v.string().trim().min(1).max(200)),
-          url: v
-            .required(
-              v
-                .string()
-                .max(2048)
-                .pattern(/^https:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/),
-            )
-            .messages({ 'string.pattern.base': 'must be an absolute https URL without credentials' })
-            .meta({ format: 'uri' }),
-          description: v.string().trim().allow('').max(500),
-        }),
-      ),
+      // Not `required`: in Joi a required item would make an empty list (no content) invalid.
+      v.object({
+        title: v.required(v.string().trim().min(1).max(200)),
+        url: v
+          .required(
+            v
+              .string()
+              .max(2048)
+              .pattern(/^https:\/\/[^\s/?#@]+(?:[/?#][^\s]*)?$/),
+          )
+          .messages({ 'string.pattern.base': 'must be an absolute https URL without credentials' })
+          .meta({ format: 'uri' }),
+        description: v.string().trim().allow('').max(500),
+      }),
     )
     .max(MAX_CONTENT_ITEMS)
     .description(

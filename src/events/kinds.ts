@@ -108,8 +108,9 @@ export const SENT_WHEN: Record<EventKind, string> = {
     'provider): its order was paid (a renewal of a subscription that still gives access grants nothing new). ' +
     '`data.access` names the product, the buyer, the order and the subscription.',
   'access.revoked':
-    'A buyer lost access to such a product: its order was refunded or charged back, or its subscription was ' +
-    'canceled at once, and no other paid order or running subscription of the same buyer still gives access.',
+    'A buyer lost access to such a product: its order was refunded or charged back, or its subscription ended ' +
+    '(canceled at once, at the end of a period canceled at its end, or after the last failed retry), and no ' +
+    'other paid order or running subscription of the same buyer still gives access.',
 };
 
 /** The kinds about an order's service invoice: an order event's `data` with its `invoice`. */

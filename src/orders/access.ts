@@ -11,7 +11,8 @@ import { recordEvent } from '../events/outbox.js';
 import type { AccessEventKind } from '../events/kinds.js';
 import type { Executor } from '../shared/db/index.js';
 import type { JsonSchema } from '../shared/openapi/types.js';
-import type { OrderRow } from './repository.js';
+import type { Emitted } from './order-events.js';
+import { firstOrderOfSubscription, type OrderRow } from './repository.js';
 
 /** Whether a product's buyers get access to its content (an active builtin members area covers it). */
 export async function productHasMembersArea(
@@ -102,6 +103,17 @@ export async function recordAccessChange(
     },
   });
   return [event.id];
+}
+
+/**
+ * The access a subscription gave ends with it (canceled at once, at its period end, or unpaid after
+ * its last retry): `access.revoked` about its first order, unless something else still gives access.
+ */
+export async function accessEndsWithSubscription(tx: Executor, subscriptionId: number): Promise<Emitted[]> {
+  const first = await firstOrderOfSubscription(tx, subscriptionId);
+  if (!first) return [];
+  const ids = await recordAccessChange(tx, 'access.revoked', first);
+  return ids.map((id) => ({ id, type: 'access.revoked' }));
 }
 
 /** `data` of the access events, as the payments OpenAPI document shows it. */

@@ -1,4 +1,5 @@
 /** One renewal charge through the subscription's gateway: the charge row reserved first, the PSP asked, its answer recorded with the order and its events. */
+import { accessEndsWithSubscription } from './access.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { linkCustomer } from '../payment-links/purchase-data.js';
 import { findLinkById } from '../payment-links/repository.js';
@@ -70,7 +71,8 @@ export async function commitCharge(
     if (!current || !isDue(current, charge, asOf)) return undefined;
     if (current.cancelAtPeriodEnd) {
       const ended = await endSubscription(tx, current.id, 'requested');
-      return { subscription: ended.subscription, events: [ended.event], next: undefined };
+      const events = [ended.event, ...(await accessEndsWithSubscription(tx, current.id))];
+      return { subscription: ended.subscription, events, next: undefined };
     }
     const plan = await planOf(tx, current.planId);
     const first = await firstOrderOfSubscription(tx, current.id);

@@ -2,6 +2,7 @@
 import { jobIds, type JobOf } from '../../queues/index.js';
 import { findItemById, type CatalogItem } from '../catalog/repository.js';
 import { publishAfterCommit } from '../events/publish.js';
+import { accessEndsWithSubscription } from './access.js';
 import type { AppContext } from '../shared/context.js';
 import type { Executor } from '../shared/db/index.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
@@ -89,7 +90,8 @@ export async function requestCancel(
       if (!current.cancelAtPeriodEnd) await markCancelAtPeriodEnd(tx, subscriptionId);
       return [];
     }
-    return [(await endSubscription(tx, subscriptionId, 'requested')).event.id];
+    const ended = (await endSubscription(tx, subscriptionId, 'requested')).event;
+    return [ended, ...(await accessEndsWithSubscription(tx, subscriptionId))].map((e) => e.id);
   });
   publishAfterCommit(ctx, eventIds);
 }
@@ -190,6 +192,7 @@ export async function failRenewal(
     const events = [
       await recordOrderEventOf(tx, orderEvent, order, null, canceled),
       await recordSubscriptionEvent(tx, 'subscription.canceled', canceled),
+      ...(await accessEndsWithSubscription(tx, canceled.id)),
     ];
     return { subscription: canceled, events, next: undefined };
   }

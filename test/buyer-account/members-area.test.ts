@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { buyerAddress } from '../helpers/smtp.js';
+import { eventually } from '../helpers/eventually.js';
 import { createIntegration, Receiver } from '../events/helpers.js';
 import { buy, sellerWorld } from '../emails/helpers.js';
 import { P } from '../orders/helpers.js';
+import { send, signIn as dashboardSignIn } from '../dashboard/helpers.js';
 import { Browser, csrfOf, signIn } from './helpers.js';
 
 const SECRET = 'members-area-secret';
@@ -51,6 +53,12 @@ describe('The members_area integration (builtin): content on the buyer’s page 
       body: { content: [{ title: 'Aula', url: 'http://example.com/aula' }] },
     });
     expect(http.status).to.equal(400);
+    const cleared = await app().http.patch<{ content: unknown[] }>(`${P}/products/${product}`, {
+      auth,
+      body: { content: [] },
+    });
+    expect(cleared.status, 'an empty list clears the content').to.equal(200);
+    expect(cleared.body.content).to.deep.equal([]);
     const many = Array.from({ length: 51 }, (_, n) => ({
       title: `Aula ${n}`,
       url: `https://example.com/${n}`,
@@ -58,6 +66,42 @@ describe('The members_area integration (builtin): content on the buyer’s page 
     expect(
       (await app().http.patch(`${P}/products/${product}`, { auth, body: { content: many } })).status,
     ).to.equal(400);
+  });
+
+  it('edits a product’s content in the dashboard catalog, one item a line', async () => {
+    const session = await dashboardSignIn(app(), world.tenant.panel_token);
+    const product = world.tenant.products[1] ?? world.tenant.products[0];
+    const path = `/catalog/products/${product?.id ?? 0}`;
+    const saved = await send(app(), 'POST', `${path}?lang=en`, {
+      session,
+      form: {
+        name: product?.name ?? 'x',
+        status: 'active',
+        content:
+          'Module 1 | https://learn.example.com/m1 | Start here\nBonus | https://learn.example.com/bonus',
+      },
+    });
+    expect(saved.status, saved.text.slice(0, 300)).to.equal(303);
+    const read = await app().http.get<Array<{ id: number; content: unknown }>>(`${P}/products`, {
+      auth: world.tenant.panel_token,
+    });
+    expect(read.body.find((p) => p.id === product?.id)?.content).to.deep.equal([
+      { title: 'Module 1', url: 'https://learn.example.com/m1', description: 'Start here' },
+      { title: 'Bonus', url: 'https://learn.example.com/bonus', description: '' },
+    ]);
+    const form = await send(app(), 'GET', `${path}?lang=en`, { session });
+    expect(form.text).to.include(
+      'Module 1 | https://learn.example.com/m1 | Start here\nBonus | https://learn.example.com/bonus</textarea>',
+    );
+    const bad = await send(app(), 'POST', `${path}?lang=en`, {
+      session,
+      form: {
+        name: product?.name ?? 'x',
+        status: 'active',
+        content: 'Module 1 | ftp://learn.example.com/m1',
+      },
+    });
+    expect(bad.status).to.equal(400);
   });
 
   it('grants access while paid (content on the signed-in page only) and revokes it at the refund, by webhook', async () => {
@@ -122,5 +166,42 @@ describe('The members_area integration (builtin): content on the buyer’s page 
     const after = await browser.get('/account');
     expect(after.body).to.not.include('cursos.example.com');
     expect(after.body).to.include(order.code);
+  });
+
+  it('ends a subscription’s access when its canceled period ends (access.revoked), not before', async () => {
+    const plan = world.tenant.plans.find((p) => p.status === 'active');
+    const lesson = { title: 'Lição do clube', url: 'https://clube.example.com/1' };
+    const set = await app().http.patch(`${P}/products/${plan?.product_id ?? 0}`, {
+      auth: world.tenant.panel_token,
+      body: { content: [lesson] },
+    });
+    expect(set.status).to.equal(200);
+    const email = buyerAddress('subscriber');
+    const { order } = await buy(app(), world.tenant, {
+      email,
+      method: 'credit_card',
+      code: plan?.code ?? '',
+    });
+    const id = order.subscription_id ?? 0;
+    const mine = () => verified().filter((e) => e.data.access.customer.email === email);
+    await eventually(() => (mine().length === 1 ? true : undefined), 30_000);
+    expect(mine()[0]?.data.access).to.include({ order_code: order.code, subscription_id: id });
+    const browser = await signIn(app(), email);
+    const page = await browser.get('/account');
+    await browser.post(`/account/subscriptions/${id}/cancel`, {
+      _csrf: csrfOf(page.body),
+      when: 'period_end',
+    });
+    // Still within the period: the content stays.
+    expect((await browser.get('/account')).body).to.include('Lição do clube');
+    // The period ends (the panel's renew-now runs the charge due, which cancels instead).
+    const ended = await app().http.post(`${P}/subscriptions/${id}/renew`, {
+      auth: world.tenant.panel_token,
+      body: { outcome: 'paid' },
+    });
+    expect(ended.status, ended.text).to.equal(200);
+    await eventually(() => (mine().length === 2 ? true : undefined), 30_000);
+    expect(mine().map((e) => e.type)).to.deep.equal(['access.granted', 'access.revoked']);
+    expect((await browser.get('/account')).body).to.not.include('Lição do clube');
   });
 });

@@ -57,7 +57,7 @@ describe('dashboard catalog', function () {
       session: owner,
       form: { name: 'Curso de bolos 2', status: 'active' },
     });
-    expect(renamed.status).to.equal(303);
+    expect(renamed.status, readable(renamed.text)).to.equal(303);
 
     const offer = await send(app, 'POST', '/catalog/offers?lang=pt-BR', {
       session: owner,

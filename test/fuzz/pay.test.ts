@@ -32,6 +32,14 @@ const BUYER_ROUTES: BuyerRoute[] = [
   { method: 'GET', template: '/orders/{order_code}/status' },
   { method: 'GET', template: '/orders/{order_code}/boleto' },
   { method: 'GET', template: '/assets/order.js' },
+  // The buyer's page (docs/api.md, "The buyer's page").
+  { method: 'GET', template: '/account' },
+  { method: 'POST', template: '/account/link', body: 'form' },
+  { method: 'GET', template: '/account/sign-in' },
+  { method: 'POST', template: '/account/sign-in', body: 'form' },
+  { method: 'POST', template: '/account/sign-out', body: 'form' },
+  { method: 'POST', template: '/account/orders/{order_code}/refund', body: 'form' },
+  { method: 'POST', template: '/account/subscriptions/{subscription_id}/cancel', body: 'form' },
 ];
 
 /** Form fields the buyer pages read (docs/api.md, "Buyer pages": pay step, simulation page). */
@@ -44,6 +52,10 @@ const FORM_FIELDS = [
   'payment_method',
   'installments',
   'outcome',
+  '_csrf',
+  'token',
+  'reason',
+  'when',
 ];
 
 /**
@@ -51,11 +63,23 @@ const FORM_FIELDS = [
  * the pay step leading to the order's page, and a paid order's page to the link's success_url.
  */
 const PAGE_STATUSES = [200, 302, 303, 400, 404, 409, 413, 415];
+/**
+ * The buyer's page adds 403 (a form without its CSRF token, or no session) and 429 (too many
+ * sign-in link requests from one address).
+ */
+const ACCOUNT_STATUSES = [...PAGE_STATUSES, 403, 429];
 
 interface BuyerWorld {
   w: FuzzWorld;
   tenant: FuzzTenant;
-  values: { code: string; link_id: string; short_code: string; plink: string; order_code: string };
+  values: {
+    code: string;
+    link_id: string;
+    short_code: string;
+    plink: string;
+    order_code: string;
+    subscription_id: string;
+  };
 }
 
 interface Link {
@@ -110,6 +134,7 @@ async function buyerWorld(): Promise<BuyerWorld> {
       plink: live.id,
       short_code: new URL(live.short_url).pathname.split('/').pop() ?? '',
       order_code: orderCode,
+      subscription_id: '1',
     },
   };
 }
@@ -136,6 +161,15 @@ interface Case {
 }
 
 const anyPage: Expect = { statuses: PAGE_STATUSES, why: 'a page for bad input, never a 5xx' };
+const isAccount = (r: BuyerRoute): boolean => r.template.startsWith('/account');
+/** A page for bad input; on the buyer's page also a refused form (403) or a limited request (429). */
+const pageFor = (r: BuyerRoute): Expect =>
+  isAccount(r)
+    ? {
+        statuses: ACCOUNT_STATUSES,
+        why: "a page for bad input, never a 5xx (the buyer's page: 403, 429 too)",
+      }
+    : anyPage;
 const badEncoding: Expect = { statuses: [400], why: 'bad percent-encoding is 400' };
 const tooLarge: Expect = {
   statuses: [413],
@@ -169,7 +203,7 @@ function cases(): fc.Arbitrary<Case> {
       }),
       expect: f.some(([, v]) => v.includes('\u0000'))
         ? { statuses: [400, 404, 413], why: 'U+0000 in a form field is 400' }
-        : anyPage,
+        : pageFor(r),
     })),
     postRoute.map((r): Case => ({
       kind: 'form with 1,001 fields',
@@ -221,7 +255,12 @@ function cases(): fc.Arbitrary<Case> {
       kind: 'U+0000 in the path',
       route: r,
       build: (b) => ({ method: r.method, path: concrete(b, r, { [paramName(r)]: 'a%00b' }) }),
-      expect: { statuses: [404], why: 'U+0000 in a path names nothing' },
+      expect: isAccount(r)
+        ? {
+            statuses: [403, 404],
+            why: 'U+0000 in a path names nothing (a form of the buyer’s page: 403 first)',
+          }
+        : { statuses: [404], why: 'U+0000 in a path names nothing' },
     })),
     fc.record({ route: paramRoute, text: value }).map(({ route: r, text }): Case => ({
       kind: 'hostile path segment',
@@ -232,7 +271,7 @@ function cases(): fc.Arbitrary<Case> {
           [paramName(r)]: encodeURIComponent(isWellFormed(text) ? text : 'x').slice(0, 6_000),
         }),
       }),
-      expect: anyPage,
+      expect: pageFor(r),
     })),
     fc
       .record({ query: fc.constantFrom('plink=%E0%A4%A', 'lang=%zz', '%E0%A4%A=1') })
@@ -296,7 +335,9 @@ function cases(): fc.Arbitrary<Case> {
             }
           : {}),
       }),
-      expect: { statuses: [...PAGE_STATUSES, 401], why: 'any page' },
+      expect: isAccount(r)
+        ? { statuses: ACCOUNT_STATUSES, why: 'any page (a form without its token: 403)' }
+        : { statuses: [...PAGE_STATUSES, 401], why: 'any page' },
     })),
   );
 }

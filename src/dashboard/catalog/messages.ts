@@ -38,6 +38,8 @@ export interface CatalogMessages {
   priceHint: string;
   guaranteeDays: string;
   guaranteeDaysHint: string;
+  content: string;
+  contentHint: string;
   noProducts: string;
   percentOff: string;
   percentOffHint: string;
@@ -87,6 +89,9 @@ const ptBR: CatalogMessages = {
   guaranteeDays: 'Garantia (dias)',
   guaranteeDaysHint:
     'De 7 a 30 dias após o pagamento, o comprador pode pedir o reembolso na página dele (direito de arrependimento).',
+  content: 'Conteúdo (área de membros)',
+  contentHint:
+    'Uma linha por item, até 50: título | https://endereço | descrição (opcional). Quem compra o produto vê estes links na página dele enquanto tiver acesso.',
   noProducts: 'Crie um produto ativo antes.',
   percentOff: 'Desconto em %',
   percentOffHint: 'Acima de 0 e até 100. Preencha este ou o valor, só um deles.',
@@ -136,6 +141,9 @@ const en: CatalogMessages = {
   guaranteeDays: 'Guarantee (days)',
   guaranteeDaysHint:
     'From 7 to 30 days after payment, the buyer may ask for a refund from their own page (right of regret).',
+  content: 'Content (members area)',
+  contentHint:
+    'One line per item, up to 50: title | https://address | description (optional). Buyers of the product see these links on their page while they hold access.',
   noProducts: 'Create an active product first.',
   percentOff: 'Discount in %',
   percentOffHint: 'Above 0 and at most 100. Fill in this or the amount, only one.',

@@ -36,8 +36,28 @@ const catalogForm = v
     code: sentText(),
     percent_off: sentText(),
     amount_off: sentText(),
+    content: sentText(),
   })
   .unknown(true);
+
+/**
+ * A product's content as typed (one item a line: `title | https://address | description`) in the
+ * API's shape; the API's schema then checks each item (a line without an address fails there).
+ */
+const contentOf = (text: string): Array<{ title: string; url: string; description?: string }> =>
+  text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map((line) => {
+      const [title = '', url = '', ...rest] = line.split('|').map((part) => part.trim());
+      const description = rest.join(' | ');
+      return { title, url, ...(description ? { description } : {}) };
+    });
+
+/** The content line of an item, as the form shows it. */
+const contentLine = (item: { title: string; url: string; description: string }): string =>
+  [item.title, item.url, ...(item.description ? [item.description] : [])].join(' | ');
 
 const productId = () => v.string().pattern(/^[1-9][0-9]{0,9}$/);
 const itemCode = () => v.string().pattern(/^[0-9A-Za-z_-]{1,100}$/);
@@ -185,7 +205,11 @@ export function catalogRoutes(ctx: AppContext): Router {
       catalog.createProduct(
         ctx.db,
         companyId,
-        byApiSchema(createProductBody, { name: values.name ?? '', status: values.status ?? '' }),
+        byApiSchema(createProductBody, {
+          name: values.name ?? '',
+          status: values.status ?? '',
+          ...(values.content ? { content: contentOf(values.content) } : {}),
+        }),
         productChanges,
       ),
   );
@@ -200,13 +224,21 @@ export function catalogRoutes(ctx: AppContext): Router {
     },
     path: (product) => `/catalog/products/${product.id}`,
     title: (t, product) => t.editProduct(product.name),
-    values: (product) => ({ name: product.name, status: product.active ? 'active' : 'inactive' }),
+    values: (product) => ({
+      name: product.name,
+      status: product.active ? 'active' : 'inactive',
+      content: product.content.map(contentLine).join('\n'),
+    }),
     save: (companyId, product, values) =>
       catalog.updateProduct(
         ctx.db,
         companyId,
         product.id,
-        byApiSchema(updateProductBody, { name: values.name ?? '', status: values.status ?? '' }),
+        byApiSchema(updateProductBody, {
+          name: values.name ?? '',
+          status: values.status ?? '',
+          ...(values.content !== undefined ? { content: contentOf(values.content) } : {}),
+        }),
         productChanges,
       ),
   });

@@ -151,6 +151,7 @@ export const catalogFieldLabels = (page: DashboardLocale): Record<string, string
     product_id: tc.product,
     billing_cycle: tc.cycle,
     guarantee_days: tc.guaranteeDays,
+    content: tc.content,
     code: tc.code,
     percent_off: tc.percentOff,
     amount_off: tc.amountOff,
@@ -238,6 +239,15 @@ export function catalogFormPage(
           inputmode: 'numeric',
         }),
       );
+    if (what === 'product') {
+      const problem = fieldProblem(problems, 'content', 'content', 'content-hint');
+      fields.push(
+        html`<label for="content">${tc.content}</label>
+          <p class="hint" id="content-hint">${tc.contentHint}</p>
+          ${problem.note}
+          <textarea id="content" name="content" rows="6" ${problem.attrs}>${value('content')}</textarea>`,
+      );
+    }
     if (what === 'plan' && data.creating)
       fields.push(
         selectField(problems, {
