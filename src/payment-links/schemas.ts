@@ -63,7 +63,8 @@ const bounded = (bounds: { min: number; max: number; default: number }, descript
 
 /**
  * `tracking`: the campaign a link sent by message belongs to. Each value trimmed, then at most
- * TRACKING_VALUE_MAX characters; control characters are dropped when stored; blank means unknown.
+ * TRACKING_VALUE_MAX characters; U+0000 is refused (as in all free text), other control characters are
+ * dropped when stored; blank means unknown.
  */
 const campaignTracking = v
   .object(
@@ -78,7 +79,7 @@ const campaignTracking = v
       'address carries takes precedence',
   );
 function campaignValue() {
-  return v.nullable(v.string().trim().allow('').max(TRACKING_VALUE_MAX));
+  return v.nullable(text().trim().allow('').max(TRACKING_VALUE_MAX));
 }
 
 /** Shape of POST /v1/payment-links; rules that need the database (offer, coupon) live in the service. */

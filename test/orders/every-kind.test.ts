@@ -14,6 +14,9 @@ import {
 } from '../checkout/helpers.js';
 import { createIntegration, engineAndReceiver, eventually, Receiver } from '../events/helpers.js';
 import { checkout, deadlineOf, P, type PanelOrder } from './helpers.js';
+import { startFocusStandIn, type FocusStandIn } from '../helpers/focusnfe/server.js';
+import { noteSecret } from '../helpers/secrets.js';
+import { BUYER_CPF, CITY, CNPJ, IM, invoiceConfig } from '../invoices/helpers.js';
 
 const SECRET = `whsec_${Buffer.from('every-kind-of-event-is-real-ok!').toString('base64')}`;
 
@@ -34,6 +37,7 @@ interface Delivered {
     subscription?: { id: number; status: string; cancel_reason?: string | null } | null;
     integration?: { id: number; disabled_reason: string };
     lead?: Record<string, string | null>;
+    access?: { order_code: string };
     purchase: { payment_link: { code: string } | null; tracking: { external_reference: string | null } };
   };
 }
@@ -52,8 +56,33 @@ describe('every event kind comes from a real path, signed and as documented', fu
   const buyerEmail = (): string => `every-kind-${tenant.company.id}@example.com`;
 
   // A failed renewal's retry waits an hour (the renewal case runs its retry itself); two failed
-  // attempts disable an integration.
-  const { engine, receiver } = engineAndReceiver({ RENEWAL_RETRY_SCHEDULE: '3600', BREAKER_THRESHOLD: '2' });
+  // attempts disable an integration. Invoices go to a Focus NFe stand-in, started before the engine.
+  const env: Record<string, string> = {
+    RENEWAL_RETRY_SCHEDULE: '3600',
+    BREAKER_THRESHOLD: '2',
+    FOCUSNFE_TIMEOUT_MS: '1000',
+  };
+  let focus: FocusStandIn | undefined;
+  let focusToken = '';
+  before(async () => {
+    focus = await startFocusStandIn();
+    env.FOCUSNFE_API_URL = focus.url;
+    focusToken = focus.addCompany({ cnpj: CNPJ, inscricaoMunicipal: IM });
+    noteSecret(focusToken);
+    focus.municipalities.set(CITY, {
+      codigo_municipio: CITY,
+      nome_municipio: 'São Paulo',
+      sigla_uf: 'SP',
+      nfse_habilitada: true,
+      status_nfse: 'ativo',
+      endereco_obrigatorio_nfse: false,
+      cpf_cnpj_obrigatorio_nfse: true,
+      item_lista_servico_obrigatorio_nfse: true,
+      items: ['0802', '0107'],
+    });
+  });
+  after(() => focus?.close());
+  const { engine, receiver } = engineAndReceiver(env);
   before(async () => {
     tenant = await seed();
     const listed = await engine.app.http.get<Array<{ value: string }>>(`${P}/integrations/events`, {
@@ -265,6 +294,46 @@ describe('every event kind comes from a real path, signed and as documented', fu
     } finally {
       await broken.close();
     }
+  });
+
+  it('access and invoice kinds: a members area and an NFS-e follow a paid order and its refund; a refused note', async () => {
+    const app = engine.app;
+    const auth = tenant.panel_token;
+    const area = await app.http.post(`${P}/integrations/`, {
+      auth,
+      body: { type: 'members_area', config: { provider: 'builtin' }, events: [], send_to_all_products: true },
+    });
+    expect(area.status, area.text).to.equal(201);
+    const invoices = await app.http.post(`${P}/integrations/`, {
+      auth,
+      body: { type: 'invoice', events: [], send_to_all_products: true, config: invoiceConfig(focusToken) },
+    });
+    expect(invoices.status, invoices.text).to.equal(201);
+    // The buyer of the first case again, so no second lead.
+    const pay = async (): Promise<PanelOrder> => {
+      const { order } = await checkout(app, tenant, activeOffer(tenant).code, null, {
+        email: buyerEmail(),
+        payment_method: 'credit_card',
+        document: BUYER_CPF,
+      });
+      expect(order.status).to.equal('paid');
+      return order;
+    };
+    // access.granted and invoice.issued: the payment of a product both integrations cover.
+    const order = await pay();
+    const ofOrder = (e: Delivered): boolean => e.data.order?.code === order.code;
+    await deliveryOf('access.granted', (e) => e.data.access?.order_code === order.code);
+    await deliveryOf('invoice.issued', ofOrder);
+    // access.revoked and invoice.canceled: its refund in the panel.
+    const refund = await app.http.post(`${P}/orders/${order.code}/refund`, { auth, body: {} });
+    expect(refund.status, refund.text).to.equal(200);
+    await deliveryOf('access.revoked', (e) => e.data.access?.order_code === order.code);
+    await deliveryOf('invoice.canceled', ofOrder);
+    // invoice.failed: the prefecture refuses the next one.
+    if (!focus) throw new Error('the stand-in starts in a before hook');
+    focus.verdict = () => [{ codigo: 'E31', mensagem: 'Item incompatível com o CNAE', correcao: null }];
+    const refused = await pay();
+    await deliveryOf('invoice.failed', (e) => e.data.order?.code === refused.code);
   });
 
   it('together the cases delivered every listed kind, each signed and matching its schema', async () => {
