@@ -25,6 +25,14 @@ const events = () =>
       .meta({ items: { type: 'string', enum: [...EVENT_KINDS] } }),
   );
 
+/** The `events` of a type that receives no webhooks: always empty. */
+const noEvents = () =>
+  v
+    .produces<EventKind[]>()(v.array(v.string()).max(0))
+    .messages({
+      'array.max': 'must be empty: an invoice integration acts on its own trigger and receives no webhooks',
+    });
+
 const type = () => v.enum(INTEGRATION_TYPES);
 
 /** Most attempts started per second across every worker process; null lifts the limit. */
@@ -143,7 +151,8 @@ export const createIntegrationBody = v.required(
   v.object({
     type: v.required(type()),
     config: v.required(configForType()),
-    events: v.required(events()),
+    // An invoice integration acts on its own trigger (docs/invoices.md), so it subscribes to nothing.
+    events: v.required(v.when('type', ['invoice'], noEvents(), events())),
     is_active: v.strictBoolean().meta({ default: true }),
     send_to_all_products: v.strictBoolean().meta({ default: false }),
     rate_limit_per_second: rateLimit().meta({ default: null }),

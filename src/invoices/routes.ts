@@ -19,7 +19,7 @@ export function invoiceRoutes(ctx: AppContext): Route[] {
         description:
           'After the seller fixed the integration settings (or the buyer data): the invoice goes back to `pending` ' +
           'and is submitted under the same reference, so it is never issued twice. 409 for an invoice that is ' +
-          'pending, issued or canceled.',
+          'pending, issued or canceled, and for an order without an invoice; 404 for an order of another company.',
         tags: ['Orders'],
         request: { params: orderParams },
         responses: {

@@ -10,6 +10,7 @@ import {
   type SettingsCheck,
 } from '../integrations/kinds/invoice/index.js';
 import type { OrderInvoicesOf, OrderInvoiceWire } from '../orders/mappers.js';
+import { findOrderByCode } from '../orders/repository.js';
 import type { AppContext } from '../shared/context.js';
 import type { Executor } from '../shared/db/index.js';
 import { ConflictError, NotFoundError } from '../shared/errors.js';
@@ -36,7 +37,12 @@ export async function retryInvoice(
   orderCode: string,
 ): Promise<OrderInvoiceWire> {
   const found = await findInvoiceOfOrder(ctx.db, companyId, orderCode);
-  if (!found) throw new NotFoundError(`Order ${orderCode} has no invoice`);
+  if (!found) {
+    // The company's order without an invoice is a state to change (link an invoice integration), not a missing order.
+    const order = await findOrderByCode(ctx.db, orderCode);
+    if (order?.companyId !== companyId) throw new NotFoundError(`No order ${orderCode} in this company`);
+    throw new ConflictError(`Order ${orderCode} has no invoice: no active invoice integration covered it`);
+  }
   const retried = await ctx.db.transaction(async (tx) => {
     const invoice = await lockInvoice(tx, found.id);
     if (!invoice) throw new NotFoundError(`Order ${orderCode} has no invoice`);

@@ -62,8 +62,8 @@ const bounded = (bounds: { min: number; max: number; default: number }, descript
     .meta({ default: bounds.default });
 
 /**
- * `tracking`: the campaign a link sent by message belongs to. Each value trimmed, then at most
- * TRACKING_VALUE_MAX characters; U+0000 is refused (as in all free text), other control characters are
+ * `tracking`: the campaign a link sent by message belongs to. Each value at most TRACKING_VALUE_MAX
+ * characters, trimmed when stored; U+0000 is refused (as in all free text), other control characters are
  * dropped when stored; blank means unknown.
  */
 const campaignTracking = v
@@ -79,7 +79,8 @@ const campaignTracking = v
       'address carries takes precedence',
   );
 function campaignValue() {
-  return v.nullable(text().trim().allow('').max(TRACKING_VALUE_MAX));
+  // Trimmed when stored (src/shared/tracking.ts), so a blank value is accepted and kept as unknown.
+  return v.nullable(text().allow('').max(TRACKING_VALUE_MAX));
 }
 
 /** Shape of POST /v1/payment-links; rules that need the database (offer, coupon) live in the service. */

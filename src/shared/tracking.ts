@@ -52,10 +52,17 @@ export interface VisitTracking extends CampaignTracking {
 // C0 and C1 control characters (tab and newline included): never part of a campaign name.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/** A value as kept: control characters dropped, trimmed, cut to its limit; blank or not a string: none. */
+// A lone UTF-16 surrogate: jsonb refuses its escape, so it is never stored.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * A value as kept: control characters and lone surrogates dropped, trimmed, cut to its limit in
+ * characters (a pair of surrogates is one, never split); blank or not a string: none.
+ */
 export function cleanTrackingValue(value: unknown, max: number = TRACKING_VALUE_MAX): string | undefined {
   if (typeof value !== 'string') return undefined;
-  const kept = value.replace(CONTROL, '').trim().slice(0, max).trim();
+  const characters = Array.from(value.replace(CONTROL, '').replace(LONE_SURROGATE, '').trim());
+  const kept = characters.slice(0, max).join('').trim();
   return kept === '' ? undefined : kept;
 }
 

@@ -37,9 +37,10 @@ describe("Invoices in the dashboard: the order's page, the orders CSV, retry, ch
     const file = await send(app(), 'GET', '/orders.csv?mode=live&lang=pt-BR', { session: owner });
     expect(file.status).to.equal(200);
     const [header, ...lines] = file.text.replace(/^\uFEFF/, '').split('\r\n');
-    expect(header?.split(';').slice(-2)).to.deep.equal(['Nota fiscal', 'Número da nota']);
+    // The invoice's two columns come before the seven campaign keys.
+    expect(header?.split(';').slice(-9, -7)).to.deep.equal(['Nota fiscal', 'Número da nota']);
     const line = lines.find((l) => l.startsWith(order.code));
-    expect(line?.split(';').slice(-2)).to.deep.equal(['Emitida', issued.invoice?.number ?? 'none']);
+    expect(line?.split(';').slice(-9, -7)).to.deep.equal(['Emitida', issued.invoice?.number ?? 'none']);
   });
 
   it("shows a refusal with the provider's message, and retries it from the page after a settings fix", async () => {

@@ -88,6 +88,15 @@ describe('Panel: orders (list, get, refund)', () => {
       installments: 1,
       pix: null,
       boleto: null,
+      tracking: {
+        utm_source: null,
+        utm_medium: null,
+        utm_campaign: null,
+        utm_content: null,
+        utm_term: null,
+        src: null,
+        sck: null,
+      },
       // This app runs no worker, so no e-mail was queued for the order yet.
       emails: [],
       // No invoice integration covers the product.

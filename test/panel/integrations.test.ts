@@ -239,7 +239,7 @@ describe('panel integrations API', () => {
     });
 
     it('PATCH validates like create: bad config for the type, unknown events, and a type change whose config does not fit', async () => {
-      const created = (await create(tenant, { type: 'members_area', config: { area: 'x' }, events: [] }))
+      const created = (await create(tenant, { type: 'members_area', config: { provider: 'builtin' }, events: [] }))
         .body;
       const url = `${P}/integrations/${created.id}`;
       expectError(

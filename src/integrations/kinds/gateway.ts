@@ -4,7 +4,8 @@
  * public facts (`account_id`, `public_key`, `connected_at`), which a request cannot set.
  */
 import { ValidationError } from '../../shared/errors.js';
-import { checkedAgainst, freeFormConfig, stringOf } from './config-values.js';
+import { checkedAgainst, stringOf } from './config-values.js';
+import { v } from '../../shared/validation/typed.js';
 import type { IntegrationKind, KindDeps, StoredConfig } from './kind.js';
 import { presentFreeForm } from './managed.js';
 
@@ -53,12 +54,26 @@ export function gatewayConfig(
 export const reconnectNeeded = (before: StoredConfig, after: StoredConfig | undefined): boolean =>
   after !== undefined && providerOf(before) !== providerOf(after);
 
+/**
+ * `provider`, among those a deployment can offer (whether this one does: `check`); the connection's
+ * own keys may be sent back as they were read, and are ignored.
+ */
+const gatewayRequestConfig = v.object({
+  provider: v.enum(['mercadopago', 'dev'] as const).description('The PSP: `mercadopago` or `dev`'),
+  ...Object.fromEntries(
+    CONNECTION_KEYS.map((key) => [
+      key,
+      v.string().allow('').max(2000).description('Set by the service; ignored'),
+    ]),
+  ),
+});
+
 export const gatewayKind: IntegrationKind = {
   types: ['gateway'],
-  createConfig: freeFormConfig,
-  updateConfig: freeFormConfig,
+  createConfig: gatewayRequestConfig,
+  updateConfig: gatewayRequestConfig,
   async check(deps, { type, config, stored }) {
-    const requested = checkedAgainst(freeFormConfig, type, config);
+    const requested = checkedAgainst(gatewayRequestConfig, type, config);
     return {
       config: gatewayConfig(deps, requested, stored?.type === 'gateway' ? stored.config : undefined),
       receives: 'none',

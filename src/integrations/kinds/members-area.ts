@@ -5,26 +5,24 @@
  * events `access.granted` and `access.revoked` let an external members area follow along by
  * webhook. The integration receives no events itself.
  */
-import { ValidationError } from '../../shared/errors.js';
-import { checkedAgainst, freeFormConfig } from './config-values.js';
+import { v } from '../../shared/validation/typed.js';
+import { checkedAgainst } from './config-values.js';
 import type { IntegrationKind } from './kind.js';
 import { presentFreeForm } from './managed.js';
 
 export const MEMBERS_AREA_PROVIDERS = ['builtin'] as const;
 
+/** Its one setting: the provider (`builtin`, the default). */
+const membersAreaConfig = v.object({
+  provider: v.enum(MEMBERS_AREA_PROVIDERS).description('Who serves the content: `builtin`, the buyer’s page'),
+});
+
 export const membersAreaKind: IntegrationKind = {
   types: ['members_area'],
-  createConfig: freeFormConfig,
-  updateConfig: freeFormConfig,
-  async check(_deps, { type, config, stored }) {
-    const requested = checkedAgainst(freeFormConfig, type, config);
-    const provider =
-      requested.provider ?? (stored?.type === 'members_area' ? stored.config.provider : 'builtin');
-    if (!(MEMBERS_AREA_PROVIDERS as readonly unknown[]).includes(provider))
-      throw ValidationError.field('config.provider', `must be one of ${MEMBERS_AREA_PROVIDERS.join(', ')}`);
-    const keys = Object.keys(requested).filter((key) => key !== 'provider');
-    if (keys.length > 0)
-      throw ValidationError.field(`config.${keys[0] ?? ''}`, 'is not a setting of a builtin members area');
+  createConfig: membersAreaConfig,
+  updateConfig: membersAreaConfig,
+  async check(_deps, { type, config }) {
+    checkedAgainst(membersAreaConfig, type, config);
     return { config: { provider: 'builtin' }, receives: 'none' };
   },
   present: presentFreeForm,

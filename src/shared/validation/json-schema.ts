@@ -217,6 +217,15 @@ function objectSchema(d: Description): JsonSchema {
   return schema;
 }
 
+/** One side of a conditional key: absent when forbidden, listed as required when required. */
+function branch(key: string, d: Description): JsonSchema {
+  if (d.flags?.presence === 'forbidden') return { properties: { [key]: { not: {} } } };
+  return {
+    properties: { [key]: convert(d) },
+    ...(d.flags?.presence === 'required' ? { required: [key] } : {}),
+  };
+}
+
 function conditional(
   key: string,
   when: NonNullable<Description['whens']>[number],
@@ -237,11 +246,15 @@ function conditional(
     );
   }
   const [name = ''] = sibling;
+  // An `otherwise` that is itself a `when` (three kinds of config or more) chains another if/then/else.
+  const next = when.otherwise.whens?.[0];
   return [
     {
       if: { properties: { [name]: { enum: values } }, required: [name] },
-      then: { properties: { [key]: convert(when.then) } },
-      else: { properties: { [key]: convert(when.otherwise) } },
+      then: branch(key, when.then),
+      else: next
+        ? { allOf: conditional(key, next, when.otherwise.whens?.length ?? 0) }
+        : branch(key, when.otherwise),
     },
   ];
 }
