@@ -28,14 +28,20 @@ export interface InvoiceWorld extends SellerWorld {
   readonly token: string;
 }
 
+/** A running Focus NFe stand-in and the seller's token there; read both once the before hooks ran. */
+export interface FocusSeller {
+  readonly focus: FocusStandIn;
+  readonly token: string;
+}
+
 /**
- * A seller with the engine pointed at a Focus NFe stand-in (started first), where the seller's
- * company is registered and its municipality issues NFS-e and requires the buyer's CPF or CNPJ.
+ * Starts a Focus NFe stand-in in a before hook (register it before the engine's, which reads
+ * `env.FOCUSNFE_API_URL`), where the seller's company is registered and its municipality issues NFS-e
+ * and requires the buyer's CPF or CNPJ; stops it after.
  */
-export function invoiceWorld(): InvoiceWorld {
+export function focusStandInFor(env: Record<string, string>): FocusSeller {
   let focus: FocusStandIn | undefined;
   let token = '';
-  const env: Record<string, string> = { FOCUSNFE_TIMEOUT_MS: '1000' };
   before(async () => {
     focus = await startFocusStandIn();
     env.FOCUSNFE_API_URL = focus.url;
@@ -54,16 +60,26 @@ export function invoiceWorld(): InvoiceWorld {
       items: ['0802', '0107'],
     });
   });
-  const world = sellerWorld({ env });
   after(() => focus?.close());
-  return Object.defineProperties(world, {
-    focus: {
-      get() {
-        if (!focus) throw new Error('the stand-in starts in a before hook');
-        return focus;
-      },
+  return {
+    get focus() {
+      if (!focus) throw new Error('the stand-in starts in a before hook');
+      return focus;
     },
-    token: { get: () => token },
+    get token() {
+      return token;
+    },
+  };
+}
+
+/** A seller with the engine pointed at a Focus NFe stand-in (started first). */
+export function invoiceWorld(): InvoiceWorld {
+  const env: Record<string, string> = { FOCUSNFE_TIMEOUT_MS: '1000' };
+  const seller = focusStandInFor(env);
+  const world = sellerWorld({ env });
+  return Object.defineProperties(world, {
+    focus: { get: () => seller.focus },
+    token: { get: () => seller.token },
   }) as InvoiceWorld;
 }
 

@@ -14,9 +14,7 @@ import {
 } from '../checkout/helpers.js';
 import { createIntegration, engineAndReceiver, eventually, Receiver } from '../events/helpers.js';
 import { checkout, deadlineOf, P, type PanelOrder } from './helpers.js';
-import { startFocusStandIn, type FocusStandIn } from '../helpers/focusnfe/server.js';
-import { noteSecret } from '../helpers/secrets.js';
-import { BUYER_CPF, CITY, CNPJ, IM, invoiceConfig } from '../invoices/helpers.js';
+import { BUYER_CPF, focusStandInFor, invoiceConfig } from '../invoices/helpers.js';
 
 const SECRET = `whsec_${Buffer.from('every-kind-of-event-is-real-ok!').toString('base64')}`;
 
@@ -62,26 +60,7 @@ describe('every event kind comes from a real path, signed and as documented', fu
     BREAKER_THRESHOLD: '2',
     FOCUSNFE_TIMEOUT_MS: '1000',
   };
-  let focus: FocusStandIn | undefined;
-  let focusToken = '';
-  before(async () => {
-    focus = await startFocusStandIn();
-    env.FOCUSNFE_API_URL = focus.url;
-    focusToken = focus.addCompany({ cnpj: CNPJ, inscricaoMunicipal: IM });
-    noteSecret(focusToken);
-    focus.municipalities.set(CITY, {
-      codigo_municipio: CITY,
-      nome_municipio: 'São Paulo',
-      sigla_uf: 'SP',
-      nfse_habilitada: true,
-      status_nfse: 'ativo',
-      endereco_obrigatorio_nfse: false,
-      cpf_cnpj_obrigatorio_nfse: true,
-      item_lista_servico_obrigatorio_nfse: true,
-      items: ['0802', '0107'],
-    });
-  });
-  after(() => focus?.close());
+  const invoicing = focusStandInFor(env);
   const { engine, receiver } = engineAndReceiver(env);
   before(async () => {
     tenant = await seed();
@@ -306,7 +285,12 @@ describe('every event kind comes from a real path, signed and as documented', fu
     expect(area.status, area.text).to.equal(201);
     const invoices = await app.http.post(`${P}/integrations/`, {
       auth,
-      body: { type: 'invoice', events: [], send_to_all_products: true, config: invoiceConfig(focusToken) },
+      body: {
+        type: 'invoice',
+        events: [],
+        send_to_all_products: true,
+        config: invoiceConfig(invoicing.token),
+      },
     });
     expect(invoices.status, invoices.text).to.equal(201);
     // The buyer of the first case again, so no second lead.
@@ -330,8 +314,9 @@ describe('every event kind comes from a real path, signed and as documented', fu
     await deliveryOf('access.revoked', (e) => e.data.access?.order_code === order.code);
     await deliveryOf('invoice.canceled', ofOrder);
     // invoice.failed: the prefecture refuses the next one.
-    if (!focus) throw new Error('the stand-in starts in a before hook');
-    focus.verdict = () => [{ codigo: 'E31', mensagem: 'Item incompatível com o CNAE', correcao: null }];
+    invoicing.focus.verdict = () => [
+      { codigo: 'E31', mensagem: 'Item incompatível com o CNAE', correcao: null },
+    ];
     const refused = await pay();
     await deliveryOf('invoice.failed', (e) => e.data.order?.code === refused.code);
   });
