@@ -36,7 +36,16 @@ export interface CatalogItem {
   createdAt: Date;
 }
 
-const tableOf = (kind: ItemKind) => (kind === 'offer' ? offers : plans);
+/** The table of an offer or a plan. */
+export const itemTable = (kind: ItemKind) => (kind === 'offer' ? offers : plans);
+const tableOf = itemTable;
+
+/**
+ * The one "on sale" rule, over the item's table joined to its product and company: the offer or
+ * plan, its product and its company are all active.
+ */
+export const onSaleSql = (t: ReturnType<typeof itemTable>): SQL<boolean> =>
+  sql<boolean>`(${t.status} = 'active' AND ${products.active} AND ${companies.active})`;
 
 function selectItems(db: Executor, kind: ItemKind) {
   const t = tableOf(kind);
@@ -52,7 +61,7 @@ function selectItems(db: Executor, kind: ItemKind) {
       guaranteeDays: t.guaranteeDays,
       productId: t.productId,
       productName: products.name,
-      onSale: sql<boolean>`(${t.status} = 'active' AND ${products.active} AND ${companies.active})`,
+      onSale: onSaleSql(t),
       createdAt: t.createdAt,
     })
     .from(t)

@@ -2,9 +2,10 @@ import { and, desc, eq, getTableColumns, ne, sql, type SQL } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { schema, statementName, type Db, type Executor } from '../shared/db/index.js';
 import { batcherFor, MicroBatcher } from '../shared/batcher.js';
-import { preparedOn, storable } from '../shared/db/prepared.js';
+import { prepareNamed, preparedOn, storable, tableRow, type NamedStatement } from '../shared/db/prepared.js';
+import { itemTable, onSaleSql, type ItemKind } from '../catalog/repository.js';
 
-const { paymentLinks, orders } = schema;
+const { paymentLinks, orders, products, companies } = schema;
 
 export type LinkRow = typeof paymentLinks.$inferSelect;
 export type NewLinkRow = typeof paymentLinks.$inferInsert;
@@ -164,19 +165,13 @@ export async function findLinkByIdempotencyKey(
   return row ? withOrder(row) : undefined;
 }
 
-/** Everything a new link is made of; `expiresAt` null means the default validity. */
+/** Everything a new link is made of but what it sells; `expiresAt` null means the default validity. */
 export type LinkInsert = Required<
   Pick<
     NewLinkRow,
     | 'id'
     | 'companyId'
     | 'livemode'
-    | 'type'
-    | 'offerId'
-    | 'planId'
-    | 'offerCode'
-    | 'planCode'
-    | 'productId'
     | 'shortCode'
     | 'customerName'
     | 'customerEmail'
@@ -197,16 +192,16 @@ export type LinkInsert = Required<
   >
 > & { expiresAt: Date | null };
 
-const INSERT_FIELDS = [
+/** What a link sells, named as the request names it: an offer's or a plan's code. */
+export interface SoldItem {
+  kind: ItemKind;
+  code: string;
+}
+
+const GIVEN_FIELDS = [
   'id',
   'companyId',
   'livemode',
-  'type',
-  'offerId',
-  'planId',
-  'offerCode',
-  'planCode',
-  'productId',
   'shortCode',
   'customerName',
   'customerEmail',
@@ -224,47 +219,87 @@ const INSERT_FIELDS = [
   'maxInstallments',
   'successUrl',
   'tracking',
-] as const satisfies ReadonlyArray<keyof LinkInsert>;
+] as const satisfies ReadonlyArray<Exclude<keyof LinkInsert, 'expiresAt'>>;
+
+const linkColumns = getTableColumns(paymentLinks);
 
 /**
- * One statement for every insert: the default validity is computed by the database from the
- * clock that sets created_at, and a row already holding the (company, mode, idempotency key)
- * makes it return nothing instead of failing. Rows without a key never conflict on that index.
+ * A value, cast so PostgreSQL need not guess its type. As in Drizzle's own prepared inserts, the
+ * driver encodes it (a Date, an object as JSON, an array as a PostgreSQL array): a column encoder
+ * would refuse a null.
  */
-function insertStatement(executor: Executor, values: Record<keyof LinkInsert, unknown>) {
-  return executor
-    .insert(paymentLinks)
-    .values({
-      ...(Object.fromEntries(INSERT_FIELDS.map((f) => [f, values[f]])) as NewLinkRow),
-      expiresAt: sql`coalesce(${values.expiresAt}::timestamptz, clock_timestamp() + interval '7 days')`,
-    })
-    .onConflictDoNothing({
-      target: [paymentLinks.companyId, paymentLinks.livemode, paymentLinks.idempotencyKey],
-      where: sql`${paymentLinks.idempotencyKey} IS NOT NULL`,
-    })
-    .returning();
+const typedPlaceholder = (name: string, column: (typeof linkColumns)[keyof typeof linkColumns]): SQL =>
+  sql`${sql.placeholder(name)}::${sql.raw(column.getSQLType())}`;
+
+/**
+ * One statement that finds the offer or plan (the company's own, on sale: the catalog's rule) and
+ * inserts the link selling it: the create path's one round trip to PostgreSQL. The default
+ * validity is computed by the database from the clock that sets created_at. It inserts nothing
+ * when the item does not qualify, or when a row already holds the (company, mode, idempotency key);
+ * rows without a key never conflict on that index.
+ */
+function insertSellingStatement(kind: ItemKind): SQL {
+  const t = itemTable(kind);
+  const isOffer = kind === 'offer';
+  const columns = [
+    ...GIVEN_FIELDS.map((field) => ({
+      column: linkColumns[field],
+      value: typedPlaceholder(field, linkColumns[field]),
+    })),
+    { column: linkColumns.type, value: sql`${kind}` },
+    { column: linkColumns.offerId, value: isOffer ? sql`item.id` : sql`NULL` },
+    { column: linkColumns.planId, value: isOffer ? sql`NULL` : sql`item.id` },
+    { column: linkColumns.offerCode, value: isOffer ? sql`item.code` : sql`NULL` },
+    { column: linkColumns.planCode, value: isOffer ? sql`NULL` : sql`item.code` },
+    { column: linkColumns.productId, value: sql`item.product_id` },
+    {
+      column: linkColumns.expiresAt,
+      value: sql`coalesce(${typedPlaceholder('expiresAt', linkColumns.expiresAt)}, clock_timestamp() + interval '7 days')`,
+    },
+  ];
+  return sql`WITH item AS (
+      SELECT ${t.id} AS id, ${t.code} AS code, ${t.productId} AS product_id
+        FROM ${t}
+        JOIN ${products} ON ${products.id} = ${t.productId}
+        JOIN ${companies} ON ${companies.id} = ${t.companyId}
+       WHERE ${t.code} = ${sql.placeholder('itemCode')}::text
+         AND ${t.companyId} = ${typedPlaceholder('companyId', linkColumns.companyId)}
+         AND ${onSaleSql(t)}
+    )
+    INSERT INTO ${paymentLinks} (${sql.join(
+      columns.map((c) => sql.identifier(c.column.name)),
+      sql`, `,
+    )})
+    SELECT ${sql.join(
+      columns.map((c) => c.value),
+      sql`, `,
+    )} FROM item
+    ON CONFLICT (company_id, livemode, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+    RETURNING *`;
 }
-const prepareInsert = (db: Db) =>
-  insertStatement(
-    db,
-    Object.fromEntries([...INSERT_FIELDS, 'expiresAt'].map((f) => [f, sql.placeholder(f)])) as Record<
-      keyof LinkInsert,
-      unknown
-    >,
-  ).prepare(statementName(db, 'payment_links_insert'));
-const insertStatements = new WeakMap<Db, ReturnType<typeof prepareInsert>>();
+
+const insertSellingStatements = {
+  offer: new WeakMap<Db, NamedStatement<Record<string, unknown>>>(),
+  plan: new WeakMap<Db, NamedStatement<Record<string, unknown>>>(),
+};
 
 /**
- * Inserts a link. With an idempotency key, a concurrent or earlier insert under the same
- * (company, mode, key) wins and this returns undefined: the unique index decides, so racing
- * requests cannot create two links.
+ * Inserts a link selling the offer or plan with this code, if it is the company's and on sale.
+ * Undefined when it inserted nothing: the item did not qualify, or (with an idempotency key) a
+ * concurrent or earlier insert under the same (company, mode, key) won; the unique index decides,
+ * so racing requests cannot create two links. The caller tells the two apart.
  */
-export async function insertLink(executor: Executor, values: LinkInsert): Promise<LinkRow | undefined> {
-  const rows =
-    executor instanceof PgTransaction
-      ? await insertStatement(executor, values)
-      : await preparedOn(insertStatements, executor, prepareInsert).execute({ ...values });
-  return rows[0];
+export async function insertLinkSelling(
+  db: Db,
+  values: LinkInsert,
+  item: SoldItem,
+): Promise<LinkRow | undefined> {
+  const statement = preparedOn(insertSellingStatements[item.kind], db, (on) =>
+    prepareNamed(on, `payment_links_insert_${item.kind}`, insertSellingStatement(item.kind)),
+  );
+  const { rows } = await statement.execute({ ...values, itemCode: item.code });
+  const [row] = rows;
+  return row ? tableRow(paymentLinks, row) : undefined;
 }
 
 export interface ListQuery {

@@ -1,4 +1,4 @@
-import { findCoupon, findItemByCode, type CatalogItem, type ItemKind } from '../catalog/repository.js';
+import { findCoupon, findItemByCode } from '../catalog/repository.js';
 import type { AppContext } from '../shared/context.js';
 import type { Db, Executor } from '../shared/db/index.js';
 import { isUniqueViolation } from '../shared/db/errors.js';
@@ -14,7 +14,8 @@ import {
   findLinkByIdempotencyKey,
   findOrder,
   findSoldItem,
-  insertLink,
+  insertLinkSelling,
+  type SoldItem,
   linkExists,
   listLinks,
   type LinkInsert,
@@ -66,42 +67,33 @@ async function replay(db: Db, existing: LinkWithOrder, requestHash: string, now:
   return { ...(current ?? existing), replayed: true };
 }
 
-type Sold = Pick<LinkInsert, 'type' | 'offerId' | 'planId' | 'offerCode' | 'planCode' | 'productId'>;
+/** What the request sells: the schema lets exactly one of the two codes through. */
+const soldItem = (body: CreateLinkBody): SoldItem =>
+  body.offer_code !== undefined
+    ? { kind: 'offer', code: body.offer_code }
+    : { kind: 'plan', code: body.plan_code ?? '' };
 
-const sold = (item: CatalogItem): Sold => ({
-  type: item.kind,
-  offerId: item.kind === 'offer' ? item.id : null,
-  planId: item.kind === 'plan' ? item.id : null,
-  offerCode: item.kind === 'offer' ? item.code : null,
-  planCode: item.kind === 'plan' ? item.code : null,
-  productId: item.productId,
-});
-
-/** The offer or plan the link sells: one of the caller's company, on sale (the catalog's one rule). */
-async function resolveItem(
-  db: Db,
-  companyId: number,
-  body: CreateLinkBody,
-  errors: FieldErrors,
-): Promise<Sold | undefined> {
-  // The schema lets exactly one of the two codes through.
-  const kind: ItemKind = body.offer_code !== undefined ? 'offer' : 'plan';
-  const field = `${kind}_code`;
-  const item = await findItemByCode(db, kind, body.offer_code ?? body.plan_code ?? '');
-  if (!item || item.companyId !== companyId) {
-    errors[field] = [`no ${kind} with this code in your company`];
-    return undefined;
-  }
-  if (!item.onSale) {
-    errors[field] = [
-      item.status === 'active'
+/**
+ * Why the offer or plan cannot be sold by this company, if it cannot (the catalog's one rule): read
+ * only when the create inserted nothing, or the request is refused for another field anyway.
+ */
+async function explainItem(db: Db, companyId: number, item: SoldItem): Promise<FieldErrors> {
+  const { kind } = item;
+  const found = await findItemByCode(db, kind, item.code);
+  if (!found || found.companyId !== companyId)
+    return { [`${kind}_code`]: [`no ${kind} with this code in your company`] };
+  if (found.onSale) return {};
+  return {
+    [`${kind}_code`]: [
+      found.status === 'active'
         ? `this ${kind} is not on sale (its product is inactive)`
         : `this ${kind} is not active`,
-    ];
-    return undefined;
-  }
-  return sold(item);
+    ],
+  };
 }
+
+const invalidRequest = (errors: FieldErrors): ValidationError =>
+  new ValidationError(`Invalid request: ${Object.keys(errors).join(', ')}`, errors);
 
 async function checkCoupon(
   db: Db,
@@ -139,10 +131,10 @@ function checkExpiry(expiresAt: string | undefined, now: Date, errors: FieldErro
 }
 
 /** A fresh id and short code; on the (astronomically rare) collision, new ones are drawn. */
-async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'shortCode'>) {
+async function insertWithFreshCodes(db: Db, values: Omit<LinkInsert, 'id' | 'shortCode'>, item: SoldItem) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await insertLink(db, { ...values, id: newLinkId(), shortCode: newShortCode() });
+      return await insertLinkSelling(db, { ...values, id: newLinkId(), shortCode: newShortCode() }, item);
     } catch (err) {
       const collided =
         isUniqueViolation(err, 'payment_links_short_code_key') ||
@@ -172,43 +164,48 @@ export async function createPaymentLink(
     if (existing) return replay(db, existing, requestHash, now);
   }
 
+  // The item is checked by the insert itself (one round trip); it is read on its own only to say
+  // why a request is refused.
+  const item = soldItem(body);
   const errors: FieldErrors = {};
-  const [item] = await Promise.all([
-    resolveItem(db, companyId, body, errors),
-    checkCoupon(db, companyId, body.coupon_code, errors),
-  ]);
+  await checkCoupon(db, companyId, body.coupon_code, errors);
   const expiresAt = checkExpiry(body.expires_at, now, errors);
   checkSuccessUrl(body.success_url, ctx.config.env === 'production', errors);
-  if (!item || Object.keys(errors).length > 0) {
-    throw new ValidationError(`Invalid request: ${Object.keys(errors).join(', ')}`, errors);
+  if (Object.keys(errors).length > 0) {
+    throw invalidRequest({ ...(await explainItem(db, companyId, item)), ...errors });
   }
 
-  const created = await insertWithFreshCodes(db, {
-    companyId,
-    livemode,
-    ...item,
-    customerName: body.customer?.name ?? null,
-    customerEmail: body.customer?.email ?? null,
-    customerPhone: body.customer?.phone ?? null,
-    customerDocument: body.customer?.document ?? null,
-    externalReference: body.external_reference ?? null,
-    tracking: linkTracking(body.tracking),
-    metadata: body.metadata ?? {},
-    couponCode: body.coupon_code ?? null,
-    singleUse: body.single_use ?? true,
-    expiresAt,
-    idempotencyKey: idempotencyKey ?? null,
-    requestHash,
-    paymentMethods: methodsOf(body.payment_methods),
-    pixExpiresInSeconds: body.pix_expires_in_seconds ?? CHECKOUT_OPTIONS.pixExpiresInSeconds.default,
-    boletoDueDays: body.boleto_due_days ?? CHECKOUT_OPTIONS.boletoDueDays.default,
-    maxInstallments: body.max_installments ?? CHECKOUT_OPTIONS.maxInstallments.default,
-    successUrl: body.success_url ?? null,
-  });
+  const created = await insertWithFreshCodes(
+    db,
+    {
+      companyId,
+      livemode,
+      customerName: body.customer?.name ?? null,
+      customerEmail: body.customer?.email ?? null,
+      customerPhone: body.customer?.phone ?? null,
+      customerDocument: body.customer?.document ?? null,
+      externalReference: body.external_reference ?? null,
+      tracking: linkTracking(body.tracking),
+      metadata: body.metadata ?? {},
+      couponCode: body.coupon_code ?? null,
+      singleUse: body.single_use ?? true,
+      expiresAt,
+      idempotencyKey: idempotencyKey ?? null,
+      requestHash,
+      paymentMethods: methodsOf(body.payment_methods),
+      pixExpiresInSeconds: body.pix_expires_in_seconds ?? CHECKOUT_OPTIONS.pixExpiresInSeconds.default,
+      boletoDueDays: body.boleto_due_days ?? CHECKOUT_OPTIONS.boletoDueDays.default,
+      maxInstallments: body.max_installments ?? CHECKOUT_OPTIONS.maxInstallments.default,
+      successUrl: body.success_url ?? null,
+    },
+    item,
+  );
   // Nothing to schedule: the worker's expiry tick finds the link by its indexed expires_at.
   if (created) {
     return { link: created, order: null, replayed: false };
   }
+  const refused = await explainItem(db, companyId, item);
+  if (Object.keys(refused).length > 0) throw invalidRequest(refused);
 
   // Another request with this key won the insert (it has committed: the conflict waited for it).
   const winner =

@@ -1,5 +1,5 @@
-import type { Assume, SQL } from 'drizzle-orm';
-import { PgDialect, PgTransaction, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
+import { getTableColumns, type Assume, type InferSelectModel, type SQL } from 'drizzle-orm';
+import { PgDialect, PgTransaction, type PgTable, type PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { QueryResult, QueryResultRow } from 'pg';
 import { statementName, type Db, type Executor } from './index.js';
 
@@ -46,4 +46,38 @@ export function executeNamed<Row extends Record<string, unknown>>(
     PreparedQueryConfig & { execute: QueryResult<Assume<Row, QueryResultRow>> }
   >({ sql: text, params }, undefined, statementName(executor, name), false);
   return prepared.execute();
+}
+
+/** A raw statement prepared once: `execute` fills its placeholders (`sql.placeholder`) per call. */
+export interface NamedStatement<Row> {
+  execute(values: Record<string, unknown>): Promise<QueryResult<Assume<Row, QueryResultRow>>>;
+}
+
+/**
+ * `executeNamed` for a statement of the request path: its text is built from Drizzle's SQL once per
+ * database handle (building and rendering it costs more CPU than PostgreSQL spends running it), and
+ * each call only fills in the values.
+ */
+export function prepareNamed<Row extends Record<string, unknown>>(
+  db: Db,
+  name: string,
+  query: SQL,
+): NamedStatement<Row> {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return db._.session.prepareQuery<
+    PreparedQueryConfig & { execute: QueryResult<Assume<Row, QueryResultRow>> }
+  >({ sql: text, params }, undefined, statementName(db, name), false);
+}
+
+/**
+ * A row of `table` read by a raw statement (`RETURNING *` through `executeNamed`), as Drizzle's own
+ * queries give it: each column under its property name, through the column's own decoding.
+ */
+export function tableRow<T extends PgTable>(table: T, raw: Record<string, unknown>): InferSelectModel<T> {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as InferSelectModel<T>;
 }
