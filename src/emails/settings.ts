@@ -4,6 +4,7 @@ import type { Executor } from '../shared/db/index.js';
 import { NotFoundError } from '../shared/errors.js';
 import { EMAIL_KINDS, type EmailKind } from './kinds.js';
 import { findSettings, saveSettings, type SettingsRow } from './repository.js';
+import { sideBySide } from '../shared/db/side-by-side.js';
 import type { EmailSettingsInput } from './schemas.js';
 
 /** The settings as the panel shows them: the defaults filled in where the company set nothing. */
@@ -47,7 +48,10 @@ function settingsOf(companyName: string, row: SettingsRow | undefined): EmailSet
 }
 
 export async function getEmailSettings(db: Executor, companyId: number): Promise<EmailSettings> {
-  const [company, row] = await Promise.all([findCompany(db, companyId), findSettings(db, companyId)]);
+  const [company, row] = await sideBySide(db, [
+    () => findCompany(db, companyId),
+    () => findSettings(db, companyId),
+  ]);
   if (!company) throw new NotFoundError(`No company ${companyId}`);
   return settingsOf(company.name, row);
 }
@@ -81,11 +85,11 @@ export interface Seller {
 }
 
 export async function sellerOf(db: Executor, companyId: number): Promise<Seller | undefined> {
-  // Side by side: a page that shows a seller reads it in one round.
-  const [company, row, owner] = await Promise.all([
-    findCompany(db, companyId),
-    findSettings(db, companyId),
-    findOwner(db, companyId),
+  // Side by side on the pool: a page that shows a seller reads it in one round.
+  const [company, row, owner] = await sideBySide(db, [
+    () => findCompany(db, companyId),
+    () => findSettings(db, companyId),
+    () => findOwner(db, companyId),
   ]);
   if (!company) return undefined;
   const settings = settingsOf(company.name, row);

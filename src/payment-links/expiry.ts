@@ -52,7 +52,10 @@ export async function expireDueBatch(db: Db, limit = EXPIRY_BATCH): Promise<stri
     const links = await expireDueLinks(tx, limit);
     if (links.length === 0) return [];
     const findItem = cachedItemLookup(tx);
-    const events = await Promise.all(links.map((link) => linkExpiredEvent(tx, link, findItem)));
+    // One after another: a transaction is one connection, which runs one query at a time (pg
+    // deprecates queueing them on it).
+    const events: Awaited<ReturnType<typeof linkExpiredEvent>>[] = [];
+    for (const link of links) events.push(await linkExpiredEvent(tx, link, findItem));
     return (await recordEvents(tx, events)).map((event) => event.id);
   });
 }
