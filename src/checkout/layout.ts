@@ -107,7 +107,11 @@ function tokenizerCsp(sdkUrl: string): string {
  * policies above.
  */
 const pixelCsp = (pixel: PixelSources): string =>
-  widenedCsp({ img: pixel.reportOrigin, script: new URL(pixel.scriptUrl).origin, connect: pixel.reportOrigin });
+  widenedCsp({
+    img: pixel.reportOrigin,
+    script: new URL(pixel.scriptUrl).origin,
+    connect: pixel.reportOrigin,
+  });
 
 /**
  * Buyer pages are never cached (they show live link state), never framed, send no Referer (the

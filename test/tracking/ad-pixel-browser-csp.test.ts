@@ -49,7 +49,12 @@ describe('ad_pixel browser pixel: order pages and their CSP, per company', funct
         type: 'ad_pixel',
         events: options.events ?? ['order.created', 'order.paid'],
         send_to_all_products: options.allProducts ?? true,
-        config: { provider: 'meta', pixel_id: PIXEL_ID, access_token: META_TOKEN, browser_pixel: browserPixel },
+        config: {
+          provider: 'meta',
+          pixel_id: PIXEL_ID,
+          access_token: META_TOKEN,
+          browser_pixel: browserPixel,
+        },
       },
     });
     expect(res.status, res.text).to.equal(201);
@@ -84,7 +89,9 @@ describe('ad_pixel browser pixel: order pages and their CSP, per company', funct
     expect(page.headers.get('content-security-policy')).to.equal(PIXEL_ORDER_CSP);
     expect(page.body).to.match(/<script src="[^"]*assets\/ad-pixel\.[0-9a-f]{12}\.js" defer><\/script>/);
     expect(attribute(page.body, 'data-pixel-id')).to.equal(PIXEL_ID);
-    expect(attribute(page.body, 'data-pixel-script')).to.equal('https://connect.facebook.net/en_US/fbevents.js');
+    expect(attribute(page.body, 'data-pixel-script')).to.equal(
+      'https://connect.facebook.net/en_US/fbevents.js',
+    );
     expect(attribute(page.body, 'data-pixel-initiate-checkout')).to.equal(created);
     expect(attribute(page.body, 'data-pixel-purchase')).to.equal(paid);
     expect(attribute(page.body, 'data-pixel-value')).to.equal(order.amount);
@@ -121,7 +128,10 @@ describe('ad_pixel browser pixel: order pages and their CSP, per company', funct
     ['no ad_pixel integration', () => companyWithMeta(null)],
     ['browser_pixel false', () => companyWithMeta(false)],
     ['browser_pixel on but the product not linked', () => companyWithMeta(true, { allProducts: false })],
-    ['browser_pixel on but no conversion kind sent', () => companyWithMeta(true, { events: ['lead.created'] })],
+    [
+      'browser_pixel on but no conversion kind sent',
+      () => companyWithMeta(true, { events: ['lead.created'] }),
+    ],
   ] as const) {
     it(`${why}: the order page keeps today’s CSP exactly and loads no pixel`, async () => {
       // A company with the pixel on, on the same server, changes nothing for this one.

@@ -71,9 +71,9 @@ function copyable(
 const pixelData = (pixel: BrowserPixel | null): SafeHtml | string =>
   pixel
     ? html` data-pixel-id="${pixel.pixelId}" data-pixel-script="${pixel.scriptUrl}"
-        data-pixel-value="${pixel.value}" data-pixel-currency="${pixel.currency}"
-        ${pixel.initiateCheckout ? html` data-pixel-initiate-checkout="${pixel.initiateCheckout}"` : ''}
-        ${pixel.purchase ? html` data-pixel-purchase="${pixel.purchase}"` : ''}`
+      data-pixel-value="${pixel.value}" data-pixel-currency="${pixel.currency}"
+      ${pixel.initiateCheckout ? html` data-pixel-initiate-checkout="${pixel.initiateCheckout}"` : ''}
+      ${pixel.purchase ? html` data-pixel-purchase="${pixel.purchase}"` : ''}`
     : '';
 
 /**
