@@ -259,6 +259,34 @@ describe('Meta pixel on the buyer pages in Chromium', function () {
     expect(pixel.scriptLoads).to.equal(loads);
   });
 
+  it('the dashboard’s ad platform form: the browser pixel box, ticked, saved and shown, without an axe violation', async () => {
+    for (const [locale, lang] of [
+      ['pt-BR', 'pt-BR'],
+      ['en-US', 'en'],
+    ] as const) {
+      const tenant = await seed();
+      context = await browserIn(browser, locale);
+      const page = await context.newPage();
+      await page.goto(`${app().url}/dashboard`);
+      await page.locator('#credential').fill(tenant.panel_token);
+      await page.locator('main button[type=submit]').click();
+      await page.waitForURL(/\/dashboard$/);
+      await page.goto(`${app().url}/dashboard/integrations/new-ad-pixel`);
+      await checkPage(page, 'dashboard-new-ad-pixel', lang);
+      await page.fill('#pixel_id', PIXEL_ID);
+      await page.fill('#access_token', META_TOKEN);
+      await page.check('input[name="browser_pixel"]');
+      await page.check('input[name="send_to_all_products"]');
+      await Promise.all([
+        page.waitForURL(/\/dashboard\/integrations\/\d+/),
+        page.locator('main form button[type=submit]').last().click(),
+      ]);
+      expect(await page.isChecked('input[name="browser_pixel"]')).to.equal(true);
+      await checkPage(page, 'dashboard-ad-pixel-integration', lang);
+      await context.close();
+    }
+  }).timeout(240_000); // two languages, four pages through axe at two widths
+
   it('without JavaScript the pixel company’s pages still take the payment and show the order', async () => {
     const tenant = await companyWithMeta(true);
     context = await browser.newContext({ locale: 'pt-BR', javaScriptEnabled: false });
