@@ -7,6 +7,7 @@ import { assetTags, html, languageItems, type SafeHtml } from '../ui/html.js';
 import { pageLocale, type PageLocale } from './locale.js';
 import type { StatusKey } from './messages.js';
 import { sentenceOf } from './page-errors.js';
+import type { PixelSources } from './ad-pixel.js';
 
 /** The buyer pages' files: the shared stylesheet and copy buttons, their own stylesheet and script. */
 export const PAY_ASSETS = new Assets([UI_STATIC, new URL('./static/', import.meta.url)]);
@@ -19,7 +20,7 @@ export function layout(page: PageLocale, title: string, body: SafeHtml, options:
     scripts: options.cardTokenizer
       ? [options.cardTokenizer, ...files(['mercadopago-card.js'])]
       : options.scripts
-        ? files(['copy.js', 'order.js'])
+        ? files(['copy.js', 'order.js', ...(options.adPixel ? ['ad-pixel.js'] : [])])
         : [],
   };
   const alternates =
@@ -48,10 +49,14 @@ export function layout(page: PageLocale, title: string, body: SafeHtml, options:
     </html>`;
 }
 
-/** What a page runs: this service's own scripts, or a PSP's card tokenizer (its script's address). */
+/**
+ * What a page runs: this service's own scripts, or a PSP's card tokenizer (its script's address);
+ * with the scripts, the company's Meta pixel (its script's address and where it reports).
+ */
 export interface PageOptions {
   scripts?: boolean;
   cardTokenizer?: string;
+  adPixel?: PixelSources;
 }
 
 const CSP =
@@ -66,6 +71,21 @@ const MERCADO_PAGO_SOURCES = [
   'https://*.mlstatic.com',
 ];
 
+/** The buyer pages' policy with third-party sources added to `img-src`, `script-src`, `connect-src` (and frames). */
+function widenedCsp(sources: { img: string; script: string; connect: string; frame?: string }): string {
+  return [
+    "default-src 'none'",
+    "style-src 'self'",
+    `img-src data: ${sources.img}`,
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    `script-src 'self' ${sources.script}`,
+    `connect-src 'self' ${sources.connect}`,
+    ...(sources.frame ? [`frame-src ${sources.frame}`] : []),
+  ].join('; ');
+}
+
 /**
  * A checkout whose card is tokenized by Mercado Pago's script: that script, the iframes of its card
  * fields, the calls it makes and its images may come from MP (the origin of MERCADOPAGO_SDK_URL, and
@@ -77,18 +97,21 @@ function tokenizerCsp(sdkUrl: string): string {
     origin,
     ...(/\.mercadopago\.com$/.test(new URL(sdkUrl).hostname) ? MERCADO_PAGO_SOURCES : []),
   ].join(' ');
-  return [
-    "default-src 'none'",
-    "style-src 'self'",
-    `img-src data: ${sources}`,
-    "form-action 'self'",
-    "base-uri 'none'",
-    "frame-ancestors 'none'",
-    `script-src 'self' ${sources}`,
-    `connect-src 'self' ${sources}`,
-    `frame-src ${sources}`,
-  ].join('; ');
+  return widenedCsp({ img: sources, script: sources, connect: sources, frame: sources });
 }
+
+/**
+ * An order page of a company with the Meta pixel on: the pixel's script (the origin of
+ * META_PIXEL_SCRIPT_URL, where it also fetches its settings) and where it reports (META_PIXEL_HOST:
+ * an image or a request to `/tr`). Every other page, and every other company's, keeps the
+ * policies above.
+ */
+const pixelCsp = (pixel: PixelSources): string =>
+  widenedCsp({
+    img: pixel.reportOrigin,
+    script: new URL(pixel.scriptUrl).origin,
+    connect: pixel.reportOrigin,
+  });
 
 /**
  * Buyer pages are never cached (they show live link state), never framed, send no Referer (the
@@ -114,7 +137,9 @@ export function sendPage(
       'Content-Security-Policy': options.cardTokenizer
         ? tokenizerCsp(options.cardTokenizer)
         : options.scripts
-          ? CSP_WITH_SCRIPT
+          ? options.adPixel
+            ? pixelCsp(options.adPixel)
+            : CSP_WITH_SCRIPT
           : CSP,
     })
     .send(body.value);

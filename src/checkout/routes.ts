@@ -118,7 +118,7 @@ export function checkoutRouter(ctx: AppContext): Router {
   // link with a success_url sends the buyer there.
   router.get('/orders/:code', async (req, res) => {
     const page = pageLocale(req);
-    const view = await loadOrder(ctx, String(req.params.code));
+    const view = await loadOrder(ctx, String(req.params.code), true);
     const { order, link } = view;
     if (order.status === 'paid' && link?.successUrl) {
       redirect(res, successRedirectUrl(link.successUrl, link.id, order.code));
@@ -127,7 +127,10 @@ export function checkoutRouter(ctx: AppContext): Router {
     const now = new Date();
     const state = orderState(order, now);
     const images = await orderImages(order, { qr: state === 'pix', barcode: state === 'boleto' });
-    sendPage(res, 200, page, orderPage(page, view, images, now), { scripts: true });
+    sendPage(res, 200, page, orderPage(page, view, images, now), {
+      scripts: true,
+      ...(view.pixel ? { adPixel: view.pixel } : {}),
+    });
   });
 
   router.get('/orders/:code/boleto', async (req, res) => {

@@ -33,6 +33,7 @@ import { DEFAULT_LANGUAGE, type Language } from '../ui/language.js';
 import { getEmailSettings } from '../emails/settings.js';
 import { conflict, gatewayUnavailable, invalidField, notFound, refusedByGateway } from './page-errors.js';
 import { priceWithCoupon } from './pricing.js';
+import { browserPixel } from './ad-pixel.js';
 import { orderTracking, type VisitTracking } from '../shared/tracking.js';
 import { chosenPayment, parsePayForm, type PayForm, type PayFormValues, type Payment } from './pay-form.js';
 import type { CheckoutView, LinkView, OrderView } from './view-models.js';
@@ -337,16 +338,20 @@ export async function chargeThrough(
   }
 }
 
-/** The order of a buyer page (`{checkout_url}/orders/<code>`): its code is all the buyer holds. */
-export async function loadOrder(ctx: AppContext, code: string): Promise<OrderView> {
+/**
+ * The order of a buyer page (`{checkout_url}/orders/<code>`): its code is all the buyer holds. With
+ * `pixel`, the browser pixel its company has on for it, if any (src/checkout/ad-pixel.ts).
+ */
+export async function loadOrder(ctx: AppContext, code: string, pixel = false): Promise<OrderView> {
   const order = UUID_PATTERN.test(code) ? await findOrderByCode(ctx.db, code) : undefined;
   if (!order) throw notFound('order_not_found');
   const kind = order.planId !== null ? 'plan' : 'offer';
-  const [item, found, company, charge] = await Promise.all([
+  const [item, found, company, charge, browser] = await Promise.all([
     findItemById(ctx.db, kind, order.planId ?? order.offerId ?? 0),
     order.paymentLinkId === null ? undefined : findLinkById(ctx.db, order.paymentLinkId),
     findCompany(ctx.db, order.companyId),
     order.status === 'failed' ? findCharge(ctx.db, order.code) : undefined,
+    pixel ? browserPixel(ctx, order) : null,
   ]);
   if (!item) throw notFound('order_not_found');
   return {
@@ -355,6 +360,7 @@ export async function loadOrder(ctx: AppContext, code: string): Promise<OrderVie
     link: found?.link ?? null,
     merchantName: company?.name ?? item.productName,
     declineReason: charge?.declineReason ?? null,
+    pixel: browser,
   };
 }
 

@@ -1,5 +1,6 @@
 /** What the buyer pages are drawn from: a link's page, the checkout, an order's page. */
 import { type CatalogItem } from '../catalog/repository.js';
+import type { BrowserPixel } from './ad-pixel.js';
 import { type CheckoutNeeds, type DeclineReason } from '../gateways/port.js';
 import { type OrderRow } from '../orders/repository.js';
 import { type LinkOrder, type LinkRow } from '../payment-links/repository.js';
@@ -43,4 +44,6 @@ export interface OrderView {
   merchantName: string;
   /** Why the card was declined, when its gateway said (a failed order). */
   declineReason: DeclineReason | null;
+  /** The Meta pixel the page loads (the order's page only, when its company has one on); null: none. */
+  pixel: BrowserPixel | null;
 }

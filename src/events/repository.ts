@@ -105,3 +105,29 @@ export async function companyHasIntegration(
     .where(and(eq(integrations.id, integrationId), eq(integrations.companyId, companyId)));
   return row !== undefined;
 }
+
+/** The ids of an order's live conversion events (the first of each kind), for the browser pixel. */
+export interface OrderConversionIds {
+  created: string | null;
+  paid: string | null;
+}
+
+/**
+ * The live `order.created` and `order.paid` event ids of one order of one company, through
+ * `events_order_conversions_idx` (migration 0932, whose predicate this repeats): what the order page
+ * gives the browser pixel, so it reports each sale with the Conversions API's `event_id`.
+ */
+export async function orderConversionIds(
+  executor: Executor,
+  companyId: number,
+  orderCode: string,
+): Promise<OrderConversionIds> {
+  const result = await executor.execute<{ id: string; type: string }>(sql`
+    SELECT id, type FROM events
+     WHERE payload #>> '{data,order,code}' = ${orderCode}
+       AND livemode AND NOT test AND type IN ('order.created', 'order.paid')
+       AND company_id = ${companyId}
+     ORDER BY seq`);
+  const first = (type: string): string | null => result.rows.find((r) => r.type === type)?.id ?? null;
+  return { created: first('order.created'), paid: first('order.paid') };
+}

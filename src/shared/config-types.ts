@@ -107,8 +107,17 @@ export interface Config {
   platformFee: { percent: string; fixed: string };
   /** Focus NFe's REST API (docs/invoices.md): base URL and the longest wait for one call. */
   focusNfe: { apiUrl: string; timeoutMs: number };
-  /** Where `ad_pixel` integrations send conversions: Meta's Graph API (and its version), GA4's collector. */
-  adPlatforms: { metaGraphUrl: string; metaGraphVersion: string; ga4Url: string };
+  /**
+   * Where `ad_pixel` integrations send conversions: Meta's Graph API (and its version), GA4's
+   * collector; and the browser pixel's script and the origin it reports to (the buyer pages' CSP).
+   */
+  adPlatforms: {
+    metaGraphUrl: string;
+    metaGraphVersion: string;
+    ga4Url: string;
+    metaPixelScriptUrl: string;
+    metaPixelOrigin: string;
+  };
 }
 
 /** E-mail to buyers (docs/email.md). */

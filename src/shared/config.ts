@@ -136,6 +136,8 @@ const schema = Joi.object({
   META_GRAPH_URL: httpUrl('https://graph.facebook.com'),
   META_GRAPH_VERSION: Joi.string().pattern(GRAPH_VERSION).default('v25.0'),
   GA4_MP_URL: httpUrl('https://www.google-analytics.com'),
+  META_PIXEL_SCRIPT_URL: httpUrl('https://connect.facebook.net/en_US/fbevents.js'),
+  META_PIXEL_HOST: httpUrl('https://www.facebook.com'),
   CREDENTIALS_ENCRYPTION_KEY: Joi.string()
     .base64()
     .custom((value: string, helpers) =>
@@ -237,6 +239,8 @@ interface RawEnv {
   META_GRAPH_URL: string;
   META_GRAPH_VERSION: string;
   GA4_MP_URL: string;
+  META_PIXEL_SCRIPT_URL: string;
+  META_PIXEL_HOST: string;
   CREDENTIALS_ENCRYPTION_KEY?: string;
   CREDENTIALS_ENCRYPTION_KEYS?: string;
   SMTP_URL?: string;
@@ -382,6 +386,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       metaGraphUrl: trimSlash(raw.META_GRAPH_URL),
       metaGraphVersion: raw.META_GRAPH_VERSION,
       ga4Url: trimSlash(raw.GA4_MP_URL),
+      metaPixelScriptUrl: raw.META_PIXEL_SCRIPT_URL,
+      metaPixelOrigin: new URL(raw.META_PIXEL_HOST).origin,
     },
   };
 }

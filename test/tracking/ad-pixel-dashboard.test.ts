@@ -35,12 +35,14 @@ describe('dashboard: ad_pixel integrations', function () {
     expect(form.status).to.equal(200);
     expect(form.text)
       .to.include('Conversions API access token')
-      .and.include('Measurement Protocol API secret');
+      .and.include('Measurement Protocol API secret')
+      .and.include('Also load the Meta pixel on the order page');
     const fields = {
       provider: 'meta',
       pixel_id: '1234567890',
       access_token: TOKEN,
       test_event_code: 'TEST77',
+      browser_pixel: 'true',
       measurement_id: '',
       api_secret: '',
       events: ['order.paid', 'order.created'],
@@ -64,6 +66,19 @@ describe('dashboard: ad_pixel integrations', function () {
     const page = await send(app, 'GET', `${path}?lang=en`, { session: owner });
     expect(page.text).to.include('Meta (Conversions API)').and.include('1234567890').and.include('••••');
     expect(page.text).not.to.include(TOKEN);
+    // The browser pixel as ticked: a fact, the box ticked in the form, `true` in the panel API.
+    expect(page.text).to.match(/Browser pixel<\/dt>\s*<dd>On<\/dd>/);
+    expect(page.text).to.match(
+      /name="browser_pixel"\s+value="true"\s+aria-describedby="browser_pixel-hint"\s+checked/,
+    );
+    const integrationId = path.split('/').at(-1);
+    const read = async () =>
+      (
+        await app.http.get<{ config: Record<string, unknown> }>(`/panel/v1/integrations/${integrationId}`, {
+          auth: tenant.panel_token,
+        })
+      ).body.config;
+    expect(await read()).to.include({ browser_pixel: true });
 
     // The form sends the mask back: the token is kept.
     const saved = await send(app, 'POST', `${path}/ad-pixel?lang=en`, {
@@ -71,6 +86,8 @@ describe('dashboard: ad_pixel integrations', function () {
       form: { provider: 'meta', pixel_id: '222333444', access_token: '••••', test_event_code: 'TEST77' },
     });
     expect(saved.status).to.equal(303);
+    // The box left unticked turns the browser pixel off.
+    expect(await read()).to.include({ browser_pixel: false, pixel_id: '222333444' });
 
     const tested = await send(app, 'POST', `${path}/test?lang=en`, {
       session: owner,

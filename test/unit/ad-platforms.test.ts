@@ -87,7 +87,23 @@ describe('ad platforms: Meta user_data normalisation and GA4 client ids', () => 
       metaGraphUrl: 'https://graph.facebook.com',
       metaGraphVersion: 'v25.0',
       ga4Url: 'https://www.google-analytics.com',
+      metaPixelScriptUrl: 'https://connect.facebook.net/en_US/fbevents.js',
+      metaPixelOrigin: 'https://www.facebook.com',
     });
+    // The browser pixel's report address is kept as an origin (what the CSP names).
+    expect(
+      loadConfig({
+        META_PIXEL_SCRIPT_URL: 'http://127.0.0.1:7/en_US/fbevents.js',
+        META_PIXEL_HOST: 'http://127.0.0.1:6/',
+      }).adPlatforms,
+    ).to.include({
+      metaPixelScriptUrl: 'http://127.0.0.1:7/en_US/fbevents.js',
+      metaPixelOrigin: 'http://127.0.0.1:6',
+    });
+    expect(() => loadConfig({ META_PIXEL_HOST: 'javascript:alert(1)' })).to.throw(
+      ConfigError,
+      /META_PIXEL_HOST/,
+    );
     expect(
       loadConfig({ META_GRAPH_URL: 'http://127.0.0.1:9/', GA4_MP_URL: 'http://127.0.0.1:8' }).adPlatforms,
     ).to.include({

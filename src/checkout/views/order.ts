@@ -5,6 +5,7 @@ import { layout } from '../layout.js';
 import type { PageLocale } from '../locale.js';
 import { CATALOG_CURRENCY, installmentPlan } from '../pricing.js';
 import { type OrderView } from '../view-models.js';
+import type { BrowserPixel } from '../ad-pixel.js';
 
 /** What the buyer's order page shows: the order's state, and for a pending Pix or boleto, how to pay. */
 export type OrderState =
@@ -61,6 +62,19 @@ function copyable(
     <p class="copied" role="status" id="${id}-status"></p>
   </div>`;
 }
+
+/**
+ * What the Meta pixel's script (`static/ad-pixel.js`) reads: the pixel, its script, and the event ids
+ * to report with (src/checkout/ad-pixel.ts). Inside the part the page refreshes in place, so the
+ * `Purchase` id arrives with the paid state.
+ */
+const pixelData = (pixel: BrowserPixel | null): SafeHtml | string =>
+  pixel
+    ? html` data-pixel-id="${pixel.pixelId}" data-pixel-script="${pixel.scriptUrl}"
+      data-pixel-value="${pixel.value}" data-pixel-currency="${pixel.currency}"
+      ${pixel.initiateCheckout ? html` data-pixel-initiate-checkout="${pixel.initiateCheckout}"` : ''}
+      ${pixel.purchase ? html` data-pixel-purchase="${pixel.purchase}"` : ''}`
+    : '';
 
 /**
  * `{checkout_url}/orders/<code>`, where the pay step leads: a pending Pix (QR code, copia e cola,
@@ -275,10 +289,11 @@ ${order.pixCopyPaste ?? ''}</textarea>`,
       id="order"
       data-status="${order.status}"
       ${waiting ? html` data-status-url="${page.bare(`orders/${encodeURIComponent(order.code)}/status`)}"` : ''}
+      ${pixelData(view.pixel)}
     >
       ${body}
     </div>`,
-    { scripts: true },
+    view.pixel ? { scripts: true, adPixel: view.pixel } : { scripts: true },
   );
 }
 

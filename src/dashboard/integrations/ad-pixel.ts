@@ -8,7 +8,7 @@ import type { IntegrationRow } from '../../integrations/repository.js';
 import { ValidationError } from '../../shared/errors.js';
 import type { Language } from '../../ui/language.js';
 import { html, type SafeHtml } from '../../ui/html.js';
-import { problemSummary, textField, type FormProblems } from '../forms.js';
+import { checkbox, problemSummary, textField, type FormProblems } from '../forms.js';
 import { fact } from '../lists.js';
 import type { DashboardLocale } from '../locale.js';
 import { layout, postForm, type Chrome } from '../page.js';
@@ -26,6 +26,11 @@ const WORDS = {
     pixelId: 'ID do conjunto de dados (pixel) da Meta',
     accessToken: 'Token de acesso da API de Conversões',
     testEventCode: 'Código de evento de teste (opcional)',
+    browserPixel: 'Também carregar o pixel da Meta na página do pedido (só Meta)',
+    browserPixelHint:
+      'A página do pedido informa InitiateCheckout e Purchase ao pixel com os mesmos IDs de evento da API de Conversões, para a Meta contar cada venda uma vez.',
+    browserPixelFact: 'Pixel no navegador',
+    onOff: { on: 'Ligado', off: 'Desligado' },
     measurementId: 'ID de métricas do GA4 (G-…)',
     apiSecret: 'Chave secreta da API do Measurement Protocol',
     secretHint: 'Guardada cifrada; aparece como ••••. Deixe •••• para mantê-la.',
@@ -44,6 +49,11 @@ const WORDS = {
     pixelId: 'Meta dataset (pixel) ID',
     accessToken: 'Conversions API access token',
     testEventCode: 'Test event code (optional)',
+    browserPixel: 'Also load the Meta pixel on the order page (Meta only)',
+    browserPixelHint:
+      'The order page reports InitiateCheckout and Purchase to the pixel with the same event ids as the Conversions API, so Meta counts each sale once.',
+    browserPixelFact: 'Browser pixel',
+    onOff: { on: 'On', off: 'Off' },
     measurementId: 'GA4 measurement ID (G-…)',
     apiSecret: 'Measurement Protocol API secret',
     secretHint: 'Stored encrypted; shown as ••••. Leave •••• to keep it.',
@@ -61,6 +71,7 @@ const FIELDS = [
   'pixel_id',
   'access_token',
   'test_event_code',
+  'browser_pixel',
   'measurement_id',
   'api_secret',
 ] as const;
@@ -72,6 +83,7 @@ export const NO_AD_PIXEL: AdPixelValues = {
   pixel_id: '',
   access_token: '',
   test_event_code: '',
+  browser_pixel: '',
   measurement_id: '',
   api_secret: '',
 };
@@ -82,9 +94,12 @@ export const adPixelForm = v
   )
   .unknown(true);
 
-/** The form's values as the panel API's `config` (blank keys left out, so each provider gets its own). */
-export const adPixelConfigOf = (values: AdPixelValues): Record<string, string> =>
-  Object.fromEntries(
+/**
+ * The form's values as the panel API's `config` (blank keys left out, so each provider gets its own);
+ * Meta's `browser_pixel` as the checkbox says (unticked, or not sent: off).
+ */
+export const adPixelConfigOf = (values: AdPixelValues): Record<string, string | boolean> => ({
+  ...Object.fromEntries(
     Object.entries(values).filter(
       ([key, value]) =>
         value !== '' &&
@@ -93,7 +108,9 @@ export const adPixelConfigOf = (values: AdPixelValues): Record<string, string> =
             ? ['pixel_id', 'access_token', 'test_event_code'].includes(key)
             : ['measurement_id', 'api_secret'].includes(key))),
     ),
-  );
+  ),
+  ...(values.provider === 'meta' ? { browser_pixel: values.browser_pixel === 'true' } : {}),
+});
 
 /** A refused form shown again: never with a credential typed in it (it would sit in the page and its caches). */
 export const withoutCredentials = (values: AdPixelValues): AdPixelValues => ({
@@ -121,6 +138,7 @@ export const adPixelValuesOf = (row: IntegrationRow): AdPixelValues => {
     pixel_id: text('pixel_id'),
     access_token: masked('access_token'),
     test_event_code: text('test_event_code'),
+    browser_pixel: row.config.browser_pixel === true ? 'true' : '',
     measurement_id: text('measurement_id'),
     api_secret: masked('api_secret'),
   };
@@ -148,7 +166,16 @@ export function adPixelFields(
     </select>
     ${field('pixel_id', w.pixelId)}
     ${field('access_token', w.accessToken, { type: 'password', hint: w.secretHint })}
-    ${field('test_event_code', w.testEventCode)} ${field('measurement_id', w.measurementId)}
+    ${field('test_event_code', w.testEventCode)}
+    ${checkbox({
+      name: 'browser_pixel',
+      value: 'true',
+      checked: values.browser_pixel === 'true',
+      label: w.browserPixel,
+      hint: 'browser_pixel-hint',
+    })}
+    <p class="hint" id="browser_pixel-hint">${w.browserPixelHint}</p>
+    ${field('measurement_id', w.measurementId)}
     ${field('api_secret', w.apiSecret, { type: 'password', hint: w.secretHint })}
   </fieldset>`;
 }
@@ -195,6 +222,7 @@ export function adPixelSection(
   const provider = values.provider === 'google_analytics' ? 'google_analytics' : 'meta';
   const facts = html`${fact(w.provider, w.providers[provider])}
   ${provider === 'meta' ? fact(w.pixelId, values.pixel_id) : fact(w.measurementId, values.measurement_id)}
+  ${provider === 'meta' ? fact(w.browserPixelFact, w.onOff[values.browser_pixel === 'true' ? 'on' : 'off']) : ''}
   ${fact(provider === 'meta' ? w.accessToken : w.apiSecret, '••••')}`;
   const form = chrome
     ? html`<section aria-labelledby="ad-pixel-title">
