@@ -8,6 +8,14 @@ import { takeWebhookViolations } from './helpers/webhook-validator.js';
 
 traceOpenHandles();
 
+// pg warns once per process when a query is queued on a connection already running one (two reads
+// side by side on a transaction): pg 9 will refuse it, so the run fails on the warning.
+const queuedOnBusyConnection: string[] = [];
+process.on('warning', (warning) => {
+  if (warning.name === 'DeprecationWarning' && /already executing a query/.test(warning.message))
+    queuedOnBusyConnection.push(warning.message);
+});
+
 /** How long the process may outlive the last hook before a resource left open fails the run. */
 const LEFT_OPEN_GRACE_MS = 20_000;
 
@@ -42,6 +50,10 @@ export const mochaHooks = {
           );
         }
       }
+      if (queuedOnBusyConnection.length > 0)
+        throw new Error(
+          `a query was queued on a busy PostgreSQL connection: reads inside a transaction run one after another (sideBySide, src/shared/db/side-by-side.ts): ${queuedOnBusyConnection[0]}`,
+        );
       // A skip nobody reads is a test that silently stopped running: every skip prints why.
       const root = this.test?.parent;
       const unexplained = root ? unexplainedSkips(root) : [];
