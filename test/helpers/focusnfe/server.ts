@@ -96,6 +96,10 @@ export interface FocusStandIn {
   verdict: Verdict;
   /** How long a note stays `processando_autorizacao` before the verdict (ms). */
   processingMs: number;
+  /** Notes submitted while set wait for `decide` (the prefecture slow, for as long as a test needs). */
+  hold: boolean;
+  /** The prefecture's verdict on a held note, now. */
+  decide(ref: string): void;
   /** Connections are cut without an answer (the provider down). */
   down: boolean;
   /** Every answer waits this long first (the provider slow). */
@@ -177,6 +181,12 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
     requests: [],
     verdict: () => null,
     processingMs: 30,
+    hold: false,
+    decide(ref) {
+      const note = state.notes.get(ref);
+      if (!note) throw new Error(`no note ${ref} at the stand-in`);
+      verdictOn(note);
+    },
     down: false,
     slowMs: 0,
     failNext(n) {
@@ -255,21 +265,25 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
   };
 
   let nextNumber = 1000;
+  function verdictOn(note: StoredNfse): void {
+    if (note.status !== 'processando_autorizacao') return;
+    const erros = state.verdict(note);
+    if (erros) {
+      note.status = 'erro_autorizacao';
+      note.erros = erros;
+      return;
+    }
+    nextNumber += 1;
+    note.status = 'autorizado';
+    note.numero = String(nextNumber);
+    note.codigoVerificacao = randomBytes(4).toString('hex').toUpperCase();
+    authorised.set(note.ref, (authorised.get(note.ref) ?? 0) + 1);
+  }
   const decideLater = (note: StoredNfse) => {
+    if (state.hold) return;
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (note.status !== 'processando_autorizacao') return;
-      const erros = state.verdict(note);
-      if (erros) {
-        note.status = 'erro_autorizacao';
-        note.erros = erros;
-        return;
-      }
-      nextNumber += 1;
-      note.status = 'autorizado';
-      note.numero = String(nextNumber);
-      note.codigoVerificacao = randomBytes(4).toString('hex').toUpperCase();
-      authorised.set(note.ref, (authorised.get(note.ref) ?? 0) + 1);
+      verdictOn(note);
     }, state.processingMs);
     timers.add(timer);
   };
