@@ -14,6 +14,7 @@ import {
   eventsOf,
   invoiceConfig,
   invoiceReaches,
+  invoiceRowOf,
   invoiceWorld,
   paidOrder,
   panelOrder,
@@ -29,15 +30,7 @@ describe('Service invoices: issued on payment through Focus NFe, once, canceled 
     integrationId = await createInvoiceIntegration(app(), world.tenant, invoiceConfig(world.token));
   });
 
-  const invoiceRow = async (code: string) => {
-    const { rows } = await app().ctx.pool.query<{ id: string; round: number }>(
-      'SELECT id, round FROM order_invoices WHERE order_code = $1',
-      [code],
-    );
-    const row = rows[0];
-    if (!row) throw new Error(`no invoice of ${code}`);
-    return { id: Number(row.id), round: row.round };
-  };
+  const invoiceRow = (code: string) => invoiceRowOf(app(), code);
 
   it('issues the NFS-e of a paid order: the buyer as tomador, the amount as valor_servicos, shown on the order and announced', async () => {
     const order = await paidOrder(app(), world.tenant, { document: BUYER_CPF, name: 'Bia Buyer' });
