@@ -11,7 +11,8 @@ const PATH = `${FOCUSNFE_NOTICES_PATH}/:integration`;
  * `POST {checkout_url}/invoices/focusnfe/notifications/{integration_id}`: Focus NFe's webhook notices
  * (docs/invoices.md). Read from the raw body before any parser of the buyer pages; answered in JSON
  * with the error envelope (401 a wrong or missing Authorization, or an integration without a hook;
- * 400 a body that is not a notice; 404 a reference that is not one of the integration's invoices).
+ * 400 a body that is not a notice; 404 a path naming no integration, or a reference that is not one of
+ * the integration's invoices).
  */
 export function focusNfeNoticesRouter(ctx: AppContext): Router {
   const router = Router();

@@ -1,7 +1,7 @@
 /**
  * A notice of the provider's webhook (docs/invoices.md, "The provider's webhook"): authenticated by
  * the secret the integration's hook was registered with (its SHA-256 compared in constant time; an
- * unknown integration reads as a wrong secret), read by the provider's adapter, and applied to the
+ * integration without a hook reads as a wrong secret; a path naming no integration is a 404), read by the provider's adapter, and applied to the
  * integration's invoice of that reference exactly as a poll applies the same answer.
  */
 import { timingSafeEqual } from 'node:crypto';
@@ -29,9 +29,9 @@ export async function receiveNotice(
   ctx: Pick<AppContext, 'db' | 'config' | 'logger' | 'producers'>,
   input: { integration: string; authorization: string | undefined; rawBody: Buffer },
 ): Promise<NoticeReceipt> {
-  const hook = INTEGRATION_ID.test(input.integration)
-    ? await findInvoiceHook(ctx.db, Number(input.integration))
-    : undefined;
+  // A path that names no integration is no notice address at all.
+  if (!INTEGRATION_ID.test(input.integration)) throw new NotFoundError('No notice address here');
+  const hook = await findInvoiceHook(ctx.db, Number(input.integration));
   const matches = timingSafeEqual(
     secretDigest(input.authorization ?? ''),
     hook?.authorizationHash ?? NO_HOOK,

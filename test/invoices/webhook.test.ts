@@ -177,10 +177,10 @@ describe("Service invoices: Focus NFe's webhook (gatilho) answers at once, polli
         'authentication_error',
       ],
       [
-        'no integration id',
+        'a path naming no integration',
         await post(noticePath('abc'), note, { authorization: secret }),
-        401,
-        'authentication_error',
+        404,
+        'not_found',
       ],
       [
         'not JSON',
