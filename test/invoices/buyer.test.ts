@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { jobIds } from '../../queues/index.js';
 import { eventually } from '../helpers/eventually.js';
 import { buyerAddress } from '../helpers/smtp.js';
 import { activeOffer, payPath, postForm } from '../checkout/helpers.js';
@@ -27,8 +28,7 @@ describe("Service invoices for the buyer: the receipt e-mail and the buyer's pag
   });
 
   /** Buys, and returns the order's code once the panel lists it. */
-  const buy = async (lang: 'pt-BR' | 'en') => {
-    const email = buyerAddress();
+  const buy = async (lang: 'pt-BR' | 'en', email = buyerAddress()) => {
     const page = await postForm(
       app(),
       payPath(app(), `/${activeOffer(world.tenant).code}/pay?lang=${lang}`),
@@ -87,6 +87,56 @@ describe("Service invoices for the buyer: the receipt e-mail and the buyer's pag
     expect(emails.map((e) => e.kind)).to.deep.equal(['receipt', 'receipt']);
   });
 
+  it('puts the PDF in the receipt itself when the invoice was issued before it went out, and sends no second one', async () => {
+    world.focus.hold = true;
+    const email = buyerAddress();
+    // The buyer's mailbox answers "try later" (451): the receipt waits for its retry.
+    smtp().defer.add(email);
+    try {
+      const { code } = await buy('pt-BR', email);
+      const receiptRow = () => messageRows(code);
+      const [receipt] = await eventually(
+        async () => {
+          const rows = await receiptRow();
+          return rows[0] && rows[0].attempts >= 1 && rows[0].state === 'queued' ? rows : undefined;
+        },
+        20_000,
+        'the receipt deferred',
+      );
+      world.focus.decide(await waitForNote(code));
+      await invoiceReaches(app(), world.tenant, code, 'issued');
+      const notice = await eventually(
+        async () => {
+          const row = (await receiptRow())[1];
+          return row && row.attempts >= 1 && row.state === 'queued' ? row : undefined;
+        },
+        20_000,
+        'the invoice receipt deferred',
+      );
+      smtp().defer.delete(email);
+      // The receipt's retry first, then the other's: each job brought forward from its backoff.
+      await promote(receipt?.id ?? 0);
+      const mail = await mailTo(email, /^Recibo: /);
+      const { invoice } = await panelOrder(app(), world.tenant, code);
+      expect(mail.parsed.text).to.include('Pagamento confirmado. Este é o seu recibo.');
+      expect(mail.parsed.text).to.include(`Nota fiscal (NFS-e): ${invoice?.number ?? 'x'}`);
+      expect(mail.parsed.text).to.include(`Baixar a nota fiscal (PDF): ${invoice?.pdf_url ?? 'x'}`);
+      await promote(notice.id);
+      await eventually(
+        async () => (await receiptRow())[1]?.state === 'skipped' || undefined,
+        20_000,
+        'the second receipt skipped',
+      );
+      expect(
+        smtp()
+          .to(email)
+          .map((m) => m.parsed.subject),
+      ).to.have.length(1);
+    } finally {
+      smtp().defer.delete(email);
+    }
+  });
+
   it('speaks English to a buyer who bought in English', async () => {
     const { email, code } = await buy('en');
     await mailTo(email, /^Receipt: /);
@@ -133,6 +183,29 @@ describe("Service invoices for the buyer: the receipt e-mail and the buyer's pag
     const english = await browser.get('/account?lang=en');
     expect(english.body).to.include('<dt>Service invoice</dt>');
   });
+
+  /** The order's receipts, oldest first. */
+  const messageRows = async (code: string) =>
+    (
+      await app().ctx.pool.query<{ id: string; state: string; attempts: number }>(
+        `SELECT id, state, attempts FROM email_messages WHERE order_code = $1 AND kind = 'receipt' ORDER BY id`,
+        [code],
+      )
+    ).rows.map((r) => ({ ...r, id: Number(r.id) }));
+
+  /** Runs a message's job now rather than at the end of its backoff. */
+  const promote = async (messageId: number) => {
+    const queue = world.engine.workers.producers.queue('emails');
+    const job = await eventually(
+      async () => {
+        const found = await queue.getJob(jobIds.emails(messageId));
+        return found && (await found.getState()) === 'delayed' ? found : undefined;
+      },
+      20_000,
+      `message ${messageId} waiting for its retry`,
+    );
+    await job.promote();
+  };
 
   /** The reference of the order's note once the stand-in holds it (submitted, not yet decided). */
   function waitForNote(code: string): Promise<string> {
