@@ -5,6 +5,7 @@ import { checkoutRouter } from '../checkout/routes.js';
 import { defaultGateway } from '../gateways/index.js';
 import { gatewayCallbackRouter, mercadoPagoNotificationsRouter } from '../orders/gateway-routes.js';
 import { shortLinkRouter } from '../checkout/short-link.js';
+import { focusNfeNoticesRouter } from '../invoices/notice-routes.js';
 import type { AppContext } from '../shared/context.js';
 import { bodyGuard, queryGuard } from '../shared/http/request-guards.js';
 
@@ -19,6 +20,8 @@ export function payApp(ctx: AppContext): Express {
   else ctx.logger.warn('GATEWAY_WEBHOOK_SECRET is not set: the gateway payment callback is disabled');
   const mp = ctx.config.mercadoPago;
   if (mp) app.use(mercadoPagoNotificationsRouter(ctx, mp.webhookSecret));
+  // Focus NFe's webhook notices of invoice integrations (raw body: read before the parsers).
+  app.use(focusNfeNoticesRouter(ctx));
   app.use(express.urlencoded({ extended: false, limit: ctx.config.limits.bodyBytes }));
   app.use(queryGuard, bodyGuard({ nul: true }));
   app.use(shortLinkRouter(ctx));

@@ -51,6 +51,8 @@ export interface AccountWords {
     endsOn: string;
   };
   orderPage: string;
+  /** The purchase's service invoice (NFS-e), once issued: its label and the PDF link's text. */
+  invoice: { label: string; pdf: (number: string | null) => string };
   instalments: (n: number) => string;
   refund: {
     heading: string;
@@ -130,6 +132,7 @@ const PT: AccountWords = {
     endsOn: 'Termina em',
   },
   orderPage: 'Ver o pedido',
+  invoice: { label: 'Nota fiscal', pdf: (n) => (n ? `NFS-e nº ${n} (PDF)` : 'NFS-e (PDF)') },
   instalments: (n) => (n > 1 ? `em ${n}x` : 'à vista'),
   refund: {
     heading: 'Direito de arrependimento',
@@ -212,6 +215,7 @@ const EN: AccountWords = {
     endsOn: 'Ends on',
   },
   orderPage: 'View the order',
+  invoice: { label: 'Service invoice', pdf: (n) => (n ? `NFS-e no. ${n} (PDF)` : 'NFS-e (PDF)') },
   instalments: (n) => (n > 1 ? `in ${n} instalments` : 'in full'),
   refund: {
     heading: 'Right of regret',

@@ -114,6 +114,8 @@ export interface Purchase {
   refundableUntil: Date | null;
   /** A paid order within its guarantee, by PostgreSQL's clock. */
   refundable: boolean;
+  /** The order's issued service invoice (NFS-e): its number and PDF at the fiscal provider. */
+  invoice: { number: string | null; pdfUrl: string } | null;
 }
 
 type PurchaseRecord = {
@@ -142,6 +144,8 @@ type PurchaseRecord = {
   guarantee_days: number;
   refundable_until: Date | null;
   refundable: boolean;
+  invoice_number: string | null;
+  invoice_pdf_url: string | null;
 };
 
 /** The most orders the page lists (newest first). */
@@ -157,7 +161,8 @@ const purchaseQuery = (email: string, code: string | undefined) => sql`
          o.paid_at + make_interval(days => COALESCE(ofr.guarantee_days, pl.guarantee_days, 7)) AS refundable_until,
          (o.status = 'paid' AND o.paid_at IS NOT NULL AND
           o.paid_at + make_interval(days => COALESCE(ofr.guarantee_days, pl.guarantee_days, 7)) > clock_timestamp())
-           AS refundable
+           AS refundable,
+         oi.number AS invoice_number, oi.pdf_url AS invoice_pdf_url
     FROM orders o
     JOIN companies c ON c.id = o.company_id
     LEFT JOIN email_settings es ON es.company_id = o.company_id
@@ -165,6 +170,7 @@ const purchaseQuery = (email: string, code: string | undefined) => sql`
     LEFT JOIN offers ofr ON ofr.id = o.offer_id
     LEFT JOIN plans pl ON pl.id = o.plan_id
     LEFT JOIN subscriptions s ON s.id = o.subscription_id
+    LEFT JOIN order_invoices oi ON oi.order_id = o.id AND oi.status = 'issued' AND oi.pdf_url ~* '^https?://'
    WHERE o.livemode
      AND (lower(o.customer->>'email') = ${email}
           OR o.subscription_id IN (SELECT f.subscription_id FROM orders f
@@ -207,6 +213,7 @@ function toPurchase(r: PurchaseRecord): Purchase {
     guaranteeDays: r.guarantee_days,
     refundableUntil: date(r.refundable_until),
     refundable: r.refundable,
+    invoice: r.invoice_pdf_url ? { number: r.invoice_number, pdfUrl: r.invoice_pdf_url } : null,
   };
 }
 

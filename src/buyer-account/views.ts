@@ -211,6 +211,7 @@ function purchaseItem(
         ${fact(w.labels.date, page.dateTime(p.createdAt))} ${receipt}
         ${p.refundedAt ? fact(w.labels.refundedAt, page.dateTime(p.refundedAt)) : ''}
         ${fact(w.labels.order, html`<code>${p.code}</code>`)} ${instructions(page, w, p)}
+        ${p.invoice ? fact(w.invoice.label, html`<a href="${p.invoice.pdfUrl}" rel="noopener noreferrer">${w.invoice.pdf(p.invoice.number)}</a>`) : ''}
       </dl>
       <p><a href="${page.href(['orders', p.code])}">${w.orderPage}</a></p>
       ${newestOfSubscription ? subscriptionControls(page, view, csrf, p) : ''}

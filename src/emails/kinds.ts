@@ -20,11 +20,13 @@ export type ShownEmailState = (typeof SHOWN_EMAIL_STATES)[number];
 
 /**
  * The event kinds that can mail a buyer. The same list, word for word, is the predicate of the index
- * the sweep reads (migration 0921) and of the repository's statements.
+ * the sweep reads (migration 0951, which replaced 0921) and of the repository's statements.
  */
 export const EMAILED_EVENT_KINDS = [
   ...(['order.created', 'order.paid', 'order.refunded', 'order.abandoned'] as const),
   ...SUBSCRIPTION_EVENT_KINDS,
+  // The order's service invoice, once issued: its PDF, to the buyer (docs/invoices.md).
+  'invoice.issued',
 ] as const satisfies readonly EventKind[];
 export type EmailedEventKind = (typeof EMAILED_EVENT_KINDS)[number];
 
@@ -50,6 +52,17 @@ export interface MessageData {
   cancelReason: string | null;
   /** Where the buyer can buy again (recovery: the link or the offer's checkout). */
   checkoutPath: string | null;
+  /**
+   * The order's service invoice (NFS-e) once issued: its number and PDF. `notice`: the receipt sent
+   * when the invoice was issued (after the first receipt); absent in messages queued before invoices.
+   */
+  invoice?: MessageInvoice | null;
+}
+
+export interface MessageInvoice {
+  number: string | null;
+  pdfUrl: string;
+  notice: boolean;
 }
 
 /** A message planned by the relay, before it is written. */

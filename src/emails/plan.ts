@@ -9,7 +9,7 @@ import { addDays, startOfBrazilDay } from '../shared/brazil-time.js';
 import type { Executor } from '../shared/db/index.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import { DEFAULT_LANGUAGE, type Language } from '../ui/language.js';
-import type { EmailKind, MessageData, PlannedMessage } from './kinds.js';
+import type { EmailKind, MessageData, MessageInvoice, PlannedMessage } from './kinds.js';
 import {
   isUnsubscribed,
   orderFacts,
@@ -41,6 +41,14 @@ type Json = Record<string, unknown>;
 const obj = (value: unknown): Json =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : {};
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/** An issued invoice of an `invoice.issued` event's `data`, with a PDF a browser opens (http or https). */
+function issuedInvoiceOf(data: Json): MessageInvoice | null {
+  const invoice = obj(data.invoice);
+  const pdfUrl = str(invoice.pdf_url);
+  if (invoice.status !== 'issued' || !pdfUrl || !/^https?:\/\//i.test(pdfUrl)) return null;
+  return { number: str(invoice.number), pdfUrl, notice: true };
+}
 
 /** What a message says, from the `data` of its event (an order event's, or a subscription event's). */
 export function messageDataOf(data: Json, order: Json | null): MessageData {
@@ -84,6 +92,7 @@ export function messageDataOf(data: Json, order: Json | null): MessageData {
         ? `${encodeURIComponent(itemCode)}?plink=${encodeURIComponent(linkId)}`
         : encodeURIComponent(itemCode)
       : null,
+    invoice: issuedInvoiceOf(data),
   };
 }
 
@@ -126,7 +135,8 @@ export async function planMessages(
     planned.push({ companyId: event.companyId, eventId: event.id, kind, recipient, sendAt, ...facts });
   };
 
-  if (event.type.startsWith('order.')) {
+  // An issued invoice's event carries its order's `data`: the receipt again, with the invoice's PDF.
+  if (event.type.startsWith('order.') || event.type === 'invoice.issued') {
     const order = obj(data.order);
     const code = str(order.code);
     const facts = code ? await orderFacts(db, code) : undefined;
@@ -150,6 +160,10 @@ export async function planMessages(
       case 'order.paid':
         // A renewal's receipt goes with its `subscription.renewed`, which follows.
         if (on('receipt') && !facts.renewal) add('receipt', message);
+        break;
+      case 'invoice.issued':
+        // The receipt is rarely held until the prefecture authorises: the PDF follows it (docs/api.md).
+        if (on('receipt') && message.data.invoice) add('receipt', message);
         break;
       case 'order.refunded':
         if (on('refund')) add('refund', message);

@@ -32,11 +32,12 @@ export async function saveSettings(
 }
 
 /**
- * The event kinds that mail a buyer, as the partial index of migration 0921 lists them: written out
+ * The event kinds that mail a buyer, as the partial index of migration 0951 lists them: written out
  * here (bound values would not let the planner match the index's predicate).
  */
 const EMAILED = sql`type IN ('order.created', 'order.paid', 'order.refunded', 'order.abandoned',
-  'subscription.created', 'subscription.renewed', 'subscription.past_due', 'subscription.canceled')`;
+  'subscription.created', 'subscription.renewed', 'subscription.past_due', 'subscription.canceled',
+  'invoice.issued')`;
 // The list above, the index's and EMAILED_EVENT_KINDS agree: test/unit/email-kinds.test.ts reads all three.
 
 /** Of these events, the live ones of an e-mailed kind whose e-mails are not queued yet (one lookup each). */
@@ -309,4 +310,33 @@ export async function messagesOfOrders(
       ),
     )
     .orderBy(emailMessages.id);
+}
+
+/** The order's issued service invoice (order_invoices, migration 0950): its number and PDF, if any. */
+export async function issuedInvoiceOf(
+  db: Executor,
+  companyId: number,
+  orderCode: string,
+): Promise<{ number: string | null; pdfUrl: string } | undefined> {
+  const result = await db.execute<{ number: string | null; pdf_url: string }>(sql`
+    SELECT number, pdf_url FROM order_invoices
+     WHERE company_id = ${companyId} AND order_code = ${orderCode} AND status = 'issued'
+       AND pdf_url ~* '^https?://'`);
+  const row = result.rows[0];
+  return row && { number: row.number, pdfUrl: row.pdf_url };
+}
+
+/** Whether another receipt of the order went out (or is going) with its invoice's PDF already. */
+export async function receiptCarriedInvoice(
+  db: Executor,
+  companyId: number,
+  orderCode: string,
+  exceptId: number,
+): Promise<boolean> {
+  const result = await db.execute<{ found: boolean }>(sql`
+    SELECT EXISTS (SELECT 1 FROM email_messages
+                    WHERE company_id = ${companyId} AND order_code = ${orderCode} AND kind = 'receipt'
+                      AND id <> ${exceptId} AND state IN ('sending', 'sent')
+                      AND data -> 'invoice' ->> 'pdfUrl' IS NOT NULL) AS found`);
+  return result.rows[0]?.found ?? false;
 }

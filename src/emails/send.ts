@@ -11,10 +11,12 @@ import { findItemById } from '../catalog/repository.js';
 import type { EmailKind, MessageData } from './kinds.js';
 import {
   databaseNow,
+  issuedInvoiceOf,
   isUnsubscribed,
   lockMessage,
   nextFreeSlot,
   messageData,
+  receiptCarriedInvoice,
   updateMessage,
   type MessageRow,
 } from './repository.js';
@@ -74,9 +76,29 @@ async function stillDue(
       const first = message.orderCode ? await findOrderByCode(db, message.orderCode) : undefined;
       return { ...data, amount: plan?.price ?? data.amount, method: first?.paymentMethod ?? data.method };
     }
+    case 'receipt':
+      return receiptNow(db, message, data);
     default:
       return data;
   }
+}
+
+/**
+ * A receipt carries the order's service invoice once it is issued: the receipt itself when the
+ * invoice was issued before it went out; else the receipt sent again when it is (`notice`), unless
+ * the invoice was canceled since or another receipt of the order carried it already.
+ */
+async function receiptNow(
+  db: Executor,
+  message: MessageRow,
+  data: MessageData,
+): Promise<MessageData | undefined> {
+  if (!message.orderCode) return data;
+  const invoice = await issuedInvoiceOf(db, message.companyId, message.orderCode);
+  if (!data.invoice?.notice) return invoice ? { ...data, invoice: { ...invoice, notice: false } } : data;
+  if (!invoice || (await receiptCarriedInvoice(db, message.companyId, message.orderCode, message.id)))
+    return undefined;
+  return { ...data, invoice: { ...invoice, notice: true } };
 }
 
 type Reserved =
@@ -118,7 +140,12 @@ async function reserve(ctx: AppContext, messageId: number): Promise<Reserved> {
       );
       return { kind: 'later', at: slot, why: 'rate_limited' };
     }
-    await updateMessage(tx, message.id, { state: 'sending', attempt: true });
+    // A receipt records what it says now (whether it carries the invoice: the other receipt reads it).
+    await updateMessage(tx, message.id, {
+      state: 'sending',
+      attempt: true,
+      ...(kind === 'receipt' ? { data } : {}),
+    });
     const build = () => outgoing(ctx, { ...message, kind }, data, seller);
     return { kind: 'go', message, build, unknownBefore: message.state === 'sending' };
   });

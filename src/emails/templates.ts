@@ -94,6 +94,8 @@ function factsOf(input: RenderInput, w: EmailWords): Array<[string, string]> {
     facts.push([w.labels.order, data.orderCode]);
   if (kind === 'renewal_notice' && data.subscription)
     facts.push([w.labels.renewsOn, f.day(data.subscription.currentPeriodEnd)]);
+  if (kind === 'receipt' && data.invoice?.number)
+    facts.push([w.labels.invoice, oneLine(data.invoice.number)]);
   if (kind === 'receipt' || kind === 'refund') {
     facts.push([w.labels.seller, input.seller.name]);
     if (input.seller.cnpj) facts.push([w.labels.cnpj, cnpjText(input.seller.cnpj)]);
@@ -116,7 +118,9 @@ function introOf(input: RenderInput, w: EmailWords): string[] {
           : w.intro.reminderPix(f.dateTime(data.pix?.expiresAt ?? new Date().toISOString())),
       ];
     case 'receipt':
-      return [w.intro.receipt];
+      // Sent again once the invoice is issued; or the receipt itself, with the invoice issued by then.
+      if (data.invoice?.notice) return [w.intro.invoiceIssued];
+      return data.invoice ? [w.intro.receipt, w.intro.invoiceIssued] : [w.intro.receipt];
     case 'refund':
       return [w.intro.refund];
     case 'renewal_notice':
@@ -147,7 +151,12 @@ function linksOf(input: RenderInput, w: EmailWords): Link[] {
         ...(orderPage ? [orderPage] : []),
       ];
     case 'receipt':
-      return [...(orderPage ? [orderPage] : []), { label: w.links.account, href: linkTo(input, 'account') }];
+      return [
+        // The provider's own address of the PDF (http or https, checked when the message was planned).
+        ...(data.invoice ? [{ label: w.links.invoicePdf, href: data.invoice.pdfUrl }] : []),
+        ...(orderPage ? [orderPage] : []),
+        { label: w.links.account, href: linkTo(input, 'account') },
+      ];
     case 'refund':
       return orderPage ? [orderPage] : [];
     case 'renewal_failed':
@@ -173,7 +182,11 @@ export async function renderMessage(input: RenderInput): Promise<Rendered> {
   const f = formats(w);
   const itemName = data.item || data.product;
   const dateForSubject = data.subscription ? f.day(data.subscription.currentPeriodEnd) : '';
-  const subject = oneLine(w.subjects[kind](oneLine(itemName), { method: data.method, date: dateForSubject }));
+  const subject = oneLine(
+    kind === 'receipt' && data.invoice?.notice
+      ? w.invoiceSubject(oneLine(itemName))
+      : w.subjects[kind](oneLine(itemName), { method: data.method, date: dateForSubject }),
+  );
   const intro = introOf(input, w);
   const facts = factsOf(input, w);
   const links = linksOf(input, w);

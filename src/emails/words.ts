@@ -25,6 +25,8 @@ export interface EmailWords {
     pixCode: string;
     pixQrAlt: string;
     digitableLine: string;
+    /** The service invoice (NFS-e) and its number. */
+    invoice: string;
   };
   links: {
     orderPage: string;
@@ -34,7 +36,11 @@ export interface EmailWords {
     unsubscribe: string;
     /** The buyer's page (`{checkout_url}/account`): every purchase, content, subscriptions, refunds. */
     account: string;
+    /** The service invoice's PDF (the DANFSe, at the fiscal provider). */
+    invoicePdf: string;
   };
+  /** The receipt sent again once the order's service invoice is issued. */
+  invoiceSubject: (item: string) => string;
   subjects: Record<
     EmailKind,
     (item: string, extra: { method: PaymentMethod | null; date: string }) => string
@@ -53,6 +59,7 @@ export interface EmailWords {
     renewalRetry: string;
     canceled: (reason: string | null) => string;
     recovery: string;
+    invoiceIssued: string;
   };
   footer: {
     sentBecause: (seller: string) => string;
@@ -86,6 +93,7 @@ const PT: EmailWords = {
     pixCode: 'Pix copia e cola',
     pixQrAlt: 'QR code do Pix',
     digitableLine: 'Linha digitável',
+    invoice: 'Nota fiscal (NFS-e)',
   },
   links: {
     orderPage: 'Ver o pedido',
@@ -94,7 +102,9 @@ const PT: EmailWords = {
     buyAgain: 'Concluir a compra',
     unsubscribe: 'Não quero mais receber estes lembretes',
     account: 'Minhas compras',
+    invoicePdf: 'Baixar a nota fiscal (PDF)',
   },
+  invoiceSubject: (item) => `Nota fiscal: ${item}`,
   subjects: {
     instructions: (item, { method }) =>
       method === 'boleto' ? `Seu boleto de ${item}` : `Seu Pix de ${item} para pagar`,
@@ -126,6 +136,7 @@ const PT: EmailWords = {
         ? 'Sua assinatura foi cancelada porque a renovação não foi paga.'
         : 'Sua assinatura foi cancelada e não será mais cobrada.',
     recovery: 'Seu pedido ficou sem pagamento. Se ainda quiser, é só concluir a compra.',
+    invoiceIssued: 'A nota fiscal de serviço (NFS-e) da sua compra foi emitida.',
   },
   footer: {
     sentBecause: (seller) => `Você recebeu esta mensagem por causa de um pedido seu a ${seller}.`,
@@ -159,6 +170,7 @@ const EN: EmailWords = {
     pixCode: 'Pix copy and paste code',
     pixQrAlt: 'Pix QR code',
     digitableLine: 'Boleto number',
+    invoice: 'Service invoice (NFS-e)',
   },
   links: {
     orderPage: 'See your order',
@@ -167,7 +179,9 @@ const EN: EmailWords = {
     buyAgain: 'Complete your purchase',
     unsubscribe: 'Stop these reminders',
     account: 'My purchases',
+    invoicePdf: 'Download the invoice (PDF)',
   },
+  invoiceSubject: (item) => `Service invoice: ${item}`,
   subjects: {
     instructions: (item, { method }) =>
       method === 'boleto' ? `Your boleto for ${item}` : `Your Pix for ${item}, ready to pay`,
@@ -199,6 +213,7 @@ const EN: EmailWords = {
         ? 'Your subscription was canceled because its renewal was not paid.'
         : 'Your subscription was canceled and will not be charged again.',
     recovery: 'Your order was left unpaid. If you still want it, you can complete your purchase.',
+    invoiceIssued: 'The service invoice (NFS-e) of your purchase was issued.',
   },
   footer: {
     sentBecause: (seller) => `You received this message because of an order of yours with ${seller}.`,

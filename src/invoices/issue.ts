@@ -6,7 +6,7 @@
  * issuing a second one. A run of an older `round` (a retry or a cancel started a newer job) stops.
  */
 import { isInvoiceEventKind, type InvoiceEventKind } from '../events/kinds.js';
-import { findIntegration } from '../integrations/repository.js';
+import { findIntegration, type IntegrationRow } from '../integrations/repository.js';
 import {
   describe,
   invoiceProviderOf,
@@ -18,6 +18,7 @@ import {
 } from '../integrations/kinds/invoice/index.js';
 import type { AppContext } from '../shared/context.js';
 import { recordInvoiceEvent } from './events.js';
+import { ensureHook } from './hook-registration.js';
 import {
   invoicedOrder,
   lockInvoice,
@@ -43,7 +44,8 @@ type Deps = Pick<AppContext, 'db' | 'config' | 'logger'>;
 
 /**
  * Records `changes` (and the event of `event`, if any) under the row lock, unless a newer round took
- * the invoice over or it is canceled already.
+ * the invoice over, it is canceled already, or its status moved since it was read (the provider's
+ * webhook and a poll answering the same thing: the first records it, the other changes nothing).
  */
 async function commit(
   ctx: Deps,
@@ -54,7 +56,12 @@ async function commit(
 ): Promise<InvoiceStep> {
   return ctx.db.transaction(async (tx) => {
     const current = await lockInvoice(tx, invoice.id);
-    if (!current || current.round !== invoice.round || current.status === 'canceled')
+    if (
+      !current ||
+      current.round !== invoice.round ||
+      current.status === 'canceled' ||
+      current.status !== invoice.status
+    )
       return { outcome: 'superseded', eventIds: [] };
     const updated = await updateInvoice(tx, invoice.id, changes);
     const eventIds = event && isInvoiceEventKind(event) ? [await recordInvoiceEvent(tx, event, updated)] : [];
@@ -95,8 +102,9 @@ async function submit(
   provider: InvoiceProvider,
   settings: IssuerSettings,
   invoice: InvoiceRow,
-  config: Record<string, string | number | boolean>,
+  integration: IntegrationRow,
 ): Promise<InvoiceStep> {
+  const { config } = integration;
   const order = await invoicedOrder(ctx.db, invoice.orderId);
   if (!order)
     return commit(ctx, invoice, { status: 'failed', message: 'the order is missing' }, 'invoice.failed');
@@ -106,6 +114,8 @@ async function submit(
       status: 'needs_data',
       message: "customer.document: the buyer's CPF or CNPJ is missing",
     });
+  // The provider's webhook, when the integration asked for it, before the first answer can come.
+  await ensureHook(ctx, provider, settings, integration);
   let answer: InvoiceAnswer;
   try {
     answer = await provider.submit(settings, invoice.orderCode, {
@@ -215,7 +225,7 @@ export async function advanceInvoice(
       },
       'invoice.failed',
     );
-  if (!invoice.submittedAt) return submit(ctx, provider, settings, invoice, integration.config);
+  if (!invoice.submittedAt) return submit(ctx, provider, settings, invoice, integration);
   let answer: InvoiceAnswer;
   try {
     answer = await provider.read(settings, invoice.orderCode);
@@ -224,5 +234,22 @@ export async function advanceInvoice(
     if (!(err instanceof ProviderRefusedError)) throw err;
     return commit(ctx, invoice, { status: 'failed', message: clip(err.message) }, 'invoice.failed');
   }
+  return answered(ctx, invoice, answer);
+}
+
+/**
+ * The provider's webhook told where a submitted invoice stands: recorded exactly as a poll would
+ * record the same answer, so a notice sent twice, or a notice and a poll, change it once. An invoice
+ * not waiting for that answer (issued already, canceling, retried since) is left to its job.
+ */
+export async function applyNotice(
+  ctx: Deps,
+  invoice: InvoiceRow,
+  answer: InvoiceAnswer,
+): Promise<InvoiceStep> {
+  if (invoice.status !== 'pending' || !invoice.submittedAt || invoice.cancelReason)
+    return { outcome: invoice.status, eventIds: [] };
+  if (answer.state !== 'authorized' && answer.state !== 'refused')
+    return { outcome: 'pending', eventIds: [] };
   return answered(ctx, invoice, answer);
 }

@@ -28,6 +28,8 @@ const BUYER_ROUTES: BuyerRoute[] = [
   { method: 'GET', template: '/teste/{link_id}' },
   { method: 'POST', template: '/teste/{link_id}/simulate', body: 'form' },
   { method: 'POST', template: '/gateway/callback', body: 'json' },
+  // Focus NFe's webhook notices (docs/api.md, "Focus NFe notices").
+  { method: 'POST', template: '/invoices/focusnfe/notifications/{integration_id}', body: 'json' },
   { method: 'GET', template: '/orders/{order_code}' },
   { method: 'GET', template: '/orders/{order_code}/status' },
   { method: 'GET', template: '/orders/{order_code}/boleto' },
@@ -79,6 +81,7 @@ interface BuyerWorld {
     plink: string;
     order_code: string;
     subscription_id: string;
+    integration_id: string;
   };
 }
 
@@ -135,6 +138,7 @@ async function buyerWorld(): Promise<BuyerWorld> {
       short_code: new URL(live.short_url).pathname.split('/').pop() ?? '',
       order_code: orderCode,
       subscription_id: '1',
+      integration_id: '1',
     },
   };
 }

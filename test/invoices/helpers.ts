@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
+import { freePort } from '../../src/infra/free-port.js';
 import type { TestApp } from '../helpers/app.js';
 import { eventually } from '../helpers/eventually.js';
 import { noteSecret } from '../helpers/secrets.js';
@@ -72,10 +73,20 @@ export function focusStandInFor(env: Record<string, string>): FocusSeller {
   };
 }
 
-/** A seller with the engine pointed at a Focus NFe stand-in (started first). */
-export function invoiceWorld(): InvoiceWorld {
+/**
+ * A seller with the engine pointed at a Focus NFe stand-in (started first). `publicPort`: the engine
+ * listens on a port known before it starts, and its public address is 127.0.0.1 there, so the
+ * stand-in can call the webhook addresses the engine gives it.
+ */
+export function invoiceWorld(options: { publicPort?: boolean } = {}): InvoiceWorld {
   const env: Record<string, string> = { FOCUSNFE_TIMEOUT_MS: '1000' };
   const seller = focusStandInFor(env);
+  if (options.publicPort)
+    before(async () => {
+      const port = await freePort();
+      env.PORT = String(port);
+      env.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
+    });
   const world = sellerWorld({ env });
   return Object.defineProperties(world, {
     focus: { get: () => seller.focus },
@@ -159,4 +170,15 @@ export async function eventsOf(
   }>(`/v1/events?type=${type}&limit=100`, { auth: tenant.keys.live });
   expect(res.status, res.text).to.equal(200);
   return res.body.data;
+}
+
+/** The id and round of an order's invoice (its job's id is made of them). */
+export async function invoiceRowOf(app: TestApp, code: string): Promise<{ id: number; round: number }> {
+  const { rows } = await app.ctx.pool.query<{ id: string; round: number }>(
+    'SELECT id, round FROM order_invoices WHERE order_code = $1',
+    [code],
+  );
+  const row = rows[0];
+  if (!row) throw new Error(`no invoice of ${code}`);
+  return { id: Number(row.id), round: row.round };
 }

@@ -4,7 +4,8 @@ import { jobIds } from '../../queues/index.js';
 import { queueInvoices, sweepInvoices } from '../../src/invoices/feed.js';
 import { advanceInvoice } from '../../src/invoices/issue.js';
 import { eventually } from '../helpers/eventually.js';
-import { P } from '../orders/helpers.js';
+import { activePlan } from '../checkout/helpers.js';
+import { checkout, P, type List, type PanelOrder } from '../orders/helpers.js';
 import {
   BUYER_CPF,
   CITY,
@@ -13,6 +14,7 @@ import {
   eventsOf,
   invoiceConfig,
   invoiceReaches,
+  invoiceRowOf,
   invoiceWorld,
   paidOrder,
   panelOrder,
@@ -28,15 +30,7 @@ describe('Service invoices: issued on payment through Focus NFe, once, canceled 
     integrationId = await createInvoiceIntegration(app(), world.tenant, invoiceConfig(world.token));
   });
 
-  const invoiceRow = async (code: string) => {
-    const { rows } = await app().ctx.pool.query<{ id: string; round: number }>(
-      'SELECT id, round FROM order_invoices WHERE order_code = $1',
-      [code],
-    );
-    const row = rows[0];
-    if (!row) throw new Error(`no invoice of ${code}`);
-    return { id: Number(row.id), round: row.round };
-  };
+  const invoiceRow = (code: string) => invoiceRowOf(app(), code);
 
   it('issues the NFS-e of a paid order: the buyer as tomador, the amount as valor_servicos, shown on the order and announced', async () => {
     const order = await paidOrder(app(), world.tenant, { document: BUYER_CPF, name: 'Bia Buyer' });
@@ -103,6 +97,50 @@ describe('Service invoices: issued on payment through Focus NFe, once, canceled 
     expect((await panelOrder(app(), world.tenant, order.code)).invoice).to.deep.equal(before.invoice);
     expect(world.focus.authorisations(order.code)).to.equal(1);
     expect(world.focus.notes.get(order.code)?.submissions).to.equal(1);
+  });
+
+  it('issues a paid renewal its own invoice under its own reference, and leaves the first one untouched', async () => {
+    const { order: first } = await checkout(app(), world.tenant, activePlan(world.tenant).code, null, {
+      payment_method: 'credit_card',
+      name: 'Sam Subscriber',
+      document: BUYER_CPF,
+    });
+    expect(first.status).to.equal('paid');
+    const subscriptionId = first.subscription_id ?? 0;
+    expect(subscriptionId).to.be.above(0);
+    const firstIssued = await invoiceReaches(app(), world.tenant, first.code, 'issued');
+    const firstNote = { ...world.focus.notes.get(first.code) };
+    const renew = await app().http.post(`${P}/subscriptions/${subscriptionId}/renew`, {
+      auth: world.tenant.panel_token,
+      body: { outcome: 'paid' },
+    });
+    expect(renew.status, renew.text).to.equal(200);
+    const orders = await app().http.get<List<PanelOrder>>(`${P}/orders?limit=100`, {
+      auth: world.tenant.panel_token,
+    });
+    const renewal = orders.body.data.find(
+      (o) => o.subscription_id === subscriptionId && o.code !== first.code && o.status === 'paid',
+    );
+    if (!renewal) throw new Error('no paid renewal order');
+    const renewed = await invoiceReaches(app(), world.tenant, renewal.code, 'issued');
+    // Its own note, under the renewal's code: the subscriber as tomador, the renewal's amount.
+    const note = world.focus.notes.get(renewal.code);
+    expect(note?.body.tomador).to.deep.include({ cpf: BUYER_CPF, razao_social: 'Sam Subscriber' });
+    expect(note?.body.servico).to.deep.include({ valor_servicos: Number(renewal.amount) });
+    expect(renewed.invoice?.number).to.equal(note?.numero).and.not.equal(firstIssued.invoice?.number);
+    expect(world.focus.authorisations(renewal.code)).to.equal(1);
+    // The first invoice is untouched: the same note, submitted and authorised once, the same order view.
+    expect(world.focus.notes.get(first.code)).to.deep.include({
+      status: 'autorizado',
+      submissions: 1,
+      numero: firstNote.numero,
+    });
+    expect(world.focus.authorisations(first.code)).to.equal(1);
+    expect((await panelOrder(app(), world.tenant, first.code)).invoice).to.deep.equal(firstIssued.invoice);
+    const issued = (await eventsOf(app(), world.tenant, 'invoice.issued')).filter((e) =>
+      [first.code, renewal.code].includes(e.data.order.code),
+    );
+    expect(issued.map((e) => e.data.order.code).sort()).to.deep.equal([first.code, renewal.code].sort());
   });
 
   it('cancels the issued invoice when the order is refunded, with a justification of at least 15 characters', async () => {

@@ -22,6 +22,17 @@
  * - "Consulta de Municípios": `GET /v2/municipios/CODIGO` with nfse_habilitada, status_nfse,
  *   endereco_obrigatorio_nfse, cpf_cnpj_obrigatorio_nfse, item_lista_servico_obrigatorio_nfse;
  *   `GET /v2/municipios/CODIGO/itens_lista_servico/CODIGO`.
+ * - "Gatilhos / Webhooks": `POST /v2/hooks` with `cnpj` (or `cpf`, mutually exclusive), `event` (one of
+ *   nfe, nfse, nfce_contingencia, nfce_correcao_timeout, nfe_recebida, nfse_recebida, inutilizacao, cte,
+ *   mdfe), `url`, and optionally `authorization` ("será devolvido no acionamento do gatilho no cabeçalho
+ *   Authorization") and `authorization_header` (that header's name instead); answered with the hook
+ *   `{id, url, authorization, authorization_header, event, cnpj}`. `GET /v2/hooks/ID`, `DELETE
+ *   /v2/hooks/ID` (the hook plus `deleted: true`), 404 `nao_encontrado` for an unknown one; 400
+ *   `requisicao_invalida` for an invalid event ("Parâmetro "event" deve ser um evento válido."), an
+ *   invalid URL ("URL inválida: X") or an existing hook ("Já existe um gatilho para este evento.").
+ *   An NFS-e's hook fires on "Erro na emissão" and "Emissão … realizada com sucesso": a POST of the
+ *   note as the consulta answers it ("os campos devolvidos são os mesmos da consulta"), one note per
+ *   POST. `POST /v2/nfse/REF/hook` sends a note's notice again to every hook, answering the hooks.
  * - Authentication (every example): HTTP Basic with the company's token as the user, empty password;
  *   "O token é utilizado para identificar a empresa prestadora do serviço".
  *
@@ -29,7 +40,11 @@
  * `permissao_negada`; a prestador that is not the token's company is `empresa_nao_habilitada`; a
  * tomador with both or neither of cpf and cnpj, or a document of the wrong length, is
  * `requisicao_invalida`; numbers must be JSON numbers or numeric strings; the HTTP status of an
- * accepted submission is 202.
+ * accepted submission is 202. Hooks: the reference says both that one event may have several hooks
+ * and that an existing one is refused; here the same event, issuer and URL twice is refused. A `cnpj`
+ * that is not the token's company is `requisicao_invalida`. A hook is created with 201. A notice that
+ * fails is recorded and not retried (the reference retries after 1 minute, 30 minutes, …: longer than
+ * any test).
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -80,6 +95,28 @@ export interface StoredNfse {
   justificativa: string | null;
 }
 
+/** A hook ("gatilho") as the stand-in keeps it. */
+export interface FocusHook {
+  id: string;
+  token: string;
+  cnpj: string | null;
+  event: string;
+  url: string;
+  authorization: string | null;
+  authorization_header: string | null;
+}
+
+/** One notice the stand-in sent to a hook, and how the receiver answered (`error`: no answer). */
+export interface FocusNotice {
+  hookId: string;
+  ref: string;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+  answer: number | 'error';
+  /** The receiver's answer body (empty when it gave none). */
+  reply: string;
+}
+
 /** The prefecture's verdict on a note: null authorises it, a list of errors refuses it. */
 export type Verdict = (nota: StoredNfse) => FocusError[] | null;
 
@@ -88,6 +125,11 @@ export interface FocusStandIn {
   companies: Map<string, FocusCompany>;
   municipalities: Map<string, FocusMunicipality>;
   notes: Map<string, StoredNfse>;
+  hooks: Map<string, FocusHook>;
+  /** Every notice sent to a hook, in order. */
+  notices: FocusNotice[];
+  /** Resolves once every notice sent so far was answered. */
+  noticesSettled(): Promise<void>;
   /** Every request received, in order (method, path, the token it carried). */
   requests: Array<{ method: string; path: string; token: string | null }>;
   /** Registers a company and returns its token. */
@@ -96,6 +138,10 @@ export interface FocusStandIn {
   verdict: Verdict;
   /** How long a note stays `processando_autorizacao` before the verdict (ms). */
   processingMs: number;
+  /** Notes submitted while set wait for `decide` (the prefecture slow, for as long as a test needs). */
+  hold: boolean;
+  /** The prefecture's verdict on a held note, now. */
+  decide(ref: string): void;
   /** Connections are cut without an answer (the provider down). */
   down: boolean;
   /** Every answer waits this long first (the provider slow). */
@@ -168,15 +214,27 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
   const authorised = new Map<string, number>();
   const sockets = new Set<import('node:net').Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  const sending = new Set<Promise<void>>();
 
   const state: FocusStandIn = {
     url: '',
     companies: new Map(),
     municipalities: new Map(),
     notes: new Map(),
+    hooks: new Map(),
+    notices: [],
+    async noticesSettled() {
+      await Promise.all([...sending]);
+    },
     requests: [],
     verdict: () => null,
     processingMs: 30,
+    hold: false,
+    decide(ref) {
+      const note = state.notes.get(ref);
+      if (!note) throw new Error(`no note ${ref} at the stand-in`);
+      verdictOn(note);
+    },
     down: false,
     slowMs: 0,
     failNext(n) {
@@ -190,6 +248,7 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);
+      await Promise.all([...sending]);
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -255,21 +314,56 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
   };
 
   let nextNumber = 1000;
-  const decideLater = (note: StoredNfse) => {
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (note.status !== 'processando_autorizacao') return;
-      const erros = state.verdict(note);
-      if (erros) {
-        note.status = 'erro_autorizacao';
-        note.erros = erros;
-        return;
-      }
+  function verdictOn(note: StoredNfse): void {
+    if (note.status !== 'processando_autorizacao') return;
+    const erros = state.verdict(note);
+    if (erros) {
+      note.status = 'erro_autorizacao';
+      note.erros = erros;
+    } else {
       nextNumber += 1;
       note.status = 'autorizado';
       note.numero = String(nextNumber);
       note.codigoVerificacao = randomBytes(4).toString('hex').toUpperCase();
       authorised.set(note.ref, (authorised.get(note.ref) ?? 0) + 1);
+    }
+    notify(note);
+  }
+
+  /** The hooks a note's notice goes to: its token's, of event nfse, of its issuer or of every one. */
+  const hooksOf = (note: StoredNfse): FocusHook[] => {
+    const company = state.companies.get(note.token);
+    return [...state.hooks.values()].filter(
+      (h) => h.token === note.token && h.event === 'nfse' && (h.cnpj === null || h.cnpj === company?.cnpj),
+    );
+  };
+
+  /** POSTs the note, as the consulta shows it, to each of its hooks. */
+  function notify(note: StoredNfse): FocusHook[] {
+    const company = state.companies.get(note.token);
+    const hooks = hooksOf(note);
+    if (!company) return hooks;
+    for (const hook of hooks) {
+      const body = view(note, company) as Record<string, unknown>;
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (hook.authorization !== null)
+        headers[hook.authorization_header ?? 'Authorization'] = hook.authorization;
+      const sent = fetch(hook.url, { method: 'POST', headers, body: JSON.stringify(body) })
+        .then(async (res) => ({ answer: res.status, reply: await res.text() }))
+        .catch(() => ({ answer: 'error' as const, reply: '' }))
+        .then(({ answer, reply }) => {
+          state.notices.push({ hookId: hook.id, ref: note.ref, body, headers, answer, reply });
+        });
+      sending.add(sent);
+      void sent.finally(() => sending.delete(sent));
+    }
+    return hooks;
+  }
+  const decideLater = (note: StoredNfse) => {
+    if (state.hold) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      verdictOn(note);
     }, state.processingMs);
     timers.add(timer);
   };
@@ -355,6 +449,98 @@ export async function startFocusStandIn(): Promise<FocusStandIn> {
     note.status = 'cancelado';
     note.justificativa = justificativa;
     res.json({ status: 'cancelado' });
+  });
+
+  const HOOK_EVENTS = [
+    'nfe',
+    'nfse',
+    'nfce_contingencia',
+    'nfce_correcao_timeout',
+    'nfe_recebida',
+    'nfse_recebida',
+    'inutilizacao',
+    'cte',
+    'mdfe',
+  ];
+  const optionalText = (value: unknown): string | null | undefined =>
+    value === undefined || value === null ? null : typeof value === 'string' ? value : undefined;
+
+  app.post('/v2/hooks', (req, res) => {
+    const company = companyOf(res);
+    const body: unknown = req.body;
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      return fail(res, 400, 'requisicao_invalida', 'JSON inválido');
+    const hook = body as Record<string, unknown>;
+    if (hook.cnpj !== undefined && hook.cpf !== undefined)
+      return fail(res, 400, 'requisicao_invalida', 'Os campos "cnpj" e "cpf" são mutuamente excludentes');
+    if (typeof hook.event !== 'string' || !HOOK_EVENTS.includes(hook.event))
+      return fail(res, 400, 'requisicao_invalida', 'Parâmetro "event" deve ser um evento válido.');
+    let url: URL | undefined;
+    try {
+      url = typeof hook.url === 'string' ? new URL(hook.url) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+      return fail(res, 400, 'requisicao_invalida', `URL inválida: ${String(hook.url)}`);
+    const cnpj = hook.cnpj === undefined ? null : digits(hook.cnpj);
+    if (cnpj !== null && cnpj !== company.cnpj)
+      return fail(res, 400, 'requisicao_invalida', 'CNPJ não habilitado para este token');
+    const authorization = optionalText(hook.authorization);
+    const header = optionalText(hook.authorization_header);
+    if (authorization === undefined || header === undefined)
+      return fail(res, 400, 'requisicao_invalida', 'Parâmetro "authorization" inválido');
+    const existing = [...state.hooks.values()].find(
+      (h) => h.token === company.token && h.event === hook.event && h.cnpj === cnpj && h.url === url.href,
+    );
+    if (existing) return fail(res, 400, 'requisicao_invalida', 'Já existe um gatilho para este evento.');
+    const created: FocusHook = {
+      id: randomBytes(6).toString('base64url'),
+      token: company.token,
+      cnpj,
+      event: hook.event,
+      url: url.href,
+      authorization,
+      authorization_header: header,
+    };
+    state.hooks.set(created.id, created);
+    res.status(201).json(hookView(created));
+  });
+
+  const hookView = (hook: FocusHook) => ({
+    id: hook.id,
+    url: hook.url,
+    authorization: hook.authorization,
+    authorization_header: hook.authorization_header,
+    event: hook.event,
+    cnpj: hook.cnpj,
+  });
+
+  const ownHook = (req: Request, res: Response): FocusHook | undefined => {
+    const hook = state.hooks.get(String(req.params.id));
+    if (!hook || hook.token !== companyOf(res).token) {
+      fail(res, 404, 'nao_encontrado', 'Seu gatilho não foi encontrado.');
+      return undefined;
+    }
+    return hook;
+  };
+
+  app.get('/v2/hooks/:id', (req, res) => {
+    const hook = ownHook(req, res);
+    if (hook) res.json(hookView(hook));
+  });
+
+  app.delete('/v2/hooks/:id', (req, res) => {
+    const hook = ownHook(req, res);
+    if (!hook) return;
+    state.hooks.delete(hook.id);
+    res.json({ ...hookView(hook), deleted: true });
+  });
+
+  // "Teste e reenvio de notificações": the note's notice again, to every hook; the hooks it went to.
+  app.post('/v2/nfse/:ref/hook', (req, res) => {
+    const note = ownNote(req, res);
+    if (note) res.json(notify(note).map(hookView));
   });
 
   app.get('/v2/municipios/:codigo', (req, res) => {

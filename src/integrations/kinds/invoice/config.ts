@@ -71,6 +71,13 @@ const invoiceFields = (keep: boolean) => ({
   aliquota: v.required(v.number().min(0).max(5)).description('ISS rate, in percent (0 to 5)'),
   iss_retido: v.defaulted(v.boolean(), false).description('Whether the buyer withholds the ISS'),
   discriminacao: v.defaulted(template(), DEFAULT_DESCRIPTION),
+  // Optional (left out of the answer when not sent): the interface spec's config keeps its shape.
+  webhook: v
+    .strictBoolean()
+    .description(
+      "`true`: register the provider's webhook, so its answer arrives at once (polling goes on as the " +
+        'safety net); docs/invoices.md',
+    ),
   issue_after: v
     .defaulted(v.enum(ISSUE_AFTER), 'paid')
     .description(

@@ -1,7 +1,9 @@
 /**
  * Focus NFe's NFS-e API (v2, REST + JSON) as the invoice provider port: `POST /v2/nfse?ref=`,
- * `GET /v2/nfse/{ref}`, `DELETE /v2/nfse/{ref}` with a justification, and the municipality lookup
- * for "check settings". HTTP Basic, the company's token as the user. The base URL is
+ * `GET /v2/nfse/{ref}`, `DELETE /v2/nfse/{ref}` with a justification, the municipality lookup
+ * for "check settings", and its webhooks ("Gatilhos / Webhooks": `POST /v2/hooks` with `cnpj`, `event`
+ * `nfse`, `url` and `authorization`, which each notice carries back in its Authorization header; a
+ * notice's body is the note as `GET /v2/nfse/{ref}` answers it). HTTP Basic, the company's token as the user. The base URL is
  * FOCUSNFE_API_URL (Focus NFe's production host unless set). docs/invoices.md says what is sent.
  */
 import { callJson, UpstreamUnavailableError, type JsonAnswer } from '../../../shared/http/json-client.js';
@@ -69,11 +71,8 @@ export function focusNfeProvider(options: FocusNfeOptions): InvoiceProvider {
     return answer;
   };
 
-  /** The answer to a read (or to a request that returns the note). */
-  const noteAnswer = (answer: JsonAnswer): InvoiceAnswer => {
-    const body = bodyOf(answer);
-    if (answer.status === 404) return { state: 'not_found' };
-    if (answer.status >= 400) throw new ProviderRefusedError(errorLine(body, answer.status));
+  /** Where a note stands, as a read or a notice gives it; undefined for a status not known here. */
+  const noteState = (body: Body): InvoiceAnswer | undefined => {
     switch (body.status) {
       case 'autorizado': {
         const xml = text(body.caminho_xml_nota_fiscal);
@@ -91,8 +90,18 @@ export function focusNfeProvider(options: FocusNfeOptions): InvoiceProvider {
       case 'processando_autorizacao':
         return { state: 'processing' };
       default:
-        throw new UpstreamUnavailableError(`an NFS-e status Focus NFe sent could not be read`);
+        return undefined;
     }
+  };
+
+  /** The answer to a read (or to a request that returns the note). */
+  const noteAnswer = (answer: JsonAnswer): InvoiceAnswer => {
+    const body = bodyOf(answer);
+    if (answer.status === 404) return { state: 'not_found' };
+    if (answer.status >= 400) throw new ProviderRefusedError(errorLine(body, answer.status));
+    const state = noteState(body);
+    if (!state) throw new UpstreamUnavailableError(`an NFS-e status Focus NFe sent could not be read`);
+    return state;
   };
 
   const ref = (value: string) => encodeURIComponent(value);
@@ -127,6 +136,30 @@ export function focusNfeProvider(options: FocusNfeOptions): InvoiceProvider {
       if (body.codigo === 'nfe_cancelada') return { state: 'canceled' };
       if (answer.status < 300) return { state: 'refused', message: refusalLine(body) };
       return { state: 'refused', message: errorLine(body, answer.status) };
+    },
+    async registerHook(settings, url, authorization) {
+      const answer = await call(settings, 'POST', '/v2/hooks', {
+        cnpj: settings.cnpj,
+        event: 'nfse',
+        url,
+        authorization,
+      });
+      const body = bodyOf(answer);
+      const id = text(body.id);
+      if (answer.status >= 300 || !id) throw new ProviderRefusedError(errorLine(body, answer.status));
+      return id;
+    },
+    async removeHook(settings, id) {
+      const answer = await call(settings, 'DELETE', `/v2/hooks/${ref(id)}`);
+      if (answer.status >= 300 && answer.status !== 404)
+        throw new ProviderRefusedError(errorLine(bodyOf(answer), answer.status));
+    },
+    readNotice(body) {
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+      const note = body as Body;
+      const reference = text(note.ref);
+      const answer = noteState(note);
+      return reference && answer ? { ref: reference, answer } : undefined;
     },
     async checkSettings(settings): Promise<SettingsCheck> {
       const city = await call(settings, 'GET', `/v2/municipios/${ref(settings.codigoMunicipio)}`);

@@ -16,6 +16,7 @@ import type { InvoiceProvider, IssuerSettings } from './provider.js';
 export type {
   InvoiceAnswer,
   InvoiceDraft,
+  InvoiceNotice,
   InvoiceProvider,
   IssuerSettings,
   SettingsCheck,
@@ -26,6 +27,9 @@ export { TEMPLATE_PLACEHOLDERS } from './config.js';
 /** The provider an integration's config names (one so far). */
 export const invoiceProviderOf = (config: Pick<Config, 'focusNfe'>): InvoiceProvider =>
   focusNfeProvider(config.focusNfe);
+
+/** Whether an integration asked for the provider's webhook (polling goes on either way). */
+export const wantsHook = (config: StoredConfig): boolean => config.webhook === true;
 
 /** When an integration issues: at payment, or at the end of the guarantee period. */
 export const issueAfterOf = (config: StoredConfig): IssueAfter =>

@@ -55,6 +55,12 @@ export interface SettingsCheck {
   message: string;
 }
 
+/** A notice the provider sent to our webhook, read: the reference it is about and where it stands. */
+export interface InvoiceNotice {
+  ref: string;
+  answer: InvoiceAnswer;
+}
+
 export interface InvoiceProvider {
   /** Submits the invoice under `ref`; the provider's answer (usually `processing`). */
   submit(settings: IssuerSettings, ref: string, draft: InvoiceDraft): Promise<InvoiceAnswer>;
@@ -64,4 +70,13 @@ export interface InvoiceProvider {
   cancel(settings: IssuerSettings, ref: string, justification: string): Promise<InvoiceAnswer>;
   /** Asks the provider whether these settings can issue (the token opens, the municipality issues…). */
   checkSettings(settings: IssuerSettings): Promise<SettingsCheck>;
+  /**
+   * Registers the provider's webhook for the issuer's invoices: `url` receives each answer, with
+   * `authorization` as its Authorization header. The provider's id of the hook.
+   */
+  registerHook(settings: IssuerSettings, url: string, authorization: string): Promise<string>;
+  /** Removes a hook registered before; one the provider no longer knows is removed already. */
+  removeHook(settings: IssuerSettings, id: string): Promise<void>;
+  /** Reads a notice's JSON body as the provider sends it; undefined when it is not one. */
+  readNotice(body: unknown): InvoiceNotice | undefined;
 }
