@@ -11,9 +11,6 @@ import { membersAreaKind } from './members-area.js';
 import { INTEGRATION_TYPES, type IntegrationType } from './types.js';
 import { webhookKind } from './webhook/index.js';
 
-/** The built-in kinds. */
-const BUILT_IN_KINDS: readonly IntegrationKind[] = [webhookKind, adPixelKind, invoiceKind, membersAreaKind];
-
 /** The types whose kind a room above this one provides at start-up (`provideKind`). */
 export const PROVIDED_TYPES: readonly IntegrationType[] = ['gateway'];
 
@@ -25,6 +22,9 @@ const LISTED: ReadonlyArray<IntegrationKind | IntegrationType> = [
   invoiceKind,
   membersAreaKind,
 ];
+
+/** The kinds this room holds. */
+const BUILT_IN_KINDS = LISTED.filter((kind): kind is IntegrationKind => typeof kind !== 'string');
 
 const byType = new Map<string, IntegrationKind>(
   BUILT_IN_KINDS.flatMap((kind) => kind.types.map((type) => [type, kind] as const)),
