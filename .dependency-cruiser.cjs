@@ -22,7 +22,9 @@ const LAYERS = [
   ['auth', 'src/auth/'],
   ['payment-links', 'src/payment-links/'],
   // Payment gateways: the port (gateways/port.ts), its adapters (the dev gateway, Mercado Pago), the
-  // companies' PSP accounts and the choice of a company's gateway. The orders charge, read and refund
+  // companies' PSP accounts and their OAuth (gateways/accounts/: the `gateway` integration kind, which
+  // the integration core reaches through its connection port, filled at start-up by
+  // gateways/install.ts) and the choice of a company's gateway. The orders charge, read and refund
   // through them.
   ['gateways', 'src/gateways/'],
   ['orders', 'src/orders/'],

@@ -29,6 +29,7 @@ import {
 } from '../src/sweeps/sweep.js';
 import { createMailer } from '../src/emails/transport.js';
 import { buildProcessors } from './processors.js';
+import { installGateways } from '../src/gateways/install.js';
 
 export interface RunningWorkers {
   /** Lets in-flight jobs finish, then closes every worker and queue connection. */
@@ -85,6 +86,8 @@ export async function startWorkers(
   const ctx: AppContext = { ...web, producers };
   let stopping = false;
   const sweeps = buildSweeps(ctx, { ...DEFAULT_SWEEP, ...options.sweep });
+  // The gateway integration type's kind (a PSP connection), provided to the integration core.
+  installGateways();
   const processors = buildProcessors(
     ctx,
     {

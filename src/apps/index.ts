@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { installGateways } from '../gateways/install.js';
 import { panelApp } from './panel.js';
 import { payApp } from './pay.js';
 import { paymentsApp } from './payments.js';
@@ -19,6 +20,8 @@ import { METRICS_PATH, metricsApp, metricsHandler, recordHttpMetrics } from './m
  * configured public URL, payments at the root) plus health endpoints.
  */
 export function createApp(ctx: AppContext): Express {
+  // The gateway integration type's kind (a PSP connection), provided to the integration core.
+  installGateways();
   const app = express();
   app.disable('x-powered-by');
   // The JSON APIs are routers of this app, whose responses carry no ETag (they are never cached).

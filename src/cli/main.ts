@@ -8,7 +8,9 @@ import {
 } from '../companies/service.js';
 import { findCompany } from '../companies/repository.js';
 import { platformFeeRule } from '../companies/fees.js';
-import { resealCredentials } from '../integrations/reseal.js';
+import { resealGatewayCredentials } from '../gateways/accounts/reseal.js';
+import { installGateways } from '../gateways/install.js';
+import { resealIntegrations } from '../integrations/reseal.js';
 import { parseInvocation, UsageError, USAGE, type Invocation } from './arguments.js';
 import { listCompanyEvents } from './events.js';
 import { listen, ListenError } from './listen.js';
@@ -23,6 +25,7 @@ import { migrate } from '../shared/db/migrate.js';
 import { resolveInfrastructure } from '../infra/index.js';
 import { runningPrivateRedisUrl } from '../infra/private-redis.js';
 import { createLogger } from '../shared/logger.js';
+import type { ResealProgress } from '../shared/reseal.js';
 
 /**
  * Running web processes cache key lookups; a change made here is announced through the service's
@@ -138,11 +141,15 @@ async function run(
       if (newest === undefined)
         throw new Error('no CREDENTIALS_ENCRYPTION_KEY(S) is set: nothing can be resealed');
       console.log(`Resealing stored credentials under key "${newest}", ${invocation.batch} rows at a time`);
-      const done = await resealCredentials({ db, config }, invocation.batch, (p) =>
+      // Every sealed value: the gateways' (PSP tokens, pending OAuth verifiers), the integrations'.
+      const report = (p: ResealProgress) =>
         console.log(
           `  ${p.table}: ${p.checked} checked, ${p.resealed} resealed, ${p.unreadable.length} unreadable`,
-        ),
-      );
+        );
+      const done = [
+        ...(await resealGatewayCredentials({ db, config }, invocation.batch, report)),
+        await resealIntegrations({ db, config }, invocation.batch, report),
+      ];
       const unreadable = done.flatMap((p) => p.unreadable.map((id) => `${p.table} ${id}`));
       if (unreadable.length > 0)
         throw new Error(
@@ -225,6 +232,8 @@ async function main(invocation: Exclude<Invocation, { command: 'help' }>): Promi
       const migrations = createDatabase(infra.migrationUrl, 1);
       await migrate(migrations.pool).finally(() => migrations.close());
     }
+    // The gateway integration type's kind, as every process has it (cli listen edits integrations).
+    installGateways();
     await run(database.db, config, invocation);
   } finally {
     await database.close();

@@ -5,12 +5,12 @@
  * default: the dev gateway outside production, the signed callback otherwise. An existing charge
  * always goes back to the account it was made in, whatever became of the integration since.
  */
-import { accountOfIntegration, findAccount } from '../integrations/gateway-accounts.js';
-import { providerOf } from '../integrations/kinds/gateway.js';
 import { findActiveGateway } from '../integrations/repository.js';
 import type { Config } from '../shared/config.js';
 import type { AppContext } from '../shared/context.js';
 import type { GatewayProvider } from '../shared/db/schema.js';
+import { connectedAccountOf, findAccount } from './accounts/repository.js';
+import { providerOf } from './accounts/kind.js';
 import { devGateway, LOCAL_CHECKOUT } from './dev.js';
 import { mercadoPagoGateway, MP_NOTIFICATIONS_PATH } from './mercadopago/gateway.js';
 import { readMpNotification } from './mercadopago/notifications.js';
@@ -70,13 +70,9 @@ async function accountGateway(deps: Deps, accountId: number): Promise<PaymentGat
  */
 export async function gatewayOfCompany(deps: Deps, companyId: number): Promise<PaymentGateway> {
   const integration = await findActiveGateway(deps.db, companyId);
-  if (
-    integration &&
-    !integration.oauthPending &&
-    providerOf(integration.config) === 'mercadopago' &&
-    deps.config.mercadoPago
-  ) {
-    const accountId = await accountOfIntegration(deps.db, integration.id);
+  if (integration && providerOf(integration.config) === 'mercadopago' && deps.config.mercadoPago) {
+    // None while the integration waits for its authorization.
+    const accountId = await connectedAccountOf(deps.db, integration.id);
     if (accountId !== undefined) return accountGateway(deps, accountId);
   }
   return defaultGateway(deps.config);

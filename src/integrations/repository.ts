@@ -12,17 +12,13 @@ type EditableField =
   | 'config'
   | 'events'
   | 'sendToAllProducts'
-  | 'oauthPending'
-  | 'oauthState'
-  | 'oauthStateExpiresAt'
-  | 'oauthCodeVerifier'
   | 'rateLimitPerSecond'
   | 'filter'
   | 'receives'
   | 'headers'
   | 'secrets';
 /** Set after the row exists, or only for some types. */
-type LaterField = 'oauthStateExpiresAt' | 'oauthCodeVerifier' | 'filter' | 'headers' | 'secrets';
+type LaterField = 'filter' | 'headers' | 'secrets';
 export type NewIntegration = Pick<IntegrationRow, 'companyId' | Exclude<EditableField, LaterField>> &
   Partial<Pick<IntegrationRow, LaterField>>;
 export type IntegrationChanges = Partial<
@@ -206,28 +202,7 @@ export async function deleteLink(db: Executor, integrationId: number, productId:
   return rows.length > 0;
 }
 
-/** The company's active gateway still waiting for its OAuth authorization, if any. */
-export async function findPendingGateway(
-  db: Executor,
-  companyId: number,
-): Promise<IntegrationRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(integrations)
-    .where(
-      and(
-        eq(integrations.companyId, companyId),
-        eq(integrations.type, 'gateway'),
-        eq(integrations.isActive, true),
-        eq(integrations.oauthPending, true),
-      ),
-    )
-    .orderBy(asc(integrations.id))
-    .limit(1);
-  return row;
-}
-
-/** One integration by id, whatever its company (a gateway account names only the id). */
+/** One integration by id, whatever its company (a gateway account or authorization names only the id). */
 export async function findIntegrationById(db: Executor, id: number): Promise<IntegrationRow | undefined> {
   const [row] = await db.select().from(integrations).where(eq(integrations.id, id));
   return row;
@@ -243,7 +218,7 @@ export async function sealedIntegrationIdsAfter(
     .select({ id: integrations.id })
     .from(integrations)
     .where(
-      sql`${integrations.id} > ${afterId} AND (${integrations.headers} IS NOT NULL OR ${integrations.secrets} IS NOT NULL OR ${integrations.oauthCodeVerifier} IS NOT NULL)`,
+      sql`${integrations.id} > ${afterId} AND (${integrations.headers} IS NOT NULL OR ${integrations.secrets} IS NOT NULL)`,
     )
     .orderBy(asc(integrations.id))
     .limit(limit);
@@ -254,12 +229,12 @@ export async function sealedIntegrationIdsAfter(
 export async function setSealedColumns(
   db: Executor,
   id: number,
-  values: Partial<Pick<IntegrationRow, 'headers' | 'secrets' | 'oauthCodeVerifier'>>,
+  values: Partial<Pick<IntegrationRow, 'headers' | 'secrets'>>,
 ): Promise<void> {
   await db.update(integrations).set(values).where(eq(integrations.id, id));
 }
 
-/** One integration by id, locked (its OAuth state is renewed under this lock). */
+/** One integration by id, locked (its sealed values are resealed under this lock). */
 export async function lockIntegration(db: Executor, id: number): Promise<IntegrationRow | undefined> {
   const [row] = await db.select().from(integrations).where(eq(integrations.id, id)).for('update');
   return row;
@@ -281,19 +256,6 @@ export async function findActiveGateway(
       ),
     )
     .limit(1);
-  return row;
-}
-
-/** The integration waiting for the OAuth callback that carries `state`, locked for the completion. */
-export async function findByOauthStateForUpdate(
-  db: Executor,
-  state: string,
-): Promise<IntegrationRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(integrations)
-    .where(and(eq(integrations.oauthState, state), eq(integrations.oauthPending, true)))
-    .for('update');
   return row;
 }
 

@@ -5,11 +5,12 @@ import { operation, route, type Route } from '../shared/http/operation.js';
 import { panelPrincipal } from '../shared/http/principal.js';
 import { arrayOf, errors, json, noContent, ref, responseRef } from '../shared/openapi/builders.js';
 import { randomBase62 } from '../shared/ids.js';
+import { requireProvidedKinds } from './kinds/registry.js';
 import { toIntegrationProductWire, toIntegrationWire, type IntegrationView } from './mappers.js';
 import type { EventPathCheck } from './filters.js';
 import type { IntegrationWithLinks } from './service.js';
 import {
-  createIntegrationBody,
+  integrationBodies,
   integrationParams,
   linkProductBody,
   listIntegrationsQuery,
@@ -17,7 +18,6 @@ import {
   oauthCallbackQuery,
   productLinkParams,
   rotateSecretBody,
-  updateIntegrationBody,
   updateProductLinkBody,
 } from './schemas.js';
 import * as service from './service.js';
@@ -35,6 +35,8 @@ const caller = (res: Response) => {
  * filter's paths against the event schemas (the apps hand it down: see src/apps/filter-paths.ts).
  */
 export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck): Route[] {
+  // The `gateway` type's kind comes from the gateways room at start-up: without it, no panel.
+  requireProvidedKinds();
   const deps = { ...ctx, eventPaths };
   const wire = ({ row, links }: IntegrationWithLinks, view: IntegrationView) =>
     toIntegrationWire(row, links, view);
@@ -92,7 +94,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
         operationId: 'createIntegration',
         summary: 'Create an integration',
         tags,
-        request: { body: createIntegrationBody },
+        request: { body: integrationBodies().create },
         responses: { '201': json(ref('Integration'), 'Created'), ...errors('409') },
       }),
       async ({ body }, res) => {
@@ -122,7 +124,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
         operationId: 'updateIntegration',
         summary: 'Update an integration (creation fields, all optional); is_active true re-enables',
         tags,
-        request: { params: integrationParams, body: updateIntegrationBody },
+        request: { params: integrationParams, body: integrationBodies().update },
         responses: { '200': json(ref('Integration'), 'Updated'), ...errors('404', '409') },
       }),
       async ({ params, body }, res) => {

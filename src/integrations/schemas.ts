@@ -2,7 +2,7 @@ import { EVENT_KINDS, isEventKind, type EventKind } from '../events/kinds.js';
 import { references } from '../shared/validation/references.js';
 import { v, type Output, type Typed } from '../shared/validation/typed.js';
 import { FILTER_LIMITS, FILTER_PATH_PATTERN, type FilterValue } from './filters.js';
-import { INTEGRATION_KINDS } from './kinds/registry.js';
+import { integrationKinds } from './kinds/registry.js';
 import type { IntegrationKind } from './kinds/kind.js';
 import { INTEGRATION_TYPES, WEBHOOK_KIND_TYPES, type IntegrationType } from './kinds/types.js';
 
@@ -27,11 +27,9 @@ const events = () =>
 
 /** The `events` of a type that receives no webhooks: always empty. */
 const noEvents = () =>
-  v
-    .produces<EventKind[]>()(v.array(v.string()).max(0))
-    .messages({
-      'array.max': 'must be empty: an invoice integration acts on its own trigger and receives no webhooks',
-    });
+  v.produces<EventKind[]>()(v.array(v.string()).max(0)).messages({
+    'array.max': 'must be empty: an invoice integration acts on its own trigger and receives no webhooks',
+  });
 
 const type = () => v.enum(INTEGRATION_TYPES);
 
@@ -88,7 +86,7 @@ function configSchemas(
   pick: (kind: IntegrationKind) => ConfigSchema,
 ): Array<[ConfigSchema, IntegrationType[]]> {
   const groups = new Map<ConfigSchema, IntegrationType[]>();
-  for (const kind of INTEGRATION_KINDS)
+  for (const kind of integrationKinds())
     groups.set(pick(kind), [...(groups.get(pick(kind)) ?? []), ...kind.types]);
   return [...groups];
 }
@@ -147,30 +145,41 @@ export const productLinkParams = v.object({
 
 export const listIntegrationsQuery = v.object({ type: type().description('Only integrations of this type') });
 
-export const createIntegrationBody = v.required(
-  v.object({
-    type: v.required(type()),
-    config: v.required(configForType()),
-    // An invoice integration acts on its own trigger (docs/invoices.md), so it subscribes to nothing.
-    events: v.required(v.when('type', ['invoice'], noEvents(), events())),
-    is_active: v.strictBoolean().meta({ default: true }),
-    send_to_all_products: v.strictBoolean().meta({ default: false }),
-    rate_limit_per_second: rateLimit().meta({ default: null }),
-    filter: filter().meta({ default: null }),
-  }),
-);
-export const updateIntegrationBody = v.required(
-  v.object({
-    type: type(),
-    config: configOfEitherType(),
-    events: events(),
-    is_active: v.strictBoolean(),
-    send_to_all_products: v.strictBoolean(),
-    rate_limit_per_second: rateLimit(),
-    filter: filter(),
-  }),
-);
-export type IntegrationInput = Output<typeof updateIntegrationBody>;
+const createBody = () =>
+  v.required(
+    v.object({
+      type: v.required(type()),
+      config: v.required(configForType()),
+      // An invoice integration acts on its own trigger (docs/invoices.md), so it subscribes to nothing.
+      events: v.required(v.when('type', ['invoice'], noEvents(), events())),
+      is_active: v.strictBoolean().meta({ default: true }),
+      send_to_all_products: v.strictBoolean().meta({ default: false }),
+      rate_limit_per_second: rateLimit().meta({ default: null }),
+      filter: filter().meta({ default: null }),
+    }),
+  );
+const updateBody = () =>
+  v.required(
+    v.object({
+      type: type(),
+      config: configOfEitherType(),
+      events: events(),
+      is_active: v.strictBoolean(),
+      send_to_all_products: v.strictBoolean(),
+      rate_limit_per_second: rateLimit(),
+      filter: filter(),
+    }),
+  );
+export type IntegrationInput = Output<ReturnType<typeof updateBody>>;
+
+let bodies: { create: ReturnType<typeof createBody>; update: ReturnType<typeof updateBody> } | undefined;
+
+/**
+ * The bodies of a create and an update (validation, types and the OpenAPI request, from one schema
+ * each), built on first use: the `gateway` type's config schema is its kind's, which the gateways
+ * room provides at start-up (kinds/connection.ts).
+ */
+export const integrationBodies = () => (bodies ??= { create: createBody(), update: updateBody() });
 
 export const linkProductBody = v.required(
   v.object({

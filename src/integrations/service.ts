@@ -9,13 +9,11 @@ import { refreshProductIds, withCompanyIntegrationsLock } from './repository.js'
 import type { IntegrationInput, RotateSecretInput } from './schemas.js';
 import { checkFilterPaths, storedFilter, type EventPathCheck, type WebhookFilter } from './filters.js';
 import { stringOf } from './kinds/config-values.js';
-import { reconnectNeeded } from './kinds/gateway.js';
+import type { Alert } from './kinds/connection.js';
 import { SEALED_GROUPS, type CheckedConfig, type SealedGroup } from './kinds/kind.js';
-import { kindOf } from './kinds/registry.js';
+import { connectionOf, gatewayConnection, kindOf } from './kinds/registry.js';
 import { sealValues } from './kinds/sealed.js';
 import { newWebhookSecret } from './kinds/webhook/index.js';
-import { detachAccounts } from './gateway-accounts.js';
-import { authorizationAddress, completeConnection, newOauthState } from './gateway-connection.js';
 
 type Deps = Pick<AppContext, 'db' | 'config'>;
 /** What a create or update needs: the check of a filter's paths against the event schemas too. */
@@ -26,7 +24,7 @@ export interface IntegrationWithLinks {
   links: repo.IntegrationProductView[];
 }
 
-export type Alert = { pending: false } | { pending: true; type: 'gateway'; oauth_url?: string };
+export type { Alert } from './kinds/connection.js';
 
 const ONE_GATEWAY_INDEX = 'integrations_one_active_gateway_idx';
 
@@ -110,7 +108,7 @@ export async function getIntegration(db: Db, companyId: number, id: number): Pro
   return { row, links };
 }
 
-/** Creates an integration; a gateway starts waiting for its OAuth authorization. */
+/** Creates an integration; a gateway starts waiting for its OAuth authorization (its connection port). */
 export async function createIntegration(
   deps: EditDeps,
   companyId: number,
@@ -124,7 +122,7 @@ export async function createIntegration(
     stored: undefined,
   });
   eventsFor(input.type, checked, input.events);
-  const gateway = input.type === 'gateway';
+  const connection = connectionOf(input.type);
   return withCompanyIntegrationsLock(deps.db, companyId, async (tx) => {
     const created = await repo
       .insertIntegration(tx, {
@@ -137,8 +135,6 @@ export async function createIntegration(
         sendToAllProducts: input.send_to_all_products ?? false,
         rateLimitPerSecond: input.rate_limit_per_second ?? null,
         filter,
-        oauthPending: gateway,
-        ...(gateway ? newOauthState(deps) : { oauthState: null }),
       })
       .catch((err: unknown) => {
         throw writeError(err);
@@ -146,6 +142,7 @@ export async function createIntegration(
     // The id is part of each sealed value's purpose, so they are sealed once the row exists.
     const sealed = sealedColumns(deps, created.id, checked.sealed, undefined);
     if (Object.keys(sealed).length > 0) await repo.updateIntegration(tx, companyId, created.id, sealed);
+    await connection?.requireAuthorization(deps, tx, created);
     if (linkedProducts) await linkExactly(tx, companyId, created.id, linkedProducts);
     await refreshProductIds(tx, companyId, created.id);
     return withLinks(tx, await requireIntegration(tx, companyId, created.id));
@@ -179,18 +176,14 @@ export async function updateIntegration(
     const config = checked?.config;
 
     const changes: repo.IntegrationChanges = {};
-    const gatewayChanged = type === 'gateway' && (typeChanged || reconnectNeeded(current.config, config));
-    if (typeChanged || gatewayChanged) {
+    const connection = connectionOf(type);
+    const reconnect =
+      connection !== undefined && (typeChanged || connection.reconnectNeeded(current.config, config));
+    if (typeChanged || reconnect) {
       changes.type = type;
-      changes.oauthPending = type === 'gateway';
-      Object.assign(
-        changes,
-        type === 'gateway'
-          ? newOauthState(deps)
-          : { oauthState: null, oauthStateExpiresAt: null, oauthCodeVerifier: null },
-      );
-      // Another provider (or no longer a gateway): the old account stops charging.
-      await detachAccounts(tx, id);
+      // Another provider: a new authorization; no longer connecting: the old account stops charging.
+      if (connection) await connection.requireAuthorization(deps, tx, current);
+      else await connectionOf(current.type)?.release(tx, id);
     }
     if (checked !== undefined) {
       changes.config = checked.config;
@@ -268,28 +261,24 @@ export const panelEventTypes = (): Array<{ value: string; label: string }> =>
 export const oauthCallbackUrl = (deps: Deps, state: string, code: string): string =>
   `${deps.config.urls.panel}/integrations/oauth/callback?state=${encodeURIComponent(state)}&code=${encodeURIComponent(code)}`;
 
-export async function pendingAlert(
+/** Whether the company's gateway waits for its authorization: the gateway's connection port answers. */
+export const pendingAlert = (
   deps: Deps,
   companyId: number,
   options: { withOauthUrl: boolean },
-): Promise<Alert> {
-  const gateway = await repo.findPendingGateway(deps.db, companyId);
-  if (!gateway) return { pending: false };
-  if (!options.withOauthUrl) return { pending: true, type: 'gateway' };
-  return { pending: true, type: 'gateway', oauth_url: await authorizationAddress(deps, gateway) };
-}
+): Promise<Alert> => gatewayConnection().alert(deps, companyId, options);
 
 /**
- * The gateway's OAuth redirect (see gateway-connection.ts): the code exchanged, the tokens stored
- * sealed, the alert cleared. Answers the company's alert as it is afterwards, and which integration
- * was connected.
+ * The gateway's OAuth redirect (the connection port: src/gateways/accounts/connection.ts): the code
+ * exchanged, the tokens stored sealed, the alert cleared. Answers the company's alert as it is
+ * afterwards, and which integration was connected.
  */
 export async function completeOauth(
   deps: Deps,
   state: string,
   code: string,
 ): Promise<{ alert: Alert; integrationId: number }> {
-  const { integrationId, companyId } = await completeConnection(deps, state, code);
+  const { integrationId, companyId } = await gatewayConnection().complete(deps, state, code);
   return { alert: await pendingAlert(deps, companyId, { withOauthUrl: false }), integrationId };
 }
 
@@ -404,56 +393,3 @@ export const productChanges: ProductChanges = (db, companyId, change) =>
     await refreshProductIds(tx, companyId);
     return result;
   });
-
-/** Where a company's Mercado Pago connection stands, for the dashboard. */
-export type MercadoPagoState =
-  | { state: 'unavailable' }
-  | { state: 'none' }
-  | { state: 'pending'; integrationId: number; reconnect: boolean }
-  | { state: 'connected'; integrationId: number; accountId: string; connectedAt: string | null }
-  | { state: 'other'; integrationId: number; provider: string };
-
-/** The company's gateway as the dashboard's Connect Mercado Pago section shows it. */
-export async function mercadoPagoState(deps: Deps, companyId: number): Promise<MercadoPagoState> {
-  if (!deps.config.mercadoPago) return { state: 'unavailable' };
-  const row = await repo.findActiveGateway(deps.db, companyId);
-  if (!row) return { state: 'none' };
-  const provider = stringOf(row.config, 'provider');
-  if (provider !== 'mercadopago')
-    return { state: 'other', integrationId: row.id, provider: provider ?? 'dev' };
-  if (row.oauthPending)
-    return { state: 'pending', integrationId: row.id, reconnect: row.config.account_id !== undefined };
-  return {
-    state: 'connected',
-    integrationId: row.id,
-    accountId: stringOf(row.config, 'account_id') ?? '',
-    connectedAt: stringOf(row.config, 'connected_at') ?? null,
-  };
-}
-
-/**
- * The dashboard's Connect Mercado Pago: the company's gateway made a Mercado Pago one waiting for its
- * authorization (created, moved from another provider, or as it is when it waits already), and the
- * address of MP's consent page. Undefined when it is connected already.
- */
-export async function startMercadoPagoConnection(
-  deps: EditDeps,
-  companyId: number,
-): Promise<string | undefined> {
-  const current = await repo.findActiveGateway(deps.db, companyId);
-  let row = current;
-  if (!current) {
-    row = (
-      await createIntegration(deps, companyId, {
-        type: 'gateway',
-        config: { provider: 'mercadopago' },
-        events: [],
-      })
-    ).row;
-  } else if (stringOf(current.config, 'provider') !== 'mercadopago') {
-    row = (await updateIntegration(deps, companyId, current.id, { config: { provider: 'mercadopago' } })).row;
-  } else if (!current.oauthPending) {
-    return undefined;
-  }
-  return row ? authorizationAddress(deps, row) : undefined;
-}

@@ -13,7 +13,7 @@ import {
   type PaymentGateway,
   type PspPayment,
 } from '../gateways/port.js';
-import { accountsAt } from '../integrations/gateway-accounts.js';
+import { accountsAt } from '../gateways/accounts/repository.js';
 import type { AppContext } from '../shared/context.js';
 import {
   dropCharge,

@@ -9,7 +9,7 @@ import { secretsSeen } from './secrets.js';
 async function storedSensitiveValues(db: Db): Promise<string[]> {
   const result = await db.execute<{ value: string | null }>(sql`
     SELECT config->>'secret' AS value FROM integrations
-    UNION SELECT oauth_state FROM integrations
+    UNION SELECT state FROM gateway_authorizations
     UNION SELECT customer_email FROM payment_links
     UNION SELECT customer_document FROM payment_links
     UNION SELECT customer->>'email' FROM orders

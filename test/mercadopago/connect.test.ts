@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { eq, sql } from 'drizzle-orm';
 import { schema } from '../../src/shared/db/index.js';
 import { seed, startTestApp } from '../helpers/app.js';
-import { findAccount } from '../../src/integrations/gateway-accounts.js';
+import { findAccount } from '../../src/gateways/accounts/repository.js';
 import {
   connectMercadoPago,
   createMercadoPagoGateway,
@@ -89,9 +89,9 @@ describe('Mercado Pago: a company connects its own account (OAuth)', function ()
 
     // The real state, past its expiry.
     await world.app.ctx.db
-      .update(schema.integrations)
-      .set({ oauthStateExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(schema.integrations.id, integrationId));
+      .update(schema.gatewayAuthorizations)
+      .set({ stateExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(schema.gatewayAuthorizations.integrationId, integrationId));
     const redirect = await world.mp.authorize(url.href, world.mp.createSeller());
     const expired = await world.app.http.get<ErrorBody>(onService(redirect));
     expect(expired.status).to.equal(400);

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { freePort } from '../../src/infra/free-port.js';
-import { findAccount } from '../../src/integrations/gateway-accounts.js';
+import { findAccount } from '../../src/gateways/accounts/repository.js';
 import { schema } from '../../src/shared/db/index.js';
 import { eq } from 'drizzle-orm';
 import { MercadoPagoStandIn, type Seller } from '../helpers/mercadopago/index.js';

@@ -9,7 +9,8 @@ import type { ProductRow } from '../../catalog/repository.js';
 import { listProducts } from '../../catalog/service.js';
 import { EVENT_KINDS } from '../../events/kinds.js';
 import type { EventPathCheck } from '../../integrations/filters.js';
-import { createIntegrationBody, updateIntegrationBody } from '../../integrations/schemas.js';
+import { integrationBodies } from '../../integrations/schemas.js';
+import { mercadoPagoState, startMercadoPagoConnection } from '../../gateways/accounts/state.js';
 import * as integrations from '../../integrations/service.js';
 import type { AppContext } from '../../shared/context.js';
 import { ValidationError } from '../../shared/errors.js';
@@ -125,7 +126,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const [items, counts, gateway] = await Promise.all([
       integrations.listIntegrations(ctx.db, companyId, undefined),
       companyRecentAttemptCounts(ctx.db, companyId),
-      integrations.mercadoPagoState(ctx, companyId),
+      mercadoPagoState(ctx, companyId),
     ]);
     const { done } = queryOf(req, doneQuery);
     const health = items.map(({ row }) => ({ row, counts: counts.get(row.id) }));
@@ -139,7 +140,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
   router.post('/integrations/mercadopago', async (req, res) => {
     const { companyId } = requireChrome(req).principal;
     const page = dashboardLocale(req);
-    const address = await integrations.startMercadoPagoConnection(deps, companyId);
+    const address = await startMercadoPagoConnection(deps, companyId);
     res.redirect(303, address ?? page.href('/integrations?done=gateway_connected'));
   });
 
@@ -159,7 +160,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const values = integrationFormOf(req);
     const products = await listProducts(ctx.db, companyId);
     try {
-      const input = byApiSchema(createIntegrationBody, {
+      const input = byApiSchema(integrationBodies().create, {
         type: values.type,
         config: { url: values.url },
         events: values.events,
@@ -197,7 +198,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const chrome = requireChrome(req);
     const { page, products, values, routingValues } = await newAdPixel(req, chrome, req);
     try {
-      const input = byApiSchema(createIntegrationBody, {
+      const input = byApiSchema(integrationBodies().create, {
         type: 'ad_pixel',
         config: adPixelConfigOf(values),
         events: routingValues.events,
@@ -231,7 +232,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
       deps,
       companyOf(req),
       id,
-      byApiSchema(updateIntegrationBody, { config }),
+      byApiSchema(integrationBodies().update, { config }),
     );
     res.redirect(303, dashboardLocale(req).href(`/integrations/${id}`, { done: 'saved' }));
   });
@@ -305,7 +306,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
   // The filter and the headers, each checked by the API's own schema, then by its service, as a PATCH is.
   router.post('/integrations/:id/filter', async (req, res) => {
     const id = pathPart(integrationId(), req.params.id);
-    const input = byApiSchema(updateIntegrationBody, {
+    const input = byApiSchema(integrationBodies().update, {
       filter: parseFilterText(formOf(req, filterForm).filter),
     });
     await integrations.updateIntegration(deps, companyOf(req), id, input);
@@ -317,7 +318,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const companyId = companyOf(req);
     const { row } = await integrations.getIntegration(ctx.db, companyId, id);
     const headers = parseHeadersText(formOf(req, headersForm).headers);
-    const input = byApiSchema(updateIntegrationBody, {
+    const input = byApiSchema(integrationBodies().update, {
       config: { url: stringOf(row.config, 'url') ?? '', headers },
     });
     await integrations.updateIntegration(deps, companyId, id, input);
@@ -331,7 +332,7 @@ export function integrationsRoutes(ctx: AppContext, eventPaths: EventPathCheck):
     const { companyId } = chrome.principal;
     const values = integrationFormOf(req);
     try {
-      const input = byApiSchema(updateIntegrationBody, {
+      const input = byApiSchema(integrationBodies().update, {
         events: values.events,
         send_to_all_products: values.sendToAllProducts,
         rate_limit_per_second: rateLimitOf(values.rateLimit),

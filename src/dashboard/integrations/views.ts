@@ -6,7 +6,7 @@ import type { ProductRow } from '../../catalog/repository.js';
 import { stringOf } from '../../integrations/kinds/config-values.js';
 import { LISTED_EVENT_KINDS } from '../../events/kinds.js';
 import type { IntegrationProductView, IntegrationRow } from '../../integrations/repository.js';
-import type { MercadoPagoState } from '../../integrations/service.js';
+import type { MercadoPagoState } from '../../gateways/accounts/state.js';
 import { WEBHOOK_KIND_TYPES } from '../../integrations/kinds/types.js';
 import { flag, html, type SafeHtml } from '../../ui/html.js';
 import type { AttemptCounts, DeliveryView } from '../../webhooks/deliveries-service.js';

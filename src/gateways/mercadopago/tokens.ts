@@ -12,13 +12,13 @@ import {
   markAccountRevoked,
   storeRefreshedTokens,
   type GatewayAccount,
-} from '../../integrations/gateway-accounts.js';
-import { requireReconnection } from '../../integrations/gateway-connection.js';
-import { GrantRefusedError, refreshTokens } from '../../integrations/mercadopago-oauth.js';
+} from '../accounts/repository.js';
+import { requireReconnection } from '../accounts/connection.js';
 import { findIntegrationById } from '../../integrations/repository.js';
 import { UpstreamUnavailableError } from '../../shared/http/json-client.js';
 import { AccountDisconnectedError, GatewayUnavailableError } from '../port.js';
 import { MpUnauthorizedError, type MpCall } from './api.js';
+import { GrantRefusedError, refreshTokens } from './oauth.js';
 
 type Deps = Pick<AppContext, 'db' | 'config' | 'logger'>;
 

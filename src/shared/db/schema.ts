@@ -275,12 +275,7 @@ export const integrations = pgTable('integrations', {
   failureCount: integer('failure_count').notNull().default(0),
   lastFailureAt: ts('last_failure_at'),
   disabledReason: text('disabled_reason').notNull().default(''),
-  oauthPending: boolean('oauth_pending').notNull().default(false),
-  oauthState: text('oauth_state'),
-  /** When the pending OAuth state stops being accepted (0801). */
-  oauthStateExpiresAt: ts('oauth_state_expires_at'),
-  /** The PKCE verifier of the pending state, sealed (0801). */
-  oauthCodeVerifier: text('oauth_code_verifier'),
+  // A gateway's pending OAuth authorization is the gateways' (gateway_authorizations, 0923).
   previousSecret: text('previous_secret'),
   previousSecretExpiresAt: ts('previous_secret_expires_at'),
   rateLimitPerSecond: integer('rate_limit_per_second'),
@@ -439,3 +434,4 @@ export const gatewayCharges = pgTable('gateway_charges', {
 
 export * from './schema-emails.js';
 export * from './schema-buyer.js';
+export * from './schema-gateways.js';

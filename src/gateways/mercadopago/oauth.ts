@@ -4,9 +4,9 @@
  * the code, then each refresh token, into tokens. docs/mercadopago.md tells the round trip.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { MercadoPagoConfig } from '../shared/config.js';
-import { callJson, UpstreamUnavailableError } from '../shared/http/json-client.js';
-import type { TokenGrant } from './gateway-accounts.js';
+import type { MercadoPagoConfig } from '../../shared/config.js';
+import { callJson, UpstreamUnavailableError } from '../../shared/http/json-client.js';
+import type { TokenGrant } from '../accounts/repository.js';
 
 /** The token endpoint answered, but not with tokens: the code or refresh token is not (or no longer) good. */
 export class GrantRefusedError extends Error {

@@ -1,14 +1,14 @@
 /**
  * The companies' connections to their PSP accounts (gateway_accounts): what a gateway integration's
- * OAuth round trip stored. Tokens are kept sealed (src/shared/credentials.ts); this module seals on
+ * OAuth round trip stored (connection.ts). Tokens are kept sealed (src/shared/credentials.ts); this module seals on
  * the way in and opens on the way out, so no caller ever holds a sealed value or writes a plain one.
  */
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
-import { credentialSealer, type KeyRing } from '../shared/credentials.js';
-import { schema, type Executor } from '../shared/db/index.js';
-import { insertedRow } from '../shared/db/inserted.js';
+import { and, eq, isNull, ne, notExists, sql } from 'drizzle-orm';
+import { credentialSealer, type KeyRing } from '../../shared/credentials.js';
+import { schema, type Executor } from '../../shared/db/index.js';
+import { insertedRow } from '../../shared/db/inserted.js';
 
-const { gatewayAccounts } = schema;
+const { gatewayAccounts, gatewayAuthorizations } = schema;
 
 type AccountRow = typeof gatewayAccounts.$inferSelect;
 
@@ -146,12 +146,25 @@ export async function lockAccount(
   return row && opened(key, row);
 }
 
-/** The account an integration charges through (none while it waits for its authorization). */
-export async function accountOfIntegration(db: Executor, integrationId: number): Promise<number | undefined> {
+/**
+ * The account an integration charges through: none while it waits for its authorization (a new one,
+ * or again after its provider changed or the PSP refused a refresh), none once revoked.
+ */
+export async function connectedAccountOf(db: Executor, integrationId: number): Promise<number | undefined> {
+  const waiting = db
+    .select({ id: gatewayAuthorizations.integrationId })
+    .from(gatewayAuthorizations)
+    .where(eq(gatewayAuthorizations.integrationId, integrationId));
   const [row] = await db
     .select({ id: gatewayAccounts.id })
     .from(gatewayAccounts)
-    .where(and(eq(gatewayAccounts.integrationId, integrationId), isNull(gatewayAccounts.revokedAt)));
+    .where(
+      and(
+        eq(gatewayAccounts.integrationId, integrationId),
+        isNull(gatewayAccounts.revokedAt),
+        notExists(waiting),
+      ),
+    );
   return row?.id;
 }
 

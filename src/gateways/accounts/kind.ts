@@ -1,13 +1,15 @@
 /**
- * The `gateway` type: the company's connection to its PSP account (docs/mercadopago.md), not an
- * event destination. Its config names the provider; once connected, the service adds the account's
- * public facts (`account_id`, `public_key`, `connected_at`), which a request cannot set.
+ * The `gateway` integration type: the company's connection to its PSP account (docs/mercadopago.md),
+ * not an event destination. Its config names the provider; once connected, the connection adds the
+ * account's public facts (`account_id`, `public_key`, `connected_at`), which a request cannot set.
+ * The integration core knows it only through its port (src/integrations/kinds/connection.ts):
+ * `src/gateways/install.ts` provides it, with its connection, at start-up.
  */
+import { checkedAgainst, stringOf } from '../../integrations/kinds/config-values.js';
+import type { IntegrationKind, KindDeps, StoredConfig } from '../../integrations/kinds/kind.js';
+import { presentFreeForm } from '../../integrations/kinds/managed.js';
 import { ValidationError } from '../../shared/errors.js';
-import { checkedAgainst, stringOf } from './config-values.js';
 import { v } from '../../shared/validation/typed.js';
-import type { IntegrationKind, KindDeps, StoredConfig } from './kind.js';
-import { presentFreeForm } from './managed.js';
 
 export const GATEWAY_PROVIDERS = ['mercadopago', 'dev'] as const;
 export type GatewayProviderName = (typeof GATEWAY_PROVIDERS)[number];
@@ -68,6 +70,7 @@ const gatewayRequestConfig = v.object({
   ),
 });
 
+/** The kind without its connection (install.ts adds it). */
 export const gatewayKind: IntegrationKind = {
   types: ['gateway'],
   createConfig: gatewayRequestConfig,
