@@ -47,9 +47,10 @@ function settingsOf(companyName: string, row: SettingsRow | undefined): EmailSet
 }
 
 export async function getEmailSettings(db: Executor, companyId: number): Promise<EmailSettings> {
-  const [company, row] = await Promise.all([findCompany(db, companyId), findSettings(db, companyId)]);
+  // One after the other: `db` may be a transaction's one client, which runs one query at a time.
+  const company = await findCompany(db, companyId);
   if (!company) throw new NotFoundError(`No company ${companyId}`);
-  return settingsOf(company.name, row);
+  return settingsOf(company.name, await findSettings(db, companyId));
 }
 
 export async function updateEmailSettings(
@@ -81,13 +82,12 @@ export interface Seller {
 }
 
 export async function sellerOf(db: Executor, companyId: number): Promise<Seller | undefined> {
-  // Side by side: a page that shows a seller reads it in one round.
-  const [company, row, owner] = await Promise.all([
-    findCompany(db, companyId),
-    findSettings(db, companyId),
-    findOwner(db, companyId),
-  ]);
+  // One after the other: the outbox relay and the sender read it in a transaction, whose one client
+  // runs one query at a time (side by side, pg queues them and warns that it will refuse it).
+  const company = await findCompany(db, companyId);
   if (!company) return undefined;
+  const row = await findSettings(db, companyId);
+  const owner = await findOwner(db, companyId);
   const settings = settingsOf(company.name, row);
   return {
     companyName: company.name,
