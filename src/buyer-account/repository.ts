@@ -6,7 +6,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { GIVES_ACCESS } from '../orders/access.js';
 import { schema, type Executor } from '../shared/db/index.js';
-import type { ProductContentItem } from '../shared/db/schema.js';
+import type { ProductContentItem, RenewalMethod } from '../shared/db/schema.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
@@ -108,6 +108,8 @@ export interface Purchase {
     status: SubscriptionStatus;
     currentPeriodEnd: Date;
     cancelAtPeriodEnd: boolean;
+    /** As its buyer chose; null: as its first purchase was paid. */
+    renewalMethod: RenewalMethod | null;
   } | null;
   guaranteeDays: number;
   /** Until when the buyer may ask for a refund (paid orders only). */
@@ -139,6 +141,7 @@ type PurchaseRecord = {
   subscription_status: SubscriptionStatus | null;
   current_period_end: Date | null;
   cancel_at_period_end: boolean | null;
+  renewal_method: RenewalMethod | null;
   guarantee_days: number;
   refundable_until: Date | null;
   refundable: boolean;
@@ -153,6 +156,7 @@ const purchaseQuery = (email: string, code: string | undefined) => sql`
          o.installments, o.created_at, o.paid_at, o.refunded_at, o.refund_reason,
          o.pix_copy_paste, o.pix_expires_at, o.boleto_digitable_line, o.boleto_due_date::text AS boleto_due_date,
          o.subscription_id, s.status AS subscription_status, s.current_period_end, s.cancel_at_period_end,
+         s.renewal_method,
          COALESCE(ofr.guarantee_days, pl.guarantee_days, 7) AS guarantee_days,
          o.paid_at + make_interval(days => COALESCE(ofr.guarantee_days, pl.guarantee_days, 7)) AS refundable_until,
          (o.status = 'paid' AND o.paid_at IS NOT NULL AND
@@ -202,6 +206,7 @@ function toPurchase(r: PurchaseRecord): Purchase {
             status: r.subscription_status,
             currentPeriodEnd: new Date(r.current_period_end),
             cancelAtPeriodEnd: r.cancel_at_period_end === true,
+            renewalMethod: r.renewal_method,
           }
         : null,
     guaranteeDays: r.guarantee_days,
