@@ -64,6 +64,7 @@ export interface AccountWords {
     reasonTooLong: string;
     notRefundable: string;
     queued: string;
+    requested: (date: string) => string;
   };
   subscriptions: {
     cancelNow: string;
@@ -160,6 +161,8 @@ const PT: AccountWords = {
     notRefundable: 'Este pedido não pode mais ser reembolsado por aqui.',
     queued:
       'Reembolso pedido. A operadora de pagamento não respondeu agora; o reembolso será feito assim que ela responder, sem que você precise pedir de novo.',
+    requested: (date) =>
+      `Reembolso pedido em ${date}: será feito assim que a operadora de pagamento responder.`,
   },
   subscriptions: {
     cancelNow: 'Cancelar agora',
@@ -255,6 +258,7 @@ const EN: AccountWords = {
     notRefundable: 'This order can no longer be refunded here.',
     queued:
       'Refund requested. The payment provider did not answer just now; the refund is made as soon as it does, with no need to ask again.',
+    requested: (date) => `Refund requested on ${date}: it is made as soon as the payment provider answers.`,
   },
   subscriptions: {
     cancelNow: 'Cancel now',

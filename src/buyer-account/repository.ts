@@ -101,6 +101,8 @@ export interface Purchase {
   paidAt: Date | null;
   refundedAt: Date | null;
   refundReason: string | null;
+  /** When the buyer's refund was queued (the gateway did not answer); null when none is on its way. */
+  refundQueuedAt: Date | null;
   pix: { copyPaste: string; expiresAt: Date | null } | null;
   boleto: { digitableLine: string; dueDate: string | null } | null;
   subscription: {
@@ -133,6 +135,7 @@ type PurchaseRecord = {
   paid_at: Date | null;
   refunded_at: Date | null;
   refund_reason: string | null;
+  refund_queued_at: Date | null;
   pix_copy_paste: string | null;
   pix_expires_at: Date | null;
   boleto_digitable_line: string | null;
@@ -153,7 +156,7 @@ export const PURCHASES_SHOWN = 200;
 const purchaseQuery = (email: string, code: string | undefined) => sql`
   SELECT o.code, o.company_id, COALESCE(es.sender_name, c.name) AS seller, o.product_id, p.name AS product,
          COALESCE(ofr.name, pl.name) AS item, o.status, o.amount::text AS amount, o.payment_method,
-         o.installments, o.created_at, o.paid_at, o.refunded_at, o.refund_reason,
+         o.installments, o.created_at, o.paid_at, o.refunded_at, o.refund_reason, o.refund_queued_at,
          o.pix_copy_paste, o.pix_expires_at, o.boleto_digitable_line, o.boleto_due_date::text AS boleto_due_date,
          o.subscription_id, s.status AS subscription_status, s.current_period_end, s.cancel_at_period_end,
          s.renewal_method,
@@ -195,6 +198,7 @@ function toPurchase(r: PurchaseRecord): Purchase {
     paidAt: date(r.paid_at),
     refundedAt: date(r.refunded_at),
     refundReason: r.refund_reason,
+    refundQueuedAt: r.status === 'paid' ? date(r.refund_queued_at) : null,
     pix: r.pix_copy_paste ? { copyPaste: r.pix_copy_paste, expiresAt: date(r.pix_expires_at) } : null,
     boleto: r.boleto_digitable_line
       ? { digitableLine: r.boleto_digitable_line, dueDate: r.boleto_due_date }

@@ -118,8 +118,8 @@ export function buyerAccountRouter(ctx: AppContext): Router {
   router.post('/account/orders/:code/refund', async (req, res) => {
     const page = pageLocale(req);
     const session = requireBuyer(req);
-    await askRefund(ctx, session.email, String(req.params.code), field(req, 'reason'));
-    redirect(res, page.href(['account'], { done: 'refund' }));
+    const outcome = await askRefund(ctx, session.email, String(req.params.code), field(req, 'reason'));
+    redirect(res, page.href(['account'], { done: outcome === 'queued' ? 'refund_queued' : 'refund' }));
   });
 
   router.post('/account/subscriptions/:id/cancel', async (req, res) => {

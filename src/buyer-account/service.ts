@@ -11,7 +11,8 @@ import { findSubscription } from '../orders/subscription-repository.js';
 import { RENEWAL_METHODS } from '../shared/db/schema.js';
 import { fieldErrors } from '../shared/validation/fields.js';
 import { v } from '../shared/validation/typed.js';
-import { cancelSubscription, refundFromPanel } from '../orders/panel-service.js';
+import { cancelSubscription } from '../orders/panel-service.js';
+import { refundForBuyer } from '../orders/refunds.js';
 import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import {
@@ -67,29 +68,31 @@ export async function buyerPurchase(ctx: AppContext, email: string, code: string
 }
 
 /**
- * The right of regret: a paid order within its guarantee (by PostgreSQL's clock) is refunded as
- * the panel refunds, recorded as asked by the buyer with the reason given. Past the guarantee, or
- * not paid, a 409. A gateway that refuses is a 409 and one that does not answer a 502, the order
- * unchanged either way (refunds are not queued for later: the buyer asks again).
+ * The right of regret: a paid order within its guarantee (by PostgreSQL's clock) is refunded through
+ * its gateway, recorded as asked by the buyer with the reason given (`refundForBuyer`): at once, or,
+ * when the gateway does not answer, queued (the order stays paid, "refund requested", until the
+ * `refunds` queue has the gateway refund it). Past the guarantee, or not paid, a 409; a gateway that
+ * refuses, a 409 too. Answers whether the refund is made or on its way.
  */
 export async function askRefund(
   ctx: AppContext,
   email: string,
   code: string,
   reasonText: string,
-): Promise<Purchase> {
+): Promise<'refunded' | 'queued'> {
   const reason = reasonText.trim();
   if (reason.length > MAX_REASON)
     throw ValidationError.field('reason', `must be at most ${MAX_REASON} characters`);
   const purchase = await buyerPurchase(ctx, email, code);
-  if (purchase.status === 'refunded') return purchase;
+  if (purchase.status === 'refunded') return 'refunded';
+  if (purchase.status === 'paid' && purchase.refundQueuedAt) return 'queued';
   if (!purchase.refundable)
     throw new ConflictError('This order is past its guarantee or not paid: it cannot be refunded here');
-  await refundFromPanel(ctx, purchase.companyId, purchase.code, {
-    by: 'buyer',
-    reason: reason === '' ? null : reason,
-  });
-  return buyerPurchase(ctx, email, code);
+  return refundForBuyer(
+    ctx,
+    { companyId: purchase.companyId, code: purchase.code },
+    { by: 'buyer', reason: reason === '' ? null : reason },
+  );
 }
 
 /** The newest purchase of one of the buyer's subscriptions; another buyer's subscription is a 404. */

@@ -123,7 +123,11 @@ function regret(
   n: number,
 ): SafeHtml | string {
   const w = wordsOf(page);
-  if (p.status === 'refunded') return p.refundReason ? fact(w.labels.reason, p.refundReason) : '';
+  const reason = p.refundReason ? html`<dl>${fact(w.labels.reason, p.refundReason)}</dl>` : '';
+  if (p.status === 'refunded') return reason;
+  if (p.status === 'paid' && p.refundQueuedAt)
+    return html`<p class="note">${w.refund.requested(page.dateTime(p.refundQueuedAt))}</p>
+      ${reason}`;
   if (p.status !== 'paid' || !p.refundableUntil) return '';
   const until = page.dateTime(p.refundableUntil);
   if (!p.refundable) {

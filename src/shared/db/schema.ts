@@ -249,6 +249,8 @@ export const orders = pgTable('orders', {
   /** Who asked for the refund (`seller`: the panel; `buyer`: the buyer's page) and the buyer's reason (0940). */
   refundRequestedBy: text('refund_requested_by', { enum: ['seller', 'buyer'] }),
   refundReason: text('refund_reason'),
+  /** When a buyer's refund was queued because the gateway did not answer; the order stays paid until it does (0943). */
+  refundQueuedAt: ts('refund_queued_at'),
 });
 
 /** Buyer e-mails (lower-cased) a company has seen at its checkout, per mode (0501): `lead.created` once each. */
