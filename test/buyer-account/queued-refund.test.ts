@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { nameUuid } from '../../src/shared/ids.js';
+import type { SeedResult } from '../../src/cli/seed.js';
+import { sweepOnce } from '../../src/sweeps/sweep.js';
 import { seed } from '../helpers/app.js';
 import { buyerAddress } from '../helpers/smtp.js';
 import { createIntegration, eventually } from '../events/helpers.js';
@@ -19,7 +21,8 @@ describe('The buyer’s page: a refund asked while the gateway is down is queued
   this.timeout(120_000);
   const world = mercadoPagoWorld();
 
-  it('queues it (refund requested), retries, and refunds once MP answers: one refund, one order.refunded', async () => {
+  /** A company connected to MP with an order paid by card by `email` there; its code. */
+  async function paidByCard(email: string): Promise<{ tenant: SeedResult; code: string }> {
     const tenant = await seed();
     const { seller } = await connectMercadoPago(world, tenant);
     await createIntegration(world.app, tenant, {
@@ -28,7 +31,6 @@ describe('The buyer’s page: a refund asked while the gateway is down is queued
       sendToAllProducts: true,
     });
     const link = await offerLink(world.app, tenant, { single_use: false });
-    const email = buyerAddress('queued-refund');
     const paid = await pay(world.app, link.code, {
       plink: link.id,
       email,
@@ -36,13 +38,17 @@ describe('The buyer’s page: a refund asked while the gateway is down is queued
       card_token: world.mp.createCardToken(seller, { holder: 'APRO' }),
       card_payment_method_id: 'visa',
     });
-    const code = paid.orderCode ?? '';
+    return { tenant, code: paid.orderCode ?? '' };
+  }
+
+  const mpRefunds = () => world.mp.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/refunds'));
+
+  it('queues it (refund requested), retries, and refunds once MP answers: one refund, one order.refunded', async () => {
+    const email = buyerAddress('queued-refund');
+    const { tenant, code } = await paidByCard(email);
     const panelOrder = async (): Promise<PanelOrder> =>
       (await world.app.http.get<PanelOrder>(`${P}/orders/${code}`, { auth: tenant.panel_token })).body;
     expect((await panelOrder()).status).to.equal('paid');
-    const mpRefunds = () =>
-      world.mp.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/refunds'));
-
     // MP drops every refund request until the test clears the fault.
     world.mp.failNext({ method: 'POST', path: /\/refunds$/ }, { kind: 'reset' }, 1000);
     const browser = await signIn(world.app, email);
@@ -101,6 +107,55 @@ describe('The buyer’s page: a refund asked while the gateway is down is queued
     await world.mp.settled();
     expect(events).to.have.length(1);
     expect(textOf((await browser.get('/account?lang=en')).body)).to.include('Refunded on');
+  });
+
+  it('the sweep adds again the job of a queued refund that Redis lost', async () => {
+    const email = buyerAddress('lost-refund');
+    const { tenant, code } = await paidByCard(email);
+    world.mp.failNext({ method: 'POST', path: /\/refunds$/ }, { kind: 'reset' }, 1000);
+    const before = mpRefunds().length;
+    const browser = await signIn(world.app, email);
+    const page = await browser.get('/account');
+    const asked = await browser.post(`/account/orders/${code}/refund`, { _csrf: csrfOf(page.body) });
+    expect(asked.headers.get('location')).to.include('done=refund_queued');
+    // The job tried once and waits for its retry: Redis loses it.
+    await eventually(
+      async () => mpRefunds().length >= before + 2 || undefined,
+      30_000,
+      'the job’s first try',
+    );
+    const queue = world.engine.workers.producers.queue('refunds');
+    await eventually(
+      async () => {
+        const job = await queue.getJob(`refund-${code}`);
+        return job
+          ? job.remove().then(
+              () => true,
+              () => undefined,
+            )
+          : true;
+      },
+      30_000,
+      'the job removed',
+    );
+    world.mp.clearFaults();
+    await world.app.ctx.pool.query(
+      `UPDATE orders SET refund_queued_at = refund_queued_at - interval '1 minute' WHERE code = $1`,
+      [code],
+    );
+    const report = await sweepOnce(world.app.ctx);
+    expect(report.refunds).to.be.at.least(1);
+    const refunded = await eventually(
+      async () => {
+        const order = (
+          await world.app.http.get<PanelOrder>(`${P}/orders/${code}`, { auth: tenant.panel_token })
+        ).body;
+        return order.status === 'refunded' ? order : undefined;
+      },
+      30_000,
+      'the swept refund made',
+    );
+    expect(refunded.refund_requested_by).to.equal('buyer');
   });
 
   it('fails a poisoned refunds job at once without retrying it, and a job for no order does nothing', async () => {
