@@ -21,6 +21,7 @@ export const QUEUE = {
   renewalSweep: 'renewal-sweep',
   emails: 'emails',
   invoices: 'invoices',
+  refunds: 'refunds',
 } as const;
 
 export type QueueKey = keyof typeof QUEUE;
@@ -113,6 +114,11 @@ export interface JobPayloads {
    * counts the retries and cancel requests that started a job of their own.
    */
   invoices: { invoiceId: number; round: number };
+  /**
+   * Refund one order at its gateway, asked by its buyer while the gateway did not answer (who asked
+   * and why live in PostgreSQL, on the order).
+   */
+  refunds: { orderCode: string };
 }
 
 /** The payload of a queue's jobs (after Immich's `JobOf<T>`). */
@@ -135,6 +141,7 @@ export interface JobResults {
   renewalSweep: { renewed: number; read: number };
   emails: { outcome: string };
   invoices: { outcome: string };
+  refunds: { outcome: string };
 }
 
 const DAY = 24 * 3600;
@@ -207,6 +214,9 @@ export const DEFAULT_JOB_OPTIONS: Record<QueueKey, DefaultJobOptions> = {
   // for the sweep or a retry from the panel. Reading an accepted invoice's answer is a delayed job of
   // its own (the job moves itself), not a retry.
   invoices: { ...retention, attempts: 12, backoff: { type: 'exponential', delay: 2000 } },
+  // A gateway down when a buyer asked for a refund: fifteen tries over about eighteen hours (2 s
+  // doubling); after the last the order stays `paid` with its refund asked, and the sweep adds it again.
+  refunds: { ...retention, attempts: 15, backoff: { type: 'exponential', delay: 2000 } },
 };
 
 /**
@@ -233,6 +243,7 @@ export const QUEUE_TRACED: Record<QueueKey, boolean> = {
   renewalSweep: false,
   emails: true,
   invoices: true,
+  refunds: true,
 };
 
 /** The queues whose jobs only their job scheduler adds, by scheduler id (one per queue). */
@@ -263,6 +274,7 @@ export const jobIds = {
   gatewayReconciliation: (orderCode: string, read: number): string => `reconcile-${orderCode}-${read}`,
   emails: (messageId: number): string => `email-${messageId}`,
   invoices: (invoiceId: number, round: number): string => `invoice-${invoiceId}-${round}`,
+  refunds: (orderCode: string): string => `refund-${orderCode}`,
 };
 
 export const QUEUE_KEYS = Object.keys(QUEUE) as QueueKey[];

@@ -125,6 +125,8 @@ export async function startWorkers(
     emails: ctx.config.email.concurrency,
     // Each waits on the fiscal provider (up to FOCUSNFE_TIMEOUT_MS): a few at once.
     invoices: 4,
+    // Each waits on the PSP (up to MERCADOPAGO_TIMEOUT_MS): a few at once.
+    refunds: 4,
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { JobOf, JobResults, QueueKey } from '../queues/index.js';
 import { publishAfterCommit } from '../src/events/publish.js';
 import { abandonDueOrder } from '../src/orders/abandonment.js';
+import { runQueuedRefund } from '../src/orders/refunds.js';
 import { runRenewal } from '../src/orders/renewals.js';
 import { reconcileCharge, settleNotice } from '../src/orders/settlement.js';
 import { expireDueLink } from '../src/payment-links/expiry.js';
@@ -82,6 +83,7 @@ const PAYLOAD_SCHEMAS: { [Q in QueueKey]: Joi.ObjectSchema<JobOf<Q>> } = {
     invoiceId: Joi.number().integer().min(1).required(),
     round: Joi.number().integer().min(1).required(),
   }),
+  refunds: Joi.object({ orderCode: Joi.string().guid().required() }),
 };
 
 /** A malformed payload is a bug, not a transient failure: fail the job without retrying it. */
@@ -124,6 +126,7 @@ export function buildProcessors(
       }
       return { outcome: step.outcome };
     },
+    refunds: async (job) => ({ outcome: await runQueuedRefund(ctx, payload('refunds', job).orderCode) }),
     emails: async (job, token) => {
       const { messageId } = payload('emails', job);
       const final = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);

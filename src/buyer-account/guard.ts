@@ -23,7 +23,7 @@ const BEFORE_SIGN_IN = new Set(['/link', '/sign-in']);
  * The forms of the page (below `/account`). A POST elsewhere is left to the routes (405 with Allow,
  * or the 404 page), as is a path that does not decode (400).
  */
-const FORMS = /^\/(?:link|sign-in|sign-out|orders\/[^/]+\/refund|subscriptions\/[^/]+\/cancel)$/;
+const FORMS = /^\/(?:link|sign-in|sign-out|orders\/[^/]+\/refund|subscriptions\/[^/]+\/(?:cancel|method))$/;
 
 const decodes = (path: string): boolean => {
   try {

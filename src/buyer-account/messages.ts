@@ -65,6 +65,8 @@ export interface AccountWords {
     contact: (seller: string, address: string | null) => string;
     reasonTooLong: string;
     notRefundable: string;
+    queued: string;
+    requested: (date: string) => string;
   };
   subscriptions: {
     cancelNow: string;
@@ -74,6 +76,18 @@ export interface AccountWords {
     canceled: string;
     willCancel: (date: string) => string;
     renewsBy: (method: string) => string;
+    changeMethod: string;
+  };
+  /** The page that switches how a subscription renews. */
+  renewalMethod: {
+    title: string;
+    intro: (product: string) => string;
+    legend: string;
+    save: string;
+    done: string;
+    cardLocal: string;
+    cardCurrent: string;
+    back: string;
   };
   notFound: string;
   contentHeading: string;
@@ -148,6 +162,10 @@ const PT: AccountWords = {
         : `Para falar com ${seller}, responda a um e-mail da compra.`,
     reasonTooLong: 'O motivo passa de 500 caracteres.',
     notRefundable: 'Este pedido não pode mais ser reembolsado por aqui.',
+    queued:
+      'Reembolso pedido. A operadora de pagamento não respondeu agora; o reembolso será feito assim que ela responder, sem que você precise pedir de novo.',
+    requested: (date) =>
+      `Reembolso pedido em ${date}: será feito assim que a operadora de pagamento responder.`,
   },
   subscriptions: {
     cancelNow: 'Cancelar agora',
@@ -157,6 +175,17 @@ const PT: AccountWords = {
     canceled: 'Assinatura cancelada.',
     willCancel: (date) => `Será cancelada em ${date}.`,
     renewsBy: (method) => `Renova por ${method}.`,
+    changeMethod: 'Mudar a forma de renovação',
+  },
+  renewalMethod: {
+    title: 'Forma de renovação',
+    intro: (product) => `Como a assinatura de ${product} será paga nas próximas renovações.`,
+    legend: 'Renovar por',
+    save: 'Salvar',
+    done: 'Pronto: as próximas renovações usam a forma escolhida.',
+    cardLocal: 'O cartão é cobrado na próxima renovação.',
+    cardCurrent: 'Para trocar o cartão, informe o novo abaixo.',
+    back: 'Voltar para Minhas compras',
   },
   notFound: 'Compra não encontrada.',
   contentHeading: 'Seu conteúdo',
@@ -231,6 +260,9 @@ const EN: AccountWords = {
         : `To reach ${seller}, reply to an e-mail about the purchase.`,
     reasonTooLong: 'The reason is longer than 500 characters.',
     notRefundable: 'This order can no longer be refunded here.',
+    queued:
+      'Refund requested. The payment provider did not answer just now; the refund is made as soon as it does, with no need to ask again.',
+    requested: (date) => `Refund requested on ${date}: it is made as soon as the payment provider answers.`,
   },
   subscriptions: {
     cancelNow: 'Cancel now',
@@ -240,6 +272,17 @@ const EN: AccountWords = {
     canceled: 'Subscription canceled.',
     willCancel: (date) => `It will be canceled on ${date}.`,
     renewsBy: (method) => `Renews by ${method}.`,
+    changeMethod: 'Change how it renews',
+  },
+  renewalMethod: {
+    title: 'How it renews',
+    intro: (product) => `How the subscription to ${product} is paid at its next renewals.`,
+    legend: 'Renew by',
+    save: 'Save',
+    done: 'Done: the next renewals use the method you chose.',
+    cardLocal: 'The card is charged at the next renewal.',
+    cardCurrent: 'To change the card, enter the new one below.',
+    back: 'Back to My purchases',
   },
   notFound: 'Purchase not found.',
   contentHeading: 'Your content',

@@ -6,7 +6,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { GIVES_ACCESS } from '../orders/access.js';
 import { schema, type Executor } from '../shared/db/index.js';
-import type { ProductContentItem } from '../shared/db/schema.js';
+import type { ProductContentItem, RenewalMethod } from '../shared/db/schema.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
@@ -101,6 +101,8 @@ export interface Purchase {
   paidAt: Date | null;
   refundedAt: Date | null;
   refundReason: string | null;
+  /** When the buyer's refund was queued (the gateway did not answer); null when none is on its way. */
+  refundQueuedAt: Date | null;
   pix: { copyPaste: string; expiresAt: Date | null } | null;
   boleto: { digitableLine: string; dueDate: string | null } | null;
   subscription: {
@@ -108,6 +110,8 @@ export interface Purchase {
     status: SubscriptionStatus;
     currentPeriodEnd: Date;
     cancelAtPeriodEnd: boolean;
+    /** As its buyer chose; null: as its first purchase was paid. */
+    renewalMethod: RenewalMethod | null;
   } | null;
   guaranteeDays: number;
   /** Until when the buyer may ask for a refund (paid orders only). */
@@ -133,6 +137,7 @@ type PurchaseRecord = {
   paid_at: Date | null;
   refunded_at: Date | null;
   refund_reason: string | null;
+  refund_queued_at: Date | null;
   pix_copy_paste: string | null;
   pix_expires_at: Date | null;
   boleto_digitable_line: string | null;
@@ -141,6 +146,7 @@ type PurchaseRecord = {
   subscription_status: SubscriptionStatus | null;
   current_period_end: Date | null;
   cancel_at_period_end: boolean | null;
+  renewal_method: RenewalMethod | null;
   guarantee_days: number;
   refundable_until: Date | null;
   refundable: boolean;
@@ -154,9 +160,10 @@ export const PURCHASES_SHOWN = 200;
 const purchaseQuery = (email: string, code: string | undefined) => sql`
   SELECT o.code, o.company_id, COALESCE(es.sender_name, c.name) AS seller, o.product_id, p.name AS product,
          COALESCE(ofr.name, pl.name) AS item, o.status, o.amount::text AS amount, o.payment_method,
-         o.installments, o.created_at, o.paid_at, o.refunded_at, o.refund_reason,
+         o.installments, o.created_at, o.paid_at, o.refunded_at, o.refund_reason, o.refund_queued_at,
          o.pix_copy_paste, o.pix_expires_at, o.boleto_digitable_line, o.boleto_due_date::text AS boleto_due_date,
          o.subscription_id, s.status AS subscription_status, s.current_period_end, s.cancel_at_period_end,
+         s.renewal_method,
          COALESCE(ofr.guarantee_days, pl.guarantee_days, 7) AS guarantee_days,
          o.paid_at + make_interval(days => COALESCE(ofr.guarantee_days, pl.guarantee_days, 7)) AS refundable_until,
          (o.status = 'paid' AND o.paid_at IS NOT NULL AND
@@ -197,6 +204,7 @@ function toPurchase(r: PurchaseRecord): Purchase {
     paidAt: date(r.paid_at),
     refundedAt: date(r.refunded_at),
     refundReason: r.refund_reason,
+    refundQueuedAt: r.status === 'paid' ? date(r.refund_queued_at) : null,
     pix: r.pix_copy_paste ? { copyPaste: r.pix_copy_paste, expiresAt: date(r.pix_expires_at) } : null,
     boleto: r.boleto_digitable_line
       ? { digitableLine: r.boleto_digitable_line, dueDate: r.boleto_due_date }
@@ -208,6 +216,7 @@ function toPurchase(r: PurchaseRecord): Purchase {
             status: r.subscription_status,
             currentPeriodEnd: new Date(r.current_period_end),
             cancelAtPeriodEnd: r.cancel_at_period_end === true,
+            renewalMethod: r.renewal_method,
           }
         : null,
     guaranteeDays: r.guarantee_days,

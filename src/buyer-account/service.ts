@@ -3,8 +3,16 @@
  * regret (a refund asked within the order's guarantee, made as a panel refund is: through the
  * order's gateway at once, then the order refunded with `order.refunded`, the reason kept).
  */
+import { cardTokenFields } from '../checkout/pay-form.js';
 import { sellerOf } from '../emails/settings.js';
-import { cancelSubscription, refundFromPanel } from '../orders/panel-service.js';
+import type { CheckoutNeeds } from '../gateways/port.js';
+import { renewalTokenizer, switchRenewalMethod } from '../orders/renewal-method.js';
+import { findSubscription } from '../orders/subscription-repository.js';
+import { RENEWAL_METHODS } from '../shared/db/schema.js';
+import { fieldErrors } from '../shared/validation/fields.js';
+import { v } from '../shared/validation/typed.js';
+import { cancelSubscription } from '../orders/panel-service.js';
+import { refundForBuyer } from '../orders/refunds.js';
 import type { AppContext } from '../shared/context.js';
 import { ConflictError, NotFoundError, ValidationError } from '../shared/errors.js';
 import {
@@ -60,29 +68,42 @@ export async function buyerPurchase(ctx: AppContext, email: string, code: string
 }
 
 /**
- * The right of regret: a paid order within its guarantee (by PostgreSQL's clock) is refunded as
- * the panel refunds, recorded as asked by the buyer with the reason given. Past the guarantee, or
- * not paid, a 409. A gateway that refuses is a 409 and one that does not answer a 502, the order
- * unchanged either way (refunds are not queued for later: the buyer asks again).
+ * The right of regret: a paid order within its guarantee (by PostgreSQL's clock) is refunded through
+ * its gateway, recorded as asked by the buyer with the reason given (`refundForBuyer`): at once, or,
+ * when the gateway does not answer, queued (the order stays paid, "refund requested", until the
+ * `refunds` queue has the gateway refund it). Past the guarantee, or not paid, a 409; a gateway that
+ * refuses, a 409 too. Answers whether the refund is made or on its way.
  */
 export async function askRefund(
   ctx: AppContext,
   email: string,
   code: string,
   reasonText: string,
-): Promise<Purchase> {
+): Promise<'refunded' | 'queued'> {
   const reason = reasonText.trim();
   if (reason.length > MAX_REASON)
     throw ValidationError.field('reason', `must be at most ${MAX_REASON} characters`);
   const purchase = await buyerPurchase(ctx, email, code);
-  if (purchase.status === 'refunded') return purchase;
+  if (purchase.status === 'refunded') return 'refunded';
+  if (purchase.status === 'paid' && purchase.refundQueuedAt) return 'queued';
   if (!purchase.refundable)
     throw new ConflictError('This order is past its guarantee or not paid: it cannot be refunded here');
-  await refundFromPanel(ctx, purchase.companyId, purchase.code, {
-    by: 'buyer',
-    reason: reason === '' ? null : reason,
-  });
-  return buyerPurchase(ctx, email, code);
+  return refundForBuyer(
+    ctx,
+    { companyId: purchase.companyId, code: purchase.code },
+    { by: 'buyer', reason: reason === '' ? null : reason },
+  );
+}
+
+/** The newest purchase of one of the buyer's subscriptions; another buyer's subscription is a 404. */
+export async function buyerSubscription(
+  ctx: AppContext,
+  email: string,
+  subscriptionId: number,
+): Promise<Purchase & { subscription: NonNullable<Purchase['subscription']> }> {
+  const purchase = (await purchasesOf(ctx.db, email)).find((p) => p.subscription?.id === subscriptionId);
+  if (!purchase?.subscription) throw new NotFoundError(`No subscription ${subscriptionId} of this buyer`);
+  return { ...purchase, subscription: purchase.subscription };
 }
 
 /**
@@ -95,7 +116,54 @@ export async function cancelBuyerSubscription(
   subscriptionId: number,
   atPeriodEnd: boolean,
 ): Promise<void> {
-  const purchase = (await purchasesOf(ctx.db, email)).find((p) => p.subscription?.id === subscriptionId);
-  if (!purchase) throw new NotFoundError(`No subscription ${subscriptionId} of this buyer`);
+  const purchase = await buyerSubscription(ctx, email, subscriptionId);
   await cancelSubscription(ctx, purchase.companyId, subscriptionId, atPeriodEnd);
+}
+
+/** The renewal method page of one of the buyer's subscriptions: it, and the PSP's card tokenizer if any. */
+export async function renewalMethodPage(
+  ctx: AppContext,
+  email: string,
+  subscriptionId: number,
+): Promise<{ purchase: Purchase; tokenizer: CheckoutNeeds['cardTokenizer'] }> {
+  const purchase = await buyerSubscription(ctx, email, subscriptionId);
+  const subscription = await findSubscription(ctx.db, subscriptionId);
+  if (!subscription) throw new NotFoundError(`No subscription ${subscriptionId} of this buyer`);
+  return { purchase, tokenizer: await renewalTokenizer(ctx, subscription) };
+}
+
+const choiceFields = { _csrf: v.string(), payment_method: v.required(v.enum(RENEWAL_METHODS)) };
+/** The renewal method form: the method, and the card a PSP's script tokenized (`mercadopago-card.js`). */
+const localChoice = v.object(choiceFields);
+const pspChoice = v.object({ ...choiceFields, ...cardTokenFields() });
+
+/**
+ * Switches how one of the buyer's subscriptions renews (`switchRenewalMethod`): the form is read as
+ * its gateway asks (a card token for a PSP that tokenizes in the browser).
+ */
+export async function switchBuyerRenewal(
+  ctx: AppContext,
+  email: string,
+  subscriptionId: number,
+  form: Record<string, unknown>,
+): Promise<void> {
+  const { purchase, tokenizer } = await renewalMethodPage(ctx, email, subscriptionId);
+  const filled = Object.fromEntries(Object.entries(form).filter(([, value]) => value !== ''));
+  const checked = tokenizer ? pspChoice.validate(filled) : localChoice.validate(filled);
+  if (checked.error) throw new ValidationError('The form is invalid', fieldErrors(checked.error));
+  const values: Record<string, unknown> = checked.value;
+  const text = (name: string): string | undefined => {
+    const found = values[name];
+    return typeof found === 'string' ? found : undefined;
+  };
+  const token = text('card_token');
+  const brand = text('card_payment_method_id');
+  const method = checked.value.payment_method;
+  await switchRenewalMethod(ctx, purchase.companyId, subscriptionId, {
+    method,
+    card:
+      method === 'credit_card' && token !== undefined && brand !== undefined
+        ? { token, paymentMethodId: brand, issuerId: text('card_issuer_id') ?? null }
+        : null,
+  });
 }

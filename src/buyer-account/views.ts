@@ -1,7 +1,10 @@
 /** The buyer's page and its sign-in pages, drawn in the buyer pages' layout. */
 import { layout } from '../checkout/layout.js';
 import type { PageLocale } from '../checkout/locale.js';
+import { cardFields, methodChoice } from '../checkout/views/form.js';
 import { formatDigitableLine } from '../gateways/boleto.js';
+import type { CheckoutNeeds } from '../gateways/port.js';
+import { RENEWAL_METHODS, type RenewalMethod } from '../shared/db/schema.js';
 import { html, type SafeHtml } from '../ui/html.js';
 import type { Purchase } from './repository.js';
 import { PURCHASES_SHOWN } from './repository.js';
@@ -120,7 +123,11 @@ function regret(
   n: number,
 ): SafeHtml | string {
   const w = wordsOf(page);
-  if (p.status === 'refunded') return p.refundReason ? fact(w.labels.reason, p.refundReason) : '';
+  const reason = p.refundReason ? html`<dl>${fact(w.labels.reason, p.refundReason)}</dl>` : '';
+  if (p.status === 'refunded') return reason;
+  if (p.status === 'paid' && p.refundQueuedAt)
+    return html`<p class="note">${w.refund.requested(page.dateTime(p.refundQueuedAt))}</p>
+      ${reason}`;
   if (p.status !== 'paid' || !p.refundableUntil) return '';
   const until = page.dateTime(p.refundableUntil);
   if (!p.refundable) {
@@ -141,6 +148,52 @@ function regret(
       <button class="bad" type="submit">${w.refund.button}</button>
     </fieldset>
   </form>`;
+}
+
+/** How a subscription renews: as its buyer chose, else as it was paid (a boleto renews by Pix when switched). */
+const renewalMethodOf = (p: Purchase): RenewalMethod =>
+  p.subscription?.renewalMethod ?? (p.method === 'pix' ? 'pix' : 'credit_card');
+
+/**
+ * The form that switches how a subscription renews: Pix or a card. With a PSP that tokenizes in the
+ * browser, the card is the checkout's own card fields and script (`mercadopago-card.js`, which posts
+ * only the token it made); with the dev gateway the card posts nothing, as at checkout.
+ */
+export function renewalMethodView(
+  page: PageLocale,
+  purchase: Purchase,
+  tokenizer: CheckoutNeeds['cardTokenizer'],
+  csrf: string,
+): SafeHtml {
+  const w = wordsOf(page);
+  const chosen = renewalMethodOf(purchase);
+  const id = String(purchase.subscription?.id ?? '');
+  return layout(
+    page,
+    w.renewalMethod.title,
+    html`<h1>${w.renewalMethod.title}</h1>
+      <p>${w.renewalMethod.intro(purchase.product)}</p>
+      <form
+        method="post"
+        action="${accountHref(page, 'subscriptions', id, 'method')}"
+        ${tokenizer ? html` data-mp-public-key="${tokenizer.publicKey}" data-mp-locale="${page.t.locale}"` : ''}
+      >
+        ${hidden('_csrf', csrf)}
+        <fieldset>
+          <legend>${w.renewalMethod.legend}</legend>
+          ${RENEWAL_METHODS.map((m) => methodChoice(m, w.methods[m], chosen === m))}
+        </fieldset>
+        ${
+          tokenizer
+            ? html`${chosen === 'credit_card' ? html`<p class="hint">${w.renewalMethod.cardCurrent}</p>` : ''}
+              ${cardFields(page, {})}`
+            : html`<p class="hint">${w.renewalMethod.cardLocal}</p>`
+        }
+        <button class="ok" type="submit">${w.renewalMethod.save}</button>
+      </form>
+      <p><a href="${accountHref(page)}">${w.renewalMethod.back}</a></p>`,
+    tokenizer ? { cardTokenizer: tokenizer.sdkUrl } : {},
+  );
 }
 
 /** A subscription's state and its actions (shown once, on its newest order). */
@@ -165,8 +218,21 @@ function subscriptionControls(
       <button class="bad" type="submit">${label}</button>
     </form>`;
   const token = view.payNow.get(sub.id);
+  const renews = sub.status !== 'canceled' && !sub.cancelAtPeriodEnd;
   return html`<div class="subscription">
-    <p>${w.labels.subscription}: ${w.subscriptionStatuses[sub.status]}. ${state}</p>
+    <p>
+      ${w.labels.subscription}: ${w.subscriptionStatuses[sub.status]}. ${state}
+      ${renews ? w.subscriptions.renewsBy(w.methods[renewalMethodOf(p)]) : ''}
+    </p>
+    ${
+      renews
+        ? html`<p>
+            <a href="${accountHref(page, 'subscriptions', String(sub.id), 'method')}"
+              >${w.subscriptions.changeMethod}</a
+            >
+          </p>`
+        : ''
+    }
     ${
       sub.status === 'past_due' && token
         ? html`<p><a href="${page.href(['renewals'], { token })}">${w.subscriptions.payNow}</a></p>`

@@ -96,6 +96,16 @@ const cardBrand = () =>
     .max(40)
     .pattern(/^[a-z0-9_]+$/);
 
+/**
+ * The card as the PSP's browser script (`static/mercadopago-card.js`) posts it, required when the
+ * chosen `payment_method` is a card: the checkout's pay form and the buyer's renewal method form.
+ */
+export const cardTokenFields = () => ({
+  card_token: requiredFor(['credit_card'], cardToken()),
+  card_payment_method_id: requiredFor(['credit_card'], cardBrand()),
+  card_issuer_id: v.string().max(20).pattern(/^\d+$/),
+});
+
 /** The pay form: who pays and how. Name and email are required; phone and document are optional. */
 const payFields = {
   plink: v.string().max(64),
@@ -127,9 +137,7 @@ const pspPayForm = v.object({
   neighborhood: requiredFor(['boleto'], addressField.neighborhood()),
   city: requiredFor(['boleto'], addressField.city()),
   state: requiredFor(['boleto'], addressField.state()),
-  card_token: requiredFor(['credit_card'], cardToken()),
-  card_payment_method_id: requiredFor(['credit_card'], cardBrand()),
-  card_issuer_id: v.string().max(20).pattern(/^\d+$/),
+  ...cardTokenFields(),
 });
 
 export type PayFormValues = Record<string, string>;

@@ -96,6 +96,8 @@ export function toPanelOrderWire(
     created_at: order.createdAt.toISOString(),
     paid_at: iso(order.paidAt),
     refunded_at: iso(order.refundedAt),
+    refund_requested_by: order.refundRequestedBy,
+    refund_reason: order.refundReason,
     ...paymentDetails(order),
     tracking: campaignWire(order.tracking),
     emails,

@@ -93,6 +93,8 @@ const panelOrder: JsonSchema = {
     'created_at',
     'paid_at',
     'refunded_at',
+    'refund_requested_by',
+    'refund_reason',
     ...PAYMENT_DETAILS_FIELDS,
     'tracking',
     'emails',
@@ -142,6 +144,19 @@ const panelOrder: JsonSchema = {
     created_at: dateTime,
     paid_at: nullable(dateTime),
     refunded_at: nullable(dateTime),
+    refund_requested_by: nullable({
+      type: 'string',
+      enum: ['seller', 'buyer'],
+      description:
+        'Who asked for its refund: `seller` (the panel or the dashboard), `buyer` (the right of regret on the ' +
+        'buyer’s page). Set with the refund, or when a buyer’s refund is queued while the gateway is down ' +
+        '(the order stays `paid` until the gateway refunds it); null otherwise and for refunds the gateway reported',
+    }),
+    refund_reason: nullable({
+      type: 'string',
+      maxLength: 500,
+      description: 'The reason the buyer gave when asking for the refund (optional on the buyer’s page); else null',
+    }),
     ...paymentDetailsProperties,
     tracking: campaignSchema(
       'The campaign of the sale: the checkout address’s `utm_*`, `src` and `sck`, else its link’s ' +

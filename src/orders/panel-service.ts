@@ -7,10 +7,9 @@ import type { AppContext } from '../shared/context.js';
 import type { Db } from '../shared/db/index.js';
 import type { OrderStatus } from '../shared/enums/order-statuses.js';
 import type { SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
-import { BadGatewayError, ConflictError, NotFoundError } from '../shared/errors.js';
-import { gatewayOfCharge } from '../gateways/index.js';
+import { BadGatewayError, NotFoundError } from '../shared/errors.js';
 import { GatewayUnavailableError, RefundRefusedError } from '../gateways/port.js';
-import { findCharge } from './charge-repository.js';
+import { refundAtGateway, refundRefused } from './refunds.js';
 import { cursorPage, type Page } from '../shared/pagination.js';
 import { runNextChargeNow, type ChargeOutcome } from './renewals.js';
 import { requestCancel } from './subscription-periods.js';
@@ -73,7 +72,9 @@ export async function getOrder(db: Db, companyId: number, code: string): Promise
  * paid → refunded (`order.refunded`); an order already refunded is returned as it is. An order paid
  * through a PSP that refunds (Mercado Pago) is refunded there first, with an idempotency key fixed
  * per order (one full refund each), and changes here only once the PSP accepted: a refusal is a 409
- * with the PSP's reason, no answer a 502, the order unchanged either way.
+ * with the PSP's reason, no answer a 502, the order unchanged either way (never queued, unlike a
+ * buyer's refund: the seller is there to ask again, and the panel's answer is a refunded order or an
+ * error; see `refunds.ts`).
  */
 export async function refundFromPanel(
   ctx: AppContext,
@@ -82,21 +83,15 @@ export async function refundFromPanel(
   request: RefundRequest = { by: 'seller', reason: null },
 ): Promise<PanelOrderRow> {
   const current = await getOrder(ctx.db, companyId, code);
-  if (current.order.status === 'paid') {
-    const charge = await findCharge(ctx.db, code);
-    if (charge?.reference) {
-      const gateway = await gatewayOfCharge(ctx, charge);
-      await gateway.refund?.(charge.reference, `refund-${code}`).catch((err: unknown) => {
-        if (err instanceof RefundRefusedError)
-          throw new ConflictError(`The payment gateway refused the refund: ${err.message}`);
-        if (err instanceof GatewayUnavailableError)
-          throw new BadGatewayError(
-            `The payment gateway could not be reached to refund order ${code}; it is unchanged, try again`,
-          );
-        throw err;
-      });
-    }
-  }
+  if (current.order.status === 'paid')
+    await refundAtGateway(ctx, code).catch((err: unknown) => {
+      if (err instanceof RefundRefusedError) throw refundRefused(err);
+      if (err instanceof GatewayUnavailableError)
+        throw new BadGatewayError(
+          `The payment gateway could not be reached to refund order ${code}; it is unchanged, try again`,
+        );
+      throw err;
+    });
   await refundOrder(ctx, { code, companyId }, request);
   return getOrder(ctx.db, companyId, code);
 }

@@ -18,6 +18,7 @@ import {
   type PaymentGateway,
 } from '../gateways/port.js';
 import type { PaymentMethod } from '../shared/enums/payment-methods.js';
+import type { RenewalCard } from '../shared/db/schema.js';
 import { deleteStartingCharge, findCharge, reserveChargeRow } from './charge-repository.js';
 import {
   checkoutRequestOf,
@@ -30,6 +31,7 @@ import {
 import {
   enterPeriod,
   findSubscription,
+  forgetRenewalCard,
   lockSubscription,
   type DueCharge,
   type SubscriptionRow,
@@ -47,6 +49,31 @@ import {
 const RENEWAL_PIX_EXPIRES_IN_SECONDS = 86_400;
 
 const RENEWAL_BOLETO_DUE_DAYS = 3;
+
+/** How long a PSP's card token can still be charged (MP's card tokens: single use, valid for 7 days). */
+export const CARD_TOKEN_LIFE_MS = 7 * 86_400_000;
+
+/** The stored card a charge through a PSP may still use now, if any (the method is card, the token fresh). */
+export function usableRenewalCard(subscription: SubscriptionRow, now: Date): RenewalCard | null {
+  const card = subscription.renewalCard;
+  if (subscription.renewalMethod !== 'credit_card' || !card) return null;
+  return now.getTime() - Date.parse(card.stored_at) < CARD_TOKEN_LIFE_MS ? card : null;
+}
+
+/**
+ * How a renewal through a PSP is paid: the buyer's stored card while usable; Pix when the buyer
+ * chose it, or chose a card no longer usable (MP charges a saved card only with its security code);
+ * otherwise as the first purchase was (a boleto again when it was one and the payer is known), else Pix.
+ */
+function methodThroughGateway(
+  subscription: SubscriptionRow,
+  byBoleto: boolean,
+  now: Date,
+): { method: PaymentMethod; card: RenewalCard | null } {
+  const card = usableRenewalCard(subscription, now);
+  if (card) return { method: 'credit_card', card };
+  return { method: subscription.renewalMethod === null && byBoleto ? 'boleto' : 'pix', card: null };
+}
 
 /**
  * One charge in one transaction, under the subscription's row lock, if it is still the one due:
@@ -90,7 +117,7 @@ export async function commitCharge(
       planId: plan.id,
       status: outcome,
       amount: plan.price,
-      paymentMethod: first?.paymentMethod ?? 'credit_card',
+      paymentMethod: current.renewalMethod ?? first?.paymentMethod ?? 'credit_card',
       paidAt: outcome === 'paid' ? now : null,
       customer: first?.customer ?? (link ? linkCustomer(link) : null),
     });
@@ -138,11 +165,13 @@ export async function renewalGateway(
 
 /**
  * A renewal charged through the subscription's PSP (docs/mercadopago.md, "Renewals"): a Pix (or a
- * boleto, when the subscription was bought with one) whose instructions reach the company in
- * `order.created`; the order is paid when the PSP says so, and its failure or expiry is a failed
- * charge (past_due, retries). MP charges a saved card only with the buyer's security code, so a
- * card subscription renews by Pix. The charge's order code is fixed per (subscription, period,
- * attempt), so however many times its job, BullMQ's retries and the sweep run it, the PSP makes one
+ * boleto, when the subscription was bought with one and its buyer chose nothing else) whose
+ * instructions reach the company in `order.created`; the order is paid when the PSP says so, and its
+ * failure or expiry is a failed charge (past_due, retries). MP charges a saved card only with the
+ * buyer's security code, so a card subscription renews by Pix, unless its buyer gave a card on the
+ * buyer's page whose single-use token is still valid: that charge spends it. The charge's order code
+ * is fixed per (subscription, period, attempt), so however many times its job, BullMQ's retries and
+ * the sweep run it, the PSP makes one
  * payment. `'local'` when the subscription does not renew through a PSP.
  */
 export async function chargeThroughGateway(
@@ -160,7 +189,7 @@ export async function chargeThroughGateway(
   const customer = first.customer;
   const payerAddress = firstRequest?.payerAddress ?? null;
   const byBoleto = first.paymentMethod === 'boleto' && payerAddress !== null && customer?.document != null;
-  const method: PaymentMethod = byBoleto ? 'boleto' : 'pix';
+  const { method, card } = methodThroughGateway(subscription, byBoleto, new Date());
   const reserved = await ctx.db.transaction(async (tx) => {
     const current = await lockSubscription(tx, subscription.id);
     if (!current || !isDue(current, charge, asOf) || current.cancelAtPeriodEnd) return undefined;
@@ -174,7 +203,7 @@ export async function chargeThroughGateway(
       amount: plan.price,
       paymentMethod: method,
       customer,
-      payerAddress: byBoleto ? payerAddress : null,
+      payerAddress: method === 'boleto' ? payerAddress : null,
       createdAt: new Date().toISOString(),
     };
     return (
@@ -193,6 +222,8 @@ export async function chargeThroughGateway(
   if (!reserved || reserved.state !== 'starting') return undefined;
   const request = renewalRequestOf(reserved);
   if (!request) return undefined;
+  // The card this charge was reserved for (a retry after a lost answer asks again with it).
+  const charged = request.paymentMethod === 'credit_card' ? card : null;
   const company = await findCompany(ctx.db, subscription.companyId);
   let made: Charge;
   try {
@@ -203,7 +234,7 @@ export async function chargeThroughGateway(
       description: plan.productName,
       amount: request.amount,
       method: request.paymentMethod,
-      installments: null,
+      installments: charged ? 1 : null,
       createdAt: new Date(request.createdAt),
       pixExpiresInSeconds: RENEWAL_PIX_EXPIRES_IN_SECONDS,
       boletoDueDays: RENEWAL_BOLETO_DUE_DAYS,
@@ -212,7 +243,11 @@ export async function chargeThroughGateway(
         ...(request.customer ?? { name: null, email: null, phone: null, document: null }),
         address: request.payerAddress,
       },
-      card: null,
+      card: charged && {
+        token: charged.token,
+        paymentMethodId: charged.payment_method_id,
+        issuerId: charged.issuer_id,
+      },
       platformFee: platformFeeOf(platformFeeRule(ctx.config, company), request.amount),
     });
   } catch (err) {
@@ -232,6 +267,7 @@ export async function chargeThroughGateway(
       );
     return failed;
   }
+  if (charged) await forgetRenewalCard(ctx.db, subscription.id, charged.token);
   await recordCharge(ctx, orderCode, made);
   const after = await findSubscription(ctx.db, subscription.id);
   return after && { subscription: after, events: [] };

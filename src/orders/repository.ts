@@ -238,3 +238,55 @@ export async function rememberLead(
     .returning({ email: leads.email });
   return rows.length > 0;
 }
+
+/**
+ * A buyer's refund the gateway did not take at once: the paid order records when it was asked, who
+ * asked and why, once (a second ask while queued changes nothing). Returns whether it was queued now.
+ */
+export async function markRefundQueued(
+  tx: Executor,
+  target: { companyId: number; code: string },
+  request: RefundRequest,
+): Promise<boolean> {
+  const rows = await tx
+    .update(orders)
+    .set({
+      refundQueuedAt: sql`clock_timestamp()`,
+      refundRequestedBy: request.by,
+      refundReason: request.reason,
+    })
+    .where(
+      and(
+        eq(orders.companyId, target.companyId),
+        eq(orders.code, target.code),
+        eq(orders.status, 'paid'),
+        isNull(orders.refundQueuedAt),
+      ),
+    )
+    .returning({ id: orders.id });
+  return rows.length > 0;
+}
+
+/** The gateway refused a queued refund: the order is paid with no refund on its way (who asked stays). */
+export async function dropQueuedRefund(db: Executor, orderId: number): Promise<void> {
+  await db
+    .update(orders)
+    .set({ refundQueuedAt: null })
+    .where(and(eq(orders.id, orderId), eq(orders.status, 'paid')));
+}
+
+/** Paid orders whose queued refund has waited more than `graceMs` (its job may be lost), oldest first. */
+export async function waitingRefunds(db: Executor, graceMs: number, batch: number): Promise<string[]> {
+  const rows = await db
+    .select({ code: orders.code })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.status, 'paid'),
+        sql`${orders.refundQueuedAt} < clock_timestamp() - make_interval(secs => ${graceMs / 1000})`,
+      ),
+    )
+    .orderBy(orders.refundQueuedAt)
+    .limit(batch);
+  return rows.map((r) => r.code);
+}

@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { schema, type Executor } from '../shared/db/index.js';
+import type { RenewalCard, RenewalMethod } from '../shared/db/schema.js';
 import { insertedRow } from '../shared/db/inserted.js';
 import type { BillingCycle } from '../shared/enums/billing-cycles.js';
 import type { CancelReason, SubscriptionStatus } from '../shared/enums/subscription-statuses.js';
@@ -234,4 +235,29 @@ export function listPanelSubscriptions(
     .where(and(...conditions))
     .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
     .limit(query.limit + 1);
+}
+
+/** Sets how a subscription renews (under its lock): a card only with `credit_card`, never kept with `pix`. */
+export async function setRenewalMethod(
+  tx: Executor,
+  id: number,
+  method: RenewalMethod,
+  card: RenewalCard | null,
+): Promise<SubscriptionRow> {
+  return updated(
+    tx
+      .update(subscriptions)
+      .set({ renewalMethod: method, renewalCard: method === 'credit_card' ? card : null })
+      .where(eq(subscriptions.id, id))
+      .returning(),
+    'renewal method',
+  );
+}
+
+/** A renewal spent the stored card (a PSP's token is single use): it is forgotten, the method kept. */
+export async function forgetRenewalCard(tx: Executor, id: number, token: string): Promise<void> {
+  await tx
+    .update(subscriptions)
+    .set({ renewalCard: null })
+    .where(and(eq(subscriptions.id, id), sql`${subscriptions.renewalCard}->>'token' = ${token}`));
 }

@@ -2,6 +2,7 @@ import { sweepEmails } from '../emails/sweep.js';
 import { sweepInvoices } from '../invoices/feed.js';
 import { publishAfterCommit } from '../events/publish.js';
 import { abandonOverdueOrders } from '../orders/abandonment.js';
+import { sweepQueuedRefunds } from '../orders/refunds.js';
 import { sweepRenewals } from '../orders/renewals.js';
 import { sweepReconciliations } from '../orders/settlement.js';
 import { EXPIRY_BATCH, expireDueBatch } from '../payment-links/expiry.js';
@@ -22,6 +23,8 @@ export interface SweepReport {
   emails: number;
   /** Jobs added again for service invoices whose job was lost (docs/invoices.md). */
   invoices: number;
+  /** Jobs added again for buyers' refunds queued while the gateway was down (docs/api.md, "The buyer's page"). */
+  refunds: number;
 }
 
 /**
@@ -44,12 +47,14 @@ export async function sweepOnce(
     batch: options.batch,
   });
   const invoices = await sweepInvoices(ctx, options.deliveryGraceMs, options.batch);
+  const refunds = await sweepQueuedRefunds(ctx, options.deliveryGraceMs, options.batch);
   return {
     ...deliveries,
     links,
     orders: abandoned.length,
     emails: emails.queued + emails.requeued,
     invoices,
+    refunds,
   };
 }
 

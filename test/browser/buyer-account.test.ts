@@ -63,6 +63,36 @@ describe("The buyer's page in Chromium", function () {
       expect(await page.locator('a[href="https://cursos.example.com/aula-1"]').count()).to.equal(1);
       expect(await page.locator('textarea[name=reason]').count()).to.be.greaterThan(0);
       await checkPage(page, 'account-purchases', lang);
+
+      // The subscription switched to Pix, then back to a card, through the page's form (the dev
+      // gateway's card posts no card data, as at checkout); the next renewal is charged by card.
+      const words =
+        lang === 'en'
+          ? { change: 'Change how it renews', pix: 'Renews by Pix.' }
+          : { change: 'Mudar a forma de renovação', pix: 'Renova por Pix.' };
+      await page.getByRole('link', { name: words.change }).click();
+      await page.locator('input[name=payment_method][value=pix]').waitFor();
+      await checkPage(page, 'account-renewal-method', lang);
+      await page.getByLabel('Pix', { exact: true }).check();
+      await page.locator('form button[type=submit]').click();
+      await page.locator('p.notice[role=status]').waitFor();
+      expect(await page.locator('main').innerText()).to.include(words.pix);
+      await page.getByRole('link', { name: words.change }).click();
+      await page.locator('input[name=payment_method][value=credit_card]').check();
+      await page.locator('form button[type=submit]').click();
+      await page.locator('p.notice[role=status]').waitFor();
+      const id = /subscriptions\/(\d+)\/method/.exec(await page.content())?.[1] ?? '0';
+      const renewed = await world.app.http.post(`${P}/subscriptions/${id}/renew`, {
+        auth: world.tenant.panel_token,
+        body: {},
+      });
+      expect(renewed.status, renewed.text).to.equal(200);
+      const orders = await world.app.http.get<{
+        data: Array<{ subscription_id: number | null; payment_method: string }>;
+      }>(`${P}/orders?limit=100`, { auth: world.tenant.panel_token });
+      expect(orders.body.data.find((o) => o.subscription_id === Number(id))?.payment_method).to.equal(
+        'credit_card',
+      );
       await context.close();
     });
   }

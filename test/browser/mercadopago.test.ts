@@ -1,10 +1,15 @@
 import { expect } from 'chai';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SeedResult } from '../../src/cli/seed.js';
+import { eq } from 'drizzle-orm';
+import { schema } from '../../src/shared/db/index.js';
 import { seed } from '../helpers/app.js';
-import { payPath } from '../checkout/helpers.js';
+import { buyerAddress } from '../helpers/smtp.js';
+import { eventually } from '../events/helpers.js';
+import { signIn } from '../buyer-account/helpers.js';
+import { createLink, payPath } from '../checkout/helpers.js';
 import type { Seller } from '../helpers/mercadopago/index.js';
-import { connectMercadoPago, mercadoPagoWorld, offerLink, P } from '../mercadopago/helpers.js';
+import { connectMercadoPago, mercadoPagoWorld, offerLink, P, pay } from '../mercadopago/helpers.js';
 import { browserIn, checkPage, launchChromium } from './browser.js';
 
 const CARD = '4235 6477 2802 5682';
@@ -158,5 +163,59 @@ describe('Mercado Pago in the browser: a card paid through MP’s secure fields'
     } finally {
       await reader.close();
     }
+  });
+
+  it('switches a subscription to a card on the buyer’s page through MP’s fields (axe clean), storing MP’s token for its renewals', async () => {
+    const plan = tenant.plans.find((p) => p.status === 'active');
+    const email = buyerAddress('mp-switch');
+    const link = await createLink(world.app, tenant.keys.live, { plan_code: plan?.code ?? '' });
+    const first = await pay(world.app, plan?.code ?? '', { plink: link.id, email, payment_method: 'pix' });
+    const [payment] = world.mp
+      .paymentsOf(seller.userId)
+      .filter((p) => p.external_reference === first.orderCode);
+    await world.mp.approve(payment?.id ?? 0);
+    const order = await eventually(async () => {
+      const read = await world.app.http.get<{ status: string; subscription_id: number | null }>(
+        `${P}/orders/${first.orderCode ?? ''}`,
+        { auth: tenant.panel_token },
+      );
+      return read.body.subscription_id !== null ? read.body : undefined;
+    });
+    const id = order.subscription_id ?? 0;
+
+    // Signed in by the mailed link (over HTTP), then the browser carries the session cookie.
+    const signedIn = await signIn(world.app, email);
+    context = await browserIn(browser, 'en-US');
+    await context.addCookies([
+      {
+        name: 'plinks_buyer',
+        value: signedIn.cookies.get('plinks_buyer') ?? '',
+        url: `${world.app.url}${payPath(world.app, '/account')}`,
+      },
+    ]);
+    const page = await context.newPage();
+    await page.goto(`${world.app.url}${payPath(world.app, `/account/subscriptions/${id}/method?lang=en`)}`);
+    // Bought by Pix, so Pix is chosen and the script hides the card until the card is chosen.
+    await page.locator('#mp-card-number iframe').waitFor({ state: 'attached' });
+    await page.locator('input[name=payment_method][value=credit_card]').check();
+    await page.locator('#mp-card-number iframe').waitFor();
+    await checkPage(page, 'account-renewal-method-mercadopago', 'en');
+    await page.frameLocator('#mp-card-number iframe').getByLabel('Card number').fill(CARD);
+    await page.frameLocator('#mp-expiration iframe').getByLabel('Expiration date').fill('11/30');
+    await page.frameLocator('#mp-security-code iframe').getByLabel('Security code').fill('123');
+    await page.frameLocator('#mp-security-code iframe').getByLabel('Security code').blur();
+    await page.locator('#card_holder').fill('APRO');
+    await page.waitForFunction(
+      "document.querySelector('input[name=card_payment_method_id]').value === 'visa'",
+    );
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('p.notice[role=status]').waitFor();
+    expect(await page.locator('main').innerText()).to.include('Renews by Credit card.');
+    const [row] = await world.app.ctx.db
+      .select({ method: schema.subscriptions.renewalMethod, card: schema.subscriptions.renewalCard })
+      .from(schema.subscriptions)
+      .where(eq(schema.subscriptions.id, id));
+    expect(row?.method).to.equal('credit_card');
+    expect(row?.card?.payment_method_id).to.equal('visa');
   });
 });

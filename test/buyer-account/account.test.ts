@@ -180,6 +180,8 @@ describe("The buyer's page: sign-in by e-mail link, purchases across companies, 
     expect(after.body).to.include('Não era o que eu esperava &lt;b&gt;mesmo&lt;/b&gt;');
     const refunded = await panelOrder(app(), world.tenant, six.code);
     expect(refunded.status).to.equal('refunded');
+    // The panel API's order carries who asked and the reason, as given (escaped only on pages).
+    expect(refunded).to.include({ refund_requested_by: 'buyer', refund_reason: reason });
     const events = await eventually(async () => {
       const list = await app().http.get<{
         data: Array<{ type: string; data: { order?: { code: string } } }>;
@@ -201,7 +203,11 @@ describe("The buyer's page: sign-in by e-mail link, purchases across companies, 
       reason: '',
     });
     expect(late.status).to.equal(409);
-    expect((await panelOrder(app(), world.tenant, eight.code)).status).to.equal('paid');
+    expect(await panelOrder(app(), world.tenant, eight.code)).to.include({
+      status: 'paid',
+      refund_requested_by: null,
+      refund_reason: null,
+    });
     // A reason over 500 characters is a 400; another buyer's order does not exist here.
     const stranger = (await buy(app(), world.tenant, { method: 'credit_card' })).order;
     expect(

@@ -1,5 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'chai';
+import { Webhook } from 'standardwebhooks';
+import type { Receiver } from '../events/helpers.js';
 import type { TestApp } from '../helpers/app.js';
 import { noteSecret } from '../helpers/secrets.js';
 import { payPath } from '../checkout/helpers.js';
@@ -115,4 +117,10 @@ export async function signIn(app: TestApp, email: string): Promise<Browser> {
   const used = await useLink(browser, await signInToken(email));
   expect(used.status, used.body.slice(0, 300)).to.equal(303);
   return browser;
+}
+
+/** The deliveries a receiver got, each verified with the integration's plain secret (Standard Webhooks). */
+export function verifiedEvents<T>(receiver: Receiver, secret: string): T[] {
+  const webhook = new Webhook(Buffer.from(secret).toString('base64'));
+  return receiver.requests.map((r) => webhook.verify(r.body, r.headers as Record<string, string>) as T);
 }

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { Webhook } from 'standardwebhooks';
 import { buyerAddress } from '../helpers/smtp.js';
 import { eventually } from '../helpers/eventually.js';
 import { createIntegration, Receiver } from '../events/helpers.js';
 import { buy, sellerWorld } from '../emails/helpers.js';
 import { P } from '../orders/helpers.js';
 import { send, signIn as dashboardSignIn } from '../dashboard/helpers.js';
-import { Browser, csrfOf, signIn } from './helpers.js';
+import { Browser, csrfOf, signIn, verifiedEvents } from './helpers.js';
 
 const SECRET = 'members-area-secret';
 
@@ -30,14 +29,7 @@ describe('The members_area integration (builtin): content on the buyer’s page 
   before(() => receiver.start());
   after(() => receiver.close());
 
-  const verified = (): AccessEnvelope[] =>
-    receiver.requests.map(
-      (r) =>
-        new Webhook(Buffer.from(SECRET).toString('base64')).verify(
-          r.body,
-          r.headers as Record<string, string>,
-        ) as AccessEnvelope,
-    );
+  const verified = (): AccessEnvelope[] => verifiedEvents<AccessEnvelope>(receiver, SECRET);
 
   it('checks the config (provider builtin only) and the products’ content (https, at most 50 items)', async () => {
     const auth = world.tenant.panel_token;

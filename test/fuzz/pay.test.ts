@@ -42,6 +42,8 @@ const BUYER_ROUTES: BuyerRoute[] = [
   { method: 'POST', template: '/account/sign-out', body: 'form' },
   { method: 'POST', template: '/account/orders/{order_code}/refund', body: 'form' },
   { method: 'POST', template: '/account/subscriptions/{subscription_id}/cancel', body: 'form' },
+  { method: 'GET', template: '/account/subscriptions/{subscription_id}/method' },
+  { method: 'POST', template: '/account/subscriptions/{subscription_id}/method', body: 'form' },
 ];
 
 /** Form fields the buyer pages read (docs/api.md, "Buyer pages": pay step, simulation page). */
@@ -58,6 +60,9 @@ const FORM_FIELDS = [
   'token',
   'reason',
   'when',
+  'card_token',
+  'card_payment_method_id',
+  'card_issuer_id',
 ];
 
 /**

@@ -5,6 +5,7 @@ import { schema } from '../../src/shared/db/index.js';
 import { seed } from '../helpers/app.js';
 import { createLink } from '../checkout/helpers.js';
 import { createIntegration, eventually } from '../events/helpers.js';
+import { csrfOf, signIn } from '../buyer-account/helpers.js';
 import {
   BOLETO_PAYER,
   connectMercadoPago,
@@ -164,6 +165,42 @@ describe('Mercado Pago: subscriptions bought through MP renew through MP', funct
       .map((r) => JSON.parse(r.body) as Delivered)
       .filter((b) => b.type === 'order.failed' && b.data.order?.code === created.data.order?.code);
     expect(failed).to.have.length(1);
+  });
+
+  it('renews by the card its buyer gave on the buyer’s page through MP’s fields, spending the single-use token', async () => {
+    const { seller, subscription } = await subscriber('pix');
+    const browser = await signIn(world.app, 'maria@example.com');
+    const form = await browser.get(`/account/subscriptions/${subscription.id}/method?lang=en`);
+    expect(form.status).to.equal(200);
+    // The checkout's own card fields and script, with the company's MP public key.
+    expect(form.body)
+      .to.include('data-mp-public-key')
+      .and.match(/mercadopago-card[^"]*\.js/);
+    expect(form.body).to.include('name="card_token"');
+    const path = `/account/subscriptions/${subscription.id}/method`;
+    const noCard = await browser.post(path, { _csrf: csrfOf(form.body), payment_method: 'credit_card' });
+    expect(noCard.status, 'a card switch without MP’s token').to.equal(400);
+    const switched = await browser.post(path, {
+      _csrf: csrfOf(form.body),
+      payment_method: 'credit_card',
+      card_token: world.mp.createCardToken(seller, { holder: 'APRO' }),
+      card_payment_method_id: 'visa',
+    });
+    expect(switched.status, switched.body.slice(0, 300)).to.equal(303);
+
+    await makeDue(world, subscription.id);
+    const created = await renewalOrder(world, subscription.id, 1);
+    expect(created.data.order?.payment_method).to.equal('credit_card');
+    const [payment] = world.mp
+      .paymentsOf(seller.userId)
+      .filter((p) => p.external_reference === created.data.order?.code);
+    expect(payment?.payment_method_id).to.equal('visa');
+    // The single-use token was spent: the subscription keeps the method, not the token.
+    const [row] = await world.app.ctx.db
+      .select({ method: schema.subscriptions.renewalMethod, card: schema.subscriptions.renewalCard })
+      .from(schema.subscriptions)
+      .where(eq(schema.subscriptions.id, subscription.id));
+    expect(row).to.deep.equal({ method: 'credit_card', card: null });
   });
 
   it('renews a boleto subscription with a boleto for the same payer', async () => {

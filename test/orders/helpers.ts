@@ -28,6 +28,8 @@ export interface PanelOrder {
   created_at: string;
   paid_at: string | null;
   refunded_at: string | null;
+  refund_requested_by: 'seller' | 'buyer' | null;
+  refund_reason: string | null;
   installments: number | null;
   pix: { copy_paste: string; expires_at: string } | null;
   boleto: { digitable_line: string; barcode: string; due_date: string; url: string } | null;

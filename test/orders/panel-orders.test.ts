@@ -85,6 +85,9 @@ describe('Panel: orders (list, get, refund)', () => {
       offer_code: offer.code,
       plan_code: null,
       refunded_at: null,
+      // Nobody asked for a refund (additive fields of the fifth round: who asked, and the buyer's reason).
+      refund_requested_by: null,
+      refund_reason: null,
       installments: 1,
       pix: null,
       boleto: null,
@@ -213,7 +216,13 @@ describe('Panel: orders (list, get, refund)', () => {
       const { order } = await checkout(app, t, offer.code, link.id);
       const res = await refund(order.code, t.panel_token);
       expect(res.status).to.equal(200);
-      expect(res.body).to.include({ code: order.code, status: 'refunded', paid_at: order.paid_at });
+      expect(res.body).to.include({
+        code: order.code,
+        status: 'refunded',
+        paid_at: order.paid_at,
+        refund_requested_by: 'seller',
+        refund_reason: null,
+      });
       expect(Date.parse(res.body.refunded_at ?? '')).to.be.a('number').and.not.NaN;
       expect(await refundEvents(order.code)).to.equal(1);
       const linkRead = await app.http.get<{ status: string }>(`/v1/payment-links/${link.id}`, {

@@ -175,7 +175,7 @@ function addressFields(
  * security code are the PSP's own fields (iframes its script mounts in these boxes), so they never
  * reach this page or this service; the script posts the token and the brand in the hidden inputs.
  */
-function cardFields(page: PageLocale, problems: FormProblems): SafeHtml {
+export function cardFields(page: PageLocale, problems: FormProblems): SafeHtml {
   const { t } = page;
   const problem = problems.card ?? problems.card_token ?? problems.card_payment_method_id;
   const box = (id: string, label: string) =>
@@ -196,6 +196,18 @@ function cardFields(page: PageLocale, problems: FormProblems): SafeHtml {
     <input type="hidden" name="card_issuer_id" value="" />
   </fieldset>`;
 }
+
+/** One `payment_method` radio button (the checkout's, and the buyer's renewal method form). */
+export const methodChoice = (m: PaymentMethod, label: string, checked: boolean): SafeHtml =>
+  html`<label class="choice"
+    ><input
+      type="radio"
+      id="payment_method-${m}"
+      name="payment_method"
+      value="${m}"
+      ${checked ? html` checked` : ''}
+    />${label}</label
+  >`;
 
 /** The page's own id of this payment: posted with the form, it becomes the order's code. */
 const attemptOf = (values: Record<string, string | null>): string => {
@@ -219,18 +231,7 @@ export function checkoutPage(
   const [firstMethod = 'credit_card'] = view.methods;
   const method = values.payment_method ?? firstMethod;
   const methodProblem = problems.payment_method;
-  const options = view.methods.map(
-    (m) =>
-      html`<label class="choice"
-        ><input
-          type="radio"
-          id="payment_method-${m}"
-          name="payment_method"
-          value="${m}"
-          ${method === m ? html` checked` : ''}
-        />${t.paymentMethods[m]}</label
-      >`,
-  );
+  const options = view.methods.map((m) => methodChoice(m, t.paymentMethods[m], method === m));
   const tokenizer = view.gateway.cardTokenizer;
   const tokenizes = tokenizer !== null && view.methods.includes('credit_card');
   const asksAddress = view.gateway.boletoPayer && view.methods.includes('boleto');

@@ -38,6 +38,8 @@ export interface EmailsWords {
     /** Who asked for the refund: the seller (panel, dashboard) or the buyer (their page, within the guarantee). */
     refundedBy: Record<'seller' | 'buyer', string>;
     refundReason: string;
+    /** A buyer's refund queued while the gateway did not answer (the order is still paid). */
+    refundQueued: string;
     emailsHeading: string;
     emailsCaption: string;
     none: string;
@@ -109,6 +111,7 @@ export const EMAILS_WORDS: Record<Language, EmailsWords> = {
       refunded: 'Reembolsado em',
       refundedBy: { seller: 'Pelo vendedor', buyer: 'Pelo comprador (direito de arrependimento)' },
       refundReason: 'Motivo do comprador',
+      refundQueued: 'Reembolso pedido pelo comprador, aguardando a operadora de pagamento, desde',
       emailsHeading: 'E-mails ao comprador',
       emailsCaption: 'E-mails enviados ao comprador sobre este pedido',
       none: 'Nenhum e-mail sobre este pedido.',
@@ -172,6 +175,7 @@ export const EMAILS_WORDS: Record<Language, EmailsWords> = {
       refunded: 'Refunded',
       refundedBy: { seller: 'By the seller', buyer: 'By the buyer (right of regret)' },
       refundReason: "Buyer's reason",
+      refundQueued: 'Refund asked by the buyer, waiting for the payment gateway, since',
       emailsHeading: 'E-mails to the buyer',
       emailsCaption: 'E-mails sent to the buyer about this order',
       none: 'No e-mail about this order.',

@@ -200,6 +200,10 @@ export function orderDetailPage(
                 .join(' · ')
             : false,
         )}
+        ${fact(
+          wo.refundQueued,
+          order.status === 'paid' && order.refundQueuedAt ? page.dateTime(order.refundQueuedAt) : false,
+        )}
         ${fact(wo.refundReason, order.refundReason ?? false)}
       </dl>
       ${data.invoice ?? ''}

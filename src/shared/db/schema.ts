@@ -167,6 +167,19 @@ export const paymentLinks = pgTable('payment_links', {
   ...clockStamps(),
 });
 
+/** The methods a subscription may renew by, as its buyer chooses on the buyer's page. */
+export const RENEWAL_METHODS = ['pix', 'credit_card'] as const;
+export type RenewalMethod = (typeof RENEWAL_METHODS)[number];
+
+/** A card token a PSP's browser script made (single use at the PSP): never the card's number. */
+export interface RenewalCard {
+  token: string;
+  payment_method_id: string;
+  issuer_id: string | null;
+  /** When the buyer gave it (ISO 8601): a PSP's token is valid for a few days only. */
+  stored_at: string;
+}
+
 export const subscriptions = pgTable('subscriptions', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   companyId: id64('company_id').notNull(),
@@ -188,6 +201,10 @@ export const subscriptions = pgTable('subscriptions', {
   failedCharges: integer('failed_charges').notNull().default(0),
   /** When the next retry of a past_due subscription's renewal is due (0703). */
   nextRetryAt: ts('next_retry_at'),
+  /** How it renews, as its buyer chose; null: as its first purchase was paid (0942). */
+  renewalMethod: text('renewal_method', { enum: RENEWAL_METHODS }),
+  /** The card a PSP tokenized in the buyer's browser for its renewals, until one spends it (0942). */
+  renewalCard: jsonb('renewal_card').$type<RenewalCard>(),
 });
 
 export const orders = pgTable('orders', {
@@ -232,6 +249,8 @@ export const orders = pgTable('orders', {
   /** Who asked for the refund (`seller`: the panel; `buyer`: the buyer's page) and the buyer's reason (0940). */
   refundRequestedBy: text('refund_requested_by', { enum: ['seller', 'buyer'] }),
   refundReason: text('refund_reason'),
+  /** When a buyer's refund was queued because the gateway did not answer; the order stays paid until it does (0943). */
+  refundQueuedAt: ts('refund_queued_at'),
 });
 
 /** Buyer e-mails (lower-cased) a company has seen at its checkout, per mode (0501): `lead.created` once each. */
