@@ -50,6 +50,11 @@ async function record(
   livemode = false,
 ) {
   const productId = tenant.products[0]?.id ?? null;
+  // An event's created_at has millisecond precision and the list breaks ties by id, not by write
+  // order: events recorded in one millisecond may list either way. The tests that expect recording
+  // order record each in a millisecond of its own.
+  const previous = Date.now();
+  while (Date.now() === previous) await new Promise<void>((resolve) => setImmediate(resolve));
   return engine.app.ctx.db.transaction(
     async (tx) =>
       (

@@ -95,8 +95,19 @@ export class MetaCapiStandIn {
     return this.requests.flatMap((r) => r.events.map((e) => ({ ...e, testEventCode: r.testEventCode })));
   }
 
-  private refuse(status: number, message: string, code = 100) {
+  /**
+   * What it refused for one pixel: the suite's database holds other tests' pixels, whose conversions
+   * any test's delivery worker sends to its own stand-in, with their own tokens.
+   */
+  refusedFor(pixelId: string): string[] {
+    return this.refusals.filter((r) => r.pixelId === pixelId).map((r) => r.message);
+  }
+
+  private readonly refusals: { pixelId: string | undefined; message: string }[] = [];
+
+  private refuse(status: number, message: string, code = 100, pixelId?: string) {
     this.refused.push(message);
+    this.refusals.push({ pixelId, message });
     // [Using the API] errors come as a Graph API error object.
     return { status, body: { error: { message, type: 'OAuthException', code, fbtrace_id: 'standin' } } };
   }
@@ -109,28 +120,30 @@ export class MetaCapiStandIn {
     const path = /^\/(v\d+\.\d+)\/(\d+)\/events$/.exec(url.pathname);
     if (req.method !== 'POST' || !path)
       return this.refuse(404, `unknown path ${req.method} ${url.pathname}`, 803);
+    const pixelId = path[2];
     // strict: a JSON body.
-    if (!/^application\/json\b/.test(req.headers['content-type'] ?? '')) return this.refuse(400, 'not JSON');
+    if (!/^application\/json\b/.test(req.headers['content-type'] ?? ''))
+      return this.refuse(400, 'not JSON', 100, pixelId);
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw) as Record<string, unknown>;
     } catch {
-      return this.refuse(400, 'body is not JSON');
+      return this.refuse(400, 'body is not JSON', 100, pixelId);
     }
     // [Using the API] access_token is required (body or query); a wrong one is OAuthException 190.
     const token = body.access_token ?? url.searchParams.get('access_token');
-    if (token !== this.accessToken) return this.refuse(401, 'Invalid OAuth access token', 190);
+    if (token !== this.accessToken) return this.refuse(401, 'Invalid OAuth access token', 190, pixelId);
     // [Using the API] data: an array of at most 1,000 events (strict: at least one).
     const data = body.data;
     if (!Array.isArray(data) || data.length === 0 || data.length > 1000)
-      return this.refuse(400, 'data must be 1-1000 events');
+      return this.refuse(400, 'data must be 1-1000 events', 100, pixelId);
     const testCode = body.test_event_code;
     // [Test events] test_event_code is a string.
     if (testCode !== undefined && typeof testCode !== 'string')
-      return this.refuse(400, 'test_event_code must be a string');
+      return this.refuse(400, 'test_event_code must be a string', 100, pixelId);
     for (const event of data as Record<string, unknown>[]) {
       const problem = this.problemOf(event);
-      if (problem) return this.refuse(400, problem);
+      if (problem) return this.refuse(400, problem, 100, pixelId);
     }
     this.requests.push({
       pixelId: path[2] ?? '',
