@@ -223,13 +223,27 @@ const GIVEN_FIELDS = [
 
 const linkColumns = getTableColumns(paymentLinks);
 
+/** The casts of the link's column types, written out: SQL text never comes from a string. */
+const CASTS: Partial<Record<string, SQL>> = {
+  text: sql`text`,
+  'text[]': sql`text[]`,
+  bigint: sql`bigint`,
+  integer: sql`integer`,
+  boolean: sql`boolean`,
+  jsonb: sql`jsonb`,
+  'timestamp with time zone': sql`timestamptz`,
+};
+
 /**
  * A value, cast so PostgreSQL need not guess its type. As in Drizzle's own prepared inserts, the
  * driver encodes it (a Date, an object as JSON, an array as a PostgreSQL array): a column encoder
  * would refuse a null.
  */
-const typedPlaceholder = (name: string, column: (typeof linkColumns)[keyof typeof linkColumns]): SQL =>
-  sql`${sql.placeholder(name)}::${sql.raw(column.getSQLType())}`;
+const typedPlaceholder = (name: string, column: (typeof linkColumns)[keyof typeof linkColumns]): SQL => {
+  const type = CASTS[column.getSQLType()];
+  if (!type) throw new Error(`no cast written for a ${column.getSQLType()} column (${column.name})`);
+  return sql`${sql.placeholder(name)}::${type}`;
+};
 
 /**
  * One statement that finds the offer or plan (the company's own, on sale: the catalog's rule) and
