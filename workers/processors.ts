@@ -10,15 +10,17 @@ import { expireDueLink } from '../src/payment-links/expiry.js';
 import type { AppContext } from '../src/shared/context.js';
 import type { LaneRunOptions } from '../src/webhooks/lane-runner.js';
 import { runDeliveryJob, runLaneJob, runRelayJob } from '../src/webhooks/jobs.js';
-import { relayEvents } from '../src/webhooks/relay.js';
+import { idsOfKinds, relayEvents } from '../src/webhooks/relay.js';
 import { runRecovery } from '../src/webhooks/recovery.js';
 import { purgeExpiredSessions } from '../src/dashboard/sessions.js';
 import type { Sweeps } from '../src/sweeps/sweep.js';
+import { EMAILED_EVENT_KINDS } from '../src/emails/kinds.js';
 import { queueEmails } from '../src/emails/relay.js';
 import { sendEmail } from '../src/emails/send.js';
 import type { Mailer } from '../src/emails/transport.js';
 import { pruneExpired } from '../src/webhooks/retention.js';
 import { queueInvoices } from '../src/invoices/feed.js';
+import { INVOICE_EVENT_KINDS } from '../src/invoices/repository.js';
 import { advanceInvoice } from '../src/invoices/issue.js';
 
 const RENEWAL_CLOCK_TOLERANCE_MS = 5000;
@@ -108,12 +110,13 @@ export function buildProcessors(
 ): { [Q in QueueKey]: ProcessorOf<Q> } {
   return {
     outbox: async (job) => {
-      const data = payload('outbox', job);
-      const relayed = await runRelayJob(ctx, data);
+      const { result, liveEvents } = await runRelayJob(ctx, payload('outbox', job));
       // The same events' e-mails to buyers, once their webhooks are on their way, and their invoices.
-      await queueEmails(ctx, [data.eventId, ...(data.eventIds ?? [])]);
-      await queueInvoices(ctx, [data.eventId, ...(data.eventIds ?? [])]);
-      return relayed;
+      // Only live events of the kinds each step handles go on (the fan-out read their kinds): each
+      // step checks them again, and a job of other events costs it no statement.
+      await queueEmails(ctx, idsOfKinds(liveEvents, EMAILED_EVENT_KINDS));
+      await queueInvoices(ctx, idsOfKinds(liveEvents, INVOICE_EVENT_KINDS));
+      return result;
     },
     invoices: async (job, token) => {
       const { invoiceId, round } = payload('invoices', job);

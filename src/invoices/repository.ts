@@ -62,10 +62,13 @@ const toRow = (r: RawInvoice): InvoiceRow => ({
   message: r.message,
 });
 
+/** The kinds of the order events an invoice follows: a payment starts it, a refund or chargeback cancels it. */
+export const INVOICE_EVENT_KINDS = ['order.paid', 'order.refunded', 'order.chargeback'] as const;
+
 /** The order events an invoice follows, as the relay reads them. */
 export interface InvoiceEventFact {
   eventId: string;
-  type: 'order.paid' | 'order.refunded' | 'order.chargeback';
+  type: (typeof INVOICE_EVENT_KINDS)[number];
   companyId: number;
   orderCode: string;
 }

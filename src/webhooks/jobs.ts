@@ -6,20 +6,24 @@ import { randomBase62 } from '../shared/ids.js';
 import { AttemptFailedError } from './failed-jobs.js';
 import { requestAnotherAttempt, wakeDeliveryLane } from './another-attempt.js';
 import { runLane, type LaneRunOptions } from './lane-runner.js';
-import { relayEvents } from './relay.js';
+import { relayEvents, type LiveEvent } from './relay.js';
 
 /**
- * The outbox job: relay its events (fan out, wake the lanes that send them). A failed outbox job left by
- * the engine before delivery lanes (it made first attempts itself), retried from Bull Board, asks
- * for one more attempt of the deliveries it names.
+ * The outbox job: relay its events (fan out, wake the lanes that send them); `liveEvents` are those of
+ * them that are live and not test events, for the after-sale steps. A failed outbox job left by the
+ * engine before delivery lanes (it made first attempts itself), retried from Bull Board, asks for one
+ * more attempt of the deliveries it names.
  */
-export async function runRelayJob(ctx: AppContext, data: JobOf<'outbox'>): Promise<JobResults['outbox']> {
+export async function runRelayJob(
+  ctx: AppContext,
+  data: JobOf<'outbox'>,
+): Promise<{ result: JobResults['outbox']; liveEvents: LiveEvent[] }> {
   if (data.failedDeliveries) {
     for (const deliveryId of data.failedDeliveries) await requestAnotherAttempt(ctx, deliveryId);
-    return { relayed: false };
+    return { result: { relayed: false }, liveEvents: [] };
   }
-  await relayEvents(ctx, [data.eventId, ...(data.eventIds ?? [])]);
-  return { relayed: true };
+  const liveEvents = await relayEvents(ctx, [data.eventId, ...(data.eventIds ?? [])]);
+  return { result: { relayed: true }, liveEvents };
 }
 
 /**

@@ -26,6 +26,17 @@ export interface FanOutResult {
   filtered: Array<{ integrationId: number; count: number }>;
   /** Lanes woken for the new deliveries; those with `enqueue` need their job added. */
   lanes: LaneWake[];
+  /**
+   * Of the asked-for events, claimed now or before, those of live mode that are not test events,
+   * with their kind: the only ones the after-sale steps (buyer e-mail, service invoices) look at.
+   */
+  liveEvents: LiveEvent[];
+}
+
+/** A live, non-test event the relay was asked for: what the after-sale steps choose by. */
+export interface LiveEvent {
+  id: string;
+  type: string;
 }
 
 /**
@@ -48,6 +59,7 @@ export async function fanOutEvents(db: Executor, eventIds: string[], limit = 100
     deliveries: number;
     lanes: Array<{ integration_id: number; generation: string | number; enqueue: boolean }> | null;
     filtered: Array<{ integration_id: number; count: number }> | null;
+    live_events: LiveEvent[] | null;
   }>(db, 'webhooks_fan_out', fanOutSql(eventIds, limit));
   const row = result.rows[0];
   return {
@@ -59,6 +71,7 @@ export async function fanOutEvents(db: Executor, eventIds: string[], limit = 100
       generation: toId(l.generation),
       enqueue: l.enqueue,
     })),
+    liveEvents: row?.live_events ?? [],
   };
 }
 
@@ -68,7 +81,9 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
       -- By primary key alone. Given "relayed_at IS NULL" here, the planner ANDs the key lookups with
       -- a bitmap of the whole unclaimed-events index, dead entries included (every event claimed
       -- since the last vacuum): a cost that grew with the rate until autovacuum came by.
-      SELECT company_id, seq, relayed_at FROM events WHERE id = ANY(${sql.param(eventIds)}::text[])
+      -- Its kind and mode too: the after-sale steps read them here rather than look the events up again.
+      SELECT id, company_id, seq, relayed_at, type, livemode AND NOT test AS live
+        FROM events WHERE id = ANY(${sql.param(eventIds)}::text[])
     ), target AS (
       -- An event already claimed asks for nothing more: its relay costs one primary-key lookup.
       SELECT company_id, max(seq) AS upto FROM asked WHERE relayed_at IS NULL GROUP BY company_id
@@ -86,9 +101,12 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
     ), claimed AS (
       -- By the rows' physical addresses (they are locked, so they stay put): joined to the CTE, the
       -- planner reads the whole table (a hash join over a sequential scan, milliseconds per statement
-      -- once the table holds a backlog); by primary key, each row costs an index descent again.
+      -- once the table holds a backlog); by primary key, each row costs an index descent again. No
+      -- "relayed_at IS NULL" here: the rows were locked unclaimed, and with it the planner walked the
+      -- unclaimed-events index again (every entry claimed since the last vacuum) instead of going to
+      -- the addresses.
       UPDATE events e SET relayed_at = clock_timestamp()
-       WHERE e.ctid = ANY(ARRAY(SELECT ctid FROM claimable)) AND e.relayed_at IS NULL
+       WHERE e.ctid = ANY(ARRAY(SELECT ctid FROM claimable))
    RETURNING e.id, e.seq, e.company_id, e.type, e.livemode, e.product_id, e.integration_id, e.payload
     ), matched AS (
       SELECT c.id, c.seq, i.id AS integration_id,
@@ -127,7 +145,8 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
                                               'enqueue', enqueue)) FROM woken) AS lanes,
            (SELECT json_agg(json_build_object('integration_id', integration_id, 'count', n))
               FROM (SELECT integration_id, count(*)::int AS n FROM matched WHERE NOT passes
-                     GROUP BY integration_id) f) AS filtered`;
+                     GROUP BY integration_id) f) AS filtered,
+           (SELECT json_agg(json_build_object('id', id, 'type', type)) FROM asked WHERE live) AS live_events`;
 }
 
 /** Events committed more than `graceMs` ago that no relay has claimed, oldest first. */
