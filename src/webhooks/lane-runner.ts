@@ -65,6 +65,16 @@ const IDLE_POLL_MS = [20, 50, 100, 200, 400, 800];
  * as a relay in this process nudges the runner, or at the runner's next idle look (20–200 ms).
  */
 const LINGER_MS = 500;
+/**
+ * How often a runner reads its lane's first attempts from the oldest. Between such reads it reads
+ * on from the newest first attempt it has read: the index of pending deliveries keeps the entries of
+ * every delivery sent since the last vacuum, which a read from the oldest walks over (about 1.4 ms a
+ * read with 150,000 of them, at every read). Nothing is missed by reading on: the fan-out numbers an
+ * integration's new deliveries after every delivery committed before it, since fan-outs of one
+ * company wait for one another (their claims lock the same events). What the full read is for is a
+ * delivery made due again with an old id: a skipped one reopened by a recovery or a resend.
+ */
+const FULL_READ_EVERY_MS = 1000;
 
 /** The runners this process is running, by database handle and integration: a relay here nudges them. */
 const localRunners = new WeakMap<object, Map<number, Set<LaneRunner>>>();
@@ -129,6 +139,10 @@ class LaneRunner {
   private sliceStartedAt = Date.now();
   /** When a read last brought deliveries (or the run started): an idle runner lingers from then. */
   private lastBroughtAt = Date.now();
+  /** The newest first attempt read so far: every pending one before it was read too. */
+  private readFloor = 0;
+  /** When the last read from the lane's oldest first attempt started. */
+  private fullReadAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ctx: AppContext,
@@ -239,6 +253,8 @@ class LaneRunner {
   private async read(): Promise<void> {
     let batch: LaneBatch | undefined;
     const nudgesBefore = this.nudges;
+    const startedAt = Date.now();
+    const full = startedAt - this.fullReadAt >= FULL_READ_EVERY_MS;
     try {
       const skip = [...this.unrecorded, ...this.buffer.map((d) => d.id)];
       batch = await readLaneBatch(
@@ -248,6 +264,7 @@ class LaneRunner {
         this.options.leaseMs,
         skip,
         this.fetchSize,
+        full ? 0 : this.readFloor,
       );
     } catch (err) {
       this.failure ??= err;
@@ -277,6 +294,11 @@ class LaneRunner {
       return;
     }
     if (batch.deliveries.length > 0) this.lastBroughtAt = Date.now();
+    if (full) this.fullReadAt = startedAt;
+    // The read returns first attempts in id order from its start: all of them up to the newest it
+    // returned were read (or are buffered or in flight).
+    for (const delivery of batch.deliveries)
+      if (delivery.attempts === 0) this.readFloor = Math.max(this.readFloor, delivery.id);
     this.buffer.push(...batch.deliveries);
     // A retry that came due may be older than what is buffered: keep commit order.
     this.buffer.sort((a, b) => a.id - b.id);

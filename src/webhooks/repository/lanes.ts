@@ -137,6 +137,7 @@ export interface LaneBatch {
  * The lane's next due deliveries (at most `limit`, leaving out `skipIds`: those in flight or
  * already read), the integration's sending facts and the lane's wake counter, in one statement
  * that also renews the runner's claim. Undefined when the runner no longer holds the lane.
+ * First attempts are read from the one after `afterId` on (0: from the lane's oldest).
  */
 export async function readLaneBatch(
   db: Executor,
@@ -145,6 +146,7 @@ export async function readLaneBatch(
   leaseMs: number,
   skipIds: number[],
   limit: number,
+  afterId = 0,
 ): Promise<LaneBatch | undefined> {
   const skip = sql`${sql.param(skipIds)}::bigint[]`;
   const result = await executeNamed<
@@ -171,7 +173,7 @@ export async function readLaneBatch(
     ), due AS (
       (SELECT d.id, d.event_id, d.attempts FROM deliveries d
         WHERE d.integration_id = ${integrationId} AND d.status = 'pending' AND d.attempts = 0
-          AND d.id <> ALL(${skip})
+          AND d.id > ${afterId} AND d.id <> ALL(${skip})
         ORDER BY d.id LIMIT ${limit})
       UNION ALL
       (SELECT d.id, d.event_id, d.attempts FROM deliveries d
