@@ -29,6 +29,7 @@ import {
 } from '../src/sweeps/sweep.js';
 import { createMailer } from '../src/emails/transport.js';
 import { buildProcessors } from './processors.js';
+import { warmUpEngine } from '../src/webhooks/warm-up.js';
 import { installGateways } from '../src/gateways/install.js';
 
 export interface RunningWorkers {
@@ -67,6 +68,11 @@ export interface WorkerOptions {
   laneLingerMs?: number;
   /** How long `close` waits for jobs in progress (default: WEBHOOK_TIMEOUT_MS + 5 s). */
   closeGraceMs?: number;
+  /**
+   * Database connections to open and ready (`warmUpEngine`) before taking jobs: the Procfile worker
+   * readies its whole pool. None unless given (tests start many workers beside one another).
+   */
+  warmConnections?: number;
 }
 
 /**
@@ -130,6 +136,17 @@ export async function startWorkers(
   };
   const missing = QUEUE_KEYS.filter((key) => typeof processors[key] !== 'function');
   if (missing.length > 0) throw new Error(`no processor registered for queue(s): ${missing.join(', ')}`);
+  if (options.warmConnections) {
+    // Not a reason to stay down: connections it could not ready open on demand, as without it.
+    await warmUpEngine(ctx, options.warmConnections).then(
+      (ms) =>
+        ctx.logger.info(
+          { connections: options.warmConnections, ms: Math.round(ms) },
+          'database connections ready',
+        ),
+      (err: unknown) => ctx.logger.warn({ err }, 'database connections not readied; they open on demand'),
+    );
+  }
 
   const workers = QUEUE_KEYS.map((key) => {
     // Tracing on: consumer spans continue the producer's trace.

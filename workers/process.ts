@@ -7,7 +7,9 @@ import { startWorkers } from './index.js';
 
 /** Procfile `worker` (through workers/main.ts): every BullMQ worker, no HTTP. */
 const runtime = await boot({ mail: true });
-const workers = await startWorkers(runtime.ctx, runtime.stores.redis);
+const workers = await startWorkers(runtime.ctx, runtime.stores.redis, {
+  warmConnections: runtime.ctx.pool.options.max,
+});
 const { port: metricsPort, token: metricsToken } = runtime.ctx.config.metrics;
 const metrics =
   metricsPort !== undefined && metricsToken

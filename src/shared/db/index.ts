@@ -35,6 +35,31 @@ export function statementName(db: Db, name: string): string {
   return unnamedStatements.has(db) ? '' : name;
 }
 
+/**
+ * Checks out `count` of the pool's connections at once (opening those it lacks) and runs `use` on
+ * each through a handle of its own, then returns them to the pool. A named statement prepared
+ * through such a handle stays prepared on its connection for the pool's later queries; behind a
+ * transaction-mode pooler, statements stay unnamed as on `db`.
+ */
+export async function onEachConnection(
+  database: { db: Db; pool: pg.Pool },
+  count: number,
+  use: (db: Db) => Promise<void>,
+): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: count }, () => database.pool.connect()));
+  try {
+    await Promise.all(
+      clients.map((client) => {
+        const db = drizzle({ client, schema });
+        if (unnamedStatements.has(database.db)) unnamedStatements.add(db);
+        return use(db);
+      }),
+    );
+  } finally {
+    for (const client of clients) client.release();
+  }
+}
+
 export function createDatabase(url: string, max = 20, options: DatabaseOptions = {}): Database {
   // A request never waits long for a connection: an unreachable server is a 503 within seconds.
   const pool = new pg.Pool({
