@@ -143,8 +143,10 @@ describe('The buyer’s page: a refund asked while the gateway is down is queued
       `UPDATE orders SET refund_queued_at = refund_queued_at - interval '1 minute' WHERE code = $1`,
       [code],
     );
+    // This sweep, or the engine's scheduled one if it came first: one of them adds the job again.
     const report = await sweepOnce(world.app.ctx);
-    expect(report.refunds).to.be.at.least(1);
+    const readded = report.refunds >= 1 || (await queue.getJob(`refund-${code}`)) !== undefined;
+    expect(readded, 'a sweep added the job again').to.equal(true);
     const refunded = await eventually(
       async () => {
         const order = (
