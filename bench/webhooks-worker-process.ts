@@ -84,9 +84,10 @@ if (mode === 'bare') {
   const owned = createContext(config, createLogger(config.logLevel), stores, 20);
   // As the Procfile's worker does: its pool readied before it takes jobs.
   const startedAt = performance.now();
-  const workers = await startWorkers(owned.ctx, stores.redis, { warmConnections: 20 });
+  const poolSize = owned.ctx.pool.options.max;
+  const workers = await startWorkers(owned.ctx, stores.redis, { warmConnections: poolSize });
   process.stderr.write(
-    `engine worker: started in ${(performance.now() - startedAt).toFixed(0)} ms, its 20 database connections readied first\n`,
+    `engine worker: started in ${(performance.now() - startedAt).toFixed(0)} ms, its ${poolSize} database connections readied first\n`,
   );
   close = async () => {
     await workers.close();

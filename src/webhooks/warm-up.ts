@@ -10,7 +10,7 @@ import { readLaneBatch } from './repository/lanes.js';
  * to do: no event asked, no lane held, no attempt given, so nothing is written. PostgreSQL then has
  * started the sessions, loaded the tables' descriptions and prepared the statements. A fresh worker
  * without it paid all of that, connection by connection, in its first seconds of traffic, while
- * events waited (docs/benchmarks.md, "A worker's first seconds"). Returns how long it took, in ms.
+ * events waited (docs/webhooks.md, "A worker's first seconds"). Returns how long it took, in ms.
  */
 export async function warmUpEngine(
   ctx: Pick<AppContext, 'db' | 'pool' | 'config'>,

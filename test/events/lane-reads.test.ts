@@ -27,16 +27,20 @@ describe('delivery lane reads', function () {
         secret: SECRET,
         events: ['lead.created'],
       });
+      const laneOf = async () =>
+        (
+          await engine.app.ctx.db
+            .select()
+            .from(schema.deliveryLanes)
+            .where(eq(schema.deliveryLanes.integrationId, integrationId))
+        )[0];
       const emitLead = (note: string) =>
         emit(engine.app, { companyId: tenant.company.id, type: 'lead.created', productId: null, note });
       const first = await emitLead('first');
       await receiver.waitFor(1);
       for (const note of ['second', 'third']) await emitLead(note);
       await receiver.waitFor(3);
-      const [lane] = await engine.app.ctx.db
-        .select()
-        .from(schema.deliveryLanes)
-        .where(eq(schema.deliveryLanes.integrationId, integrationId));
+      const lane = await laneOf();
       expect(lane?.owner, 'the runner still holds its lane').to.be.a('string');
 
       // The oldest delivery, as one skipped while the integration was off: pending again, never
@@ -49,10 +53,7 @@ describe('delivery lane reads', function () {
       expect(await requestAnotherAttempt(engine.app.ctx, oldest?.id ?? 0)).to.equal('requeued');
       await receiver.waitFor(4, 5_000);
       expect(receiver.requests[3]?.headers['webhook-id']).to.equal(first);
-      const [after] = await engine.app.ctx.db
-        .select()
-        .from(schema.deliveryLanes)
-        .where(eq(schema.deliveryLanes.integrationId, integrationId));
+      const after = await laneOf();
       expect(after?.owner, 'sent by the same run').to.equal(lane?.owner);
       expect(after?.generation).to.equal(lane?.generation);
     } finally {
