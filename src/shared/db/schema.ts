@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -341,6 +342,16 @@ export const events = pgTable('events', {
   traceContext: jsonb('trace_context').$type<TraceCarrier>(),
   /** When the e-mail relay queued the event's e-mails; null until then (0920). */
   emailsAt: ts('emails_at'),
+});
+
+/**
+ * Events no relay has claimed yet, one row each: written with the event (a trigger), deleted by the
+ * claim (0960). Small whatever the size of `events`, so the claim's reads stay cheap.
+ */
+export const eventOutbox = pgTable('event_outbox', {
+  seq: bigint('seq', { mode: 'number' }).primaryKey(),
+  companyId: id64('company_id').notNull(),
+  eventId: text('event_id').notNull(),
 });
 
 export const deliveries = pgTable('deliveries', {

@@ -239,9 +239,8 @@ export async function firstAttemptsOutstanding(
   until: Date,
 ): Promise<number> {
   const result = await db.execute<{ outstanding: number }>(sql`
-    SELECT (SELECT count(*) FROM events e
-             WHERE e.relayed_at IS NULL AND e.company_id = ${companyId}
-               AND e.created_at <= ${until.toISOString()})::int
+    SELECT (SELECT count(*) FROM event_outbox o JOIN events e ON e.id = o.event_id
+             WHERE o.company_id = ${companyId} AND e.created_at <= ${until.toISOString()})::int
          + (SELECT count(*) FROM deliveries d
              WHERE d.integration_id = ${integrationId} AND d.status = 'pending' AND d.attempts = 0)::int
            AS outstanding`);

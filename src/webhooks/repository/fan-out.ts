@@ -78,35 +78,33 @@ export async function fanOutEvents(db: Executor, eventIds: string[], limit = 100
 function fanOutSql(eventIds: string[], limit: number): SQL {
   return sql`
     WITH asked AS MATERIALIZED (
-      -- By primary key alone. Given "relayed_at IS NULL" here, the planner ANDs the key lookups with
-      -- a bitmap of the whole unclaimed-events index, dead entries included (every event claimed
-      -- since the last vacuum): a cost that grew with the rate until autovacuum came by.
-      -- Its kind and mode too: the after-sale steps read them here rather than look the events up again.
+      -- By primary key. Its kind and mode too: the after-sale steps read them here rather than look
+      -- the events up again.
       SELECT id, company_id, seq, relayed_at, type, livemode AND NOT test AS live
         FROM events WHERE id = ANY(${sql.param(eventIds)}::text[])
     ), target AS (
       -- An event already claimed asks for nothing more: its relay costs one primary-key lookup.
       SELECT company_id, max(seq) AS upto FROM asked WHERE relayed_at IS NULL GROUP BY company_id
     ), claimable AS (
-      -- Per company, a range scan of its unclaimed events up to the newest asked for, which stops
-      -- at the limit: joined to the whole index of unclaimed events instead, the planner walks all
-      -- of them (every company's backlog) whenever fewer than the limit are claimable.
-      SELECT c.ctid, c.seq FROM target t CROSS JOIN LATERAL (
-        SELECT e.ctid, e.seq FROM events e
-         WHERE e.company_id = t.company_id AND e.seq <= t.upto AND e.relayed_at IS NULL
-         ORDER BY e.seq LIMIT ${limit}
+      -- Per company, a range scan of its outbox rows up to the newest asked for, which stops at the
+      -- limit. The outbox holds only unclaimed events (and, until the sweep's vacuum, the dead rows of
+      -- those claimed since), so this reads a few pages whatever the size of \`events\`.
+      SELECT c.seq, c.event_id FROM target t CROSS JOIN LATERAL (
+        SELECT o.seq, o.event_id FROM event_outbox o
+         WHERE o.company_id = t.company_id AND o.seq <= t.upto
+         ORDER BY o.seq LIMIT ${limit}
            FOR UPDATE
       ) c
        ORDER BY c.seq LIMIT ${limit}
+    ), taken AS (
+      DELETE FROM event_outbox o WHERE o.seq = ANY(ARRAY(SELECT seq FROM claimable))
+   RETURNING o.event_id
     ), claimed AS (
-      -- By the rows' physical addresses (they are locked, so they stay put): joined to the CTE, the
-      -- planner reads the whole table (a hash join over a sequential scan, milliseconds per statement
-      -- once the table holds a backlog); by primary key, each row costs an index descent again. No
-      -- "relayed_at IS NULL" here: the rows were locked unclaimed, and with it the planner walked the
-      -- unclaimed-events index again (every entry claimed since the last vacuum) instead of going to
-      -- the addresses.
+      -- By primary key, as an array (one index descent per event, whatever the planner guesses of the
+      -- CTE's size). "relayed_at IS NULL": an event a relay claimed before the outbox existed (while
+      -- a deployment rolls) is not fanned out twice.
       UPDATE events e SET relayed_at = clock_timestamp()
-       WHERE e.ctid = ANY(ARRAY(SELECT ctid FROM claimable))
+       WHERE e.id = ANY(ARRAY(SELECT event_id FROM taken)) AND e.relayed_at IS NULL
    RETURNING e.id, e.seq, e.company_id, e.type, e.livemode, e.product_id, e.integration_id, e.payload
     ), matched AS (
       SELECT c.id, c.seq, i.id AS integration_id,
@@ -139,7 +137,7 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
     ), woken AS (
       ${WAKE_LANES_SET(sql`SELECT DISTINCT integration_id FROM inserted ORDER BY integration_id`)}
     )
-    SELECT (SELECT count(*) FROM claimed)::int AS claimed,
+    SELECT (SELECT count(*) FROM taken)::int AS claimed,
            (SELECT count(*) FROM inserted)::int AS deliveries,
            (SELECT json_agg(json_build_object('integration_id', integration_id, 'generation', generation,
                                               'enqueue', enqueue)) FROM woken) AS lanes,
@@ -152,16 +150,26 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
 /** Events committed more than `graceMs` ago that no relay has claimed, oldest first. */
 export async function unrelayedEvents(db: Executor, graceMs: number, limit: number): Promise<string[]> {
   const result = await db.execute<{ id: string }>(sql`
-    SELECT id FROM events
-     WHERE relayed_at IS NULL AND created_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000})
-     ORDER BY seq LIMIT ${limit}`);
+    SELECT o.event_id AS id FROM event_outbox o JOIN events e ON e.id = o.event_id
+     WHERE e.created_at < clock_timestamp() - make_interval(secs => ${graceMs / 1000})
+     ORDER BY o.seq LIMIT ${limit}`);
   return result.rows.map((r) => r.id);
 }
 
 /** Seconds since the oldest committed event that no relay has claimed (0 when there is none). */
 export async function oldestUnrelayedAgeSeconds(db: Executor): Promise<number> {
   const result = await db.execute<{ age: number | string | null }>(sql`
-    SELECT EXTRACT(EPOCH FROM clock_timestamp() - created_at) AS age
-      FROM events WHERE relayed_at IS NULL ORDER BY seq LIMIT 1`);
+    SELECT EXTRACT(EPOCH FROM clock_timestamp() - e.created_at) AS age
+      FROM event_outbox o JOIN events e ON e.id = o.event_id ORDER BY o.seq LIMIT 1`);
   return Number(result.rows[0]?.age ?? 0);
+}
+
+/**
+ * Vacuums the outbox: each claim deletes its rows, and until a vacuum their dead index entries stay
+ * in the way of the next claims' reads. The table holds only events in flight, so this takes
+ * milliseconds; the sweep runs it every OUTBOX_SWEEP_MS, autovacuum or not. SKIP_LOCKED: another
+ * worker's vacuum already running is enough.
+ */
+export async function vacuumOutbox(db: Executor): Promise<void> {
+  await db.execute(sql`VACUUM (SKIP_LOCKED) event_outbox`);
 }
