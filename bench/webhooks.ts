@@ -448,7 +448,7 @@ async function drain(
   ).catch(async (err: unknown) => {
     // Where the rest is: unrelayed events, pending deliveries, the lane's state.
     const state = await ctx.pool.query(
-      `SELECT (SELECT count(*) FROM events WHERE relayed_at IS NULL) AS unrelayed,
+      `SELECT (SELECT count(*) FROM event_outbox) AS unrelayed,
               (SELECT count(*) FROM deliveries WHERE status = 'pending') AS pending,
               (SELECT json_agg(l) FROM delivery_lanes l) AS lanes, clock_timestamp() AS now`,
     );
@@ -597,7 +597,7 @@ async function compareTracing(): Promise<void> {
   // Each backlog starts from empty delivery tables: left to grow by a backlog a round, they make
   // every round slower than the one before, whichever side it ran.
   const freshRound = async (tracedRound: boolean): Promise<Rate> => {
-    await ctx.pool.query('TRUNCATE delivery_attempts, deliveries, events');
+    await ctx.pool.query('TRUNCATE delivery_attempts, deliveries, event_outbox, events');
     return engineRound(1, tracedRound);
   };
   for (let round = 1; round <= ROUNDS; round++) {

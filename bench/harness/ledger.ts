@@ -88,7 +88,7 @@ export class Ledger {
       `SELECT id, company_id, type, extract(epoch FROM created_at) * 1000 AS created_ms FROM events`,
     );
     const state = await this.db.query<{ unrelayed: string; pending: string }>(
-      `SELECT (SELECT count(*) FROM events WHERE relayed_at IS NULL) AS unrelayed,
+      `SELECT (SELECT count(*) FROM event_outbox) AS unrelayed,
               (SELECT count(*) FROM deliveries WHERE status = 'pending') AS pending`,
     );
     let events = 0;
