@@ -1,7 +1,7 @@
 import type { AppContext } from '../shared/context.js';
 import { onEachConnection } from '../shared/db/index.js';
 import { recordAttempts } from './repository/attempts.js';
-import { fanOutEvents } from './repository/fan-out.js';
+import { fanOutEvents, vacuumOutbox } from './repository/fan-out.js';
 import { readLaneBatch } from './repository/lanes.js';
 
 /**
@@ -10,7 +10,8 @@ import { readLaneBatch } from './repository/lanes.js';
  * to do: no event asked, no lane held, no attempt given, so nothing is written. PostgreSQL then has
  * started the sessions, loaded the tables' descriptions and prepared the statements. A fresh worker
  * without it paid all of that, connection by connection, in its first seconds of traffic, while
- * events waited (docs/webhooks.md, "A worker's first seconds"). Returns how long it took, in ms.
+ * events waited (docs/webhooks.md, "A worker's first seconds"). It also vacuums the outbox. Returns
+ * how long it took, in ms.
  */
 export async function warmUpEngine(
   ctx: Pick<AppContext, 'db' | 'pool' | 'config'>,
@@ -22,5 +23,8 @@ export async function warmUpEngine(
     await readLaneBatch(db, 0, '', 0, [], 1);
     await recordAttempts(db, [], ctx.config.webhooks.breakerThreshold);
   });
+  // The outbox as the workers before this one left it: the dead rows of their claims since the last
+  // sweep, which this worker's first claims would otherwise walk.
+  await vacuumOutbox(ctx.db);
   return performance.now() - started;
 }
