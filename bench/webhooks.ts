@@ -454,7 +454,7 @@ async function drain(
     );
     log(`  stuck after ${received - from} of ${count}: ${JSON.stringify(state.rows[0])}`);
     const missing = await ctx.pool.query(
-      `SELECT e.id, e.relayed_at, d.id AS delivery, d.status, d.attempts, d.last_status_code, d.last_error,
+      `SELECT e.id, NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq) AS claimed, d.id AS delivery, d.status, d.attempts, d.last_status_code, d.last_error,
               (SELECT json_agg(json_build_object('attempt', a.attempt, 'status', a.status_code, 'error', a.error,
                                                  'at', a.requested_at)) FROM delivery_attempts a WHERE a.delivery_id = d.id) AS tries
          FROM events e LEFT JOIN deliveries d ON d.event_id = e.id
@@ -754,9 +754,10 @@ async function latencyRun(
     `commit → first attempt${label} at ${rate}/s offered (${achievedRate.toFixed(0)}/s committed): p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms, p99.9 ${percentile(latencies, 99.9).toFixed(1)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(1)} ms over ${latencies.length} events` +
       ` [${machineSpeed()}; load ${loadAtStart} at the start]`,
   ];
-  // The rows' own clocks: PostgreSQL's as the fan-out claimed the event, the worker's as the POST started.
+  // The rows' own clocks: PostgreSQL's as the fan-out claimed the event (and wrote its delivery), the
+  // worker's as the POST started.
   const rows = await ctx.pool.query<{ id: string; claimed: number; request: number }>(
-    `SELECT e.id, extract(epoch FROM e.relayed_at) * 1000 AS claimed, extract(epoch FROM a.requested_at) * 1000 AS request
+    `SELECT e.id, extract(epoch FROM d.created_at) * 1000 AS claimed, extract(epoch FROM a.requested_at) * 1000 AS request
        FROM events e
        JOIN deliveries d ON d.event_id = e.id
        JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1

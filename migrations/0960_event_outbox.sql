@@ -4,7 +4,8 @@
 -- whole events table, and each claim walked the company's dead entries from the oldest (about 400
 -- pages per claim after 150,000 claims without a vacuum: docs/benchmarks.md, issue of the webhook
 -- tail). This table holds only events in flight, so the worker's sweep vacuums it in a few
--- milliseconds whatever the size of `events` (docs/webhooks.md, "The outbox").
+-- milliseconds whatever the size of `events` (docs/webhooks.md, "The outbox"). Leaving it is what
+-- claims an event: the claim no longer rewrites the event's row to set relayed_at.
 CREATE TABLE event_outbox (
   -- The event's write order (events.seq): the claim takes a company's events in this order.
   seq        bigint PRIMARY KEY,
@@ -50,3 +51,6 @@ CREATE TRIGGER events_leave_outbox
 -- is written between the copy and the trigger.
 INSERT INTO event_outbox (seq, company_id, event_id)
 SELECT seq, company_id, id FROM events WHERE relayed_at IS NULL;
+
+COMMENT ON COLUMN events.relayed_at IS
+  'When a relay claimed the event, for events claimed before event_outbox (0960). Since then an event is claimed once it has no row in event_outbox, and this stays null.';

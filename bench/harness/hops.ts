@@ -5,7 +5,8 @@
  * - commit: the committing process, once its INSERT resolved;
  * - relay job added / taken: the entries BullMQ writes to the outbox queue's event stream (the Redis
  *   server's clock), read while the run goes on, before the stream is trimmed;
- * - claimed: `events.relayed_at` (PostgreSQL's clock, in the fan-out statement);
+ * - claimed: `deliveries.created_at` (PostgreSQL's clock, in the fan-out statement that claims the
+ *   event and writes its deliveries);
  * - request: `delivery_attempts.requested_at` (the worker's clock as the POST started);
  * - arrival: the receiver, as the request's body ended.
  *

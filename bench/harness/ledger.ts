@@ -133,14 +133,15 @@ export class Ledger {
       event_id: string;
       type: string;
       created_at: Date;
-      relayed_at: Date | null;
+      claimed: boolean;
       integration_id: number;
       status: string | null;
       attempts: number | null;
       last_status_code: number | null;
       last_error: string | null;
     }>(
-      `SELECT e.id AS event_id, e.type, e.created_at, e.relayed_at, p.integration_id,
+      `SELECT e.id AS event_id, e.type, e.created_at, p.integration_id,
+              NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq) AS claimed,
               d.status, d.attempts, d.last_status_code, d.last_error
          FROM unnest($1::text[], $2::int[]) AS p(event_id, integration_id)
          JOIN events e ON e.id = p.event_id
@@ -149,7 +150,7 @@ export class Ledger {
     );
     return rows.map(
       (r) =>
-        `${r.event_id} (${r.type}, committed ${r.created_at.toISOString()}, relayed ${r.relayed_at?.toISOString() ?? 'never'}) → integration ${r.integration_id}: ` +
+        `${r.event_id} (${r.type}, committed ${r.created_at.toISOString()}, ${r.claimed ? 'claimed' : 'not claimed yet'}) → integration ${r.integration_id}: ` +
         (r.status === null
           ? 'no delivery row'
           : `delivery ${r.status}, ${r.attempts ?? 0} attempt(s), last ${r.last_status_code ?? '–'} ${r.last_error ?? ''}`.trim()),

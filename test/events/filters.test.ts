@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { seed } from '../helpers/app.js';
 import { noteSecret } from '../helpers/secrets.js';
-import { emit, engineAndReceiver, eventually, sampleEventData } from './helpers.js';
+import { emit, engineAndReceiver, eventually, sampleEventData, unclaimedEvents } from './helpers.js';
 import { NO_CAMPAIGN } from '../tracking/helpers.js';
 
 const METRICS_TOKEN = 'metrics-token-for-filters-0123456';
@@ -63,11 +63,7 @@ describe('webhook filters', function () {
       );
     // Every event relayed (claimed), so the absent deliveries are decisions, not a lag.
     await eventually(
-      async () => {
-        const result = await engine.app.ctx.db.execute<{ left: number }>(sql`
-          SELECT count(*)::int AS left FROM events WHERE id = ANY(${sql.param(ids)}::text[]) AND relayed_at IS NULL`);
-        return result.rows[0]?.left === 0 ? true : undefined;
-      },
+      async () => (await unclaimedEvents(engine.app.ctx.db, { eventIds: ids })) === 0,
       10_000,
       'the events relayed',
     );
@@ -165,11 +161,7 @@ describe('webhook filters', function () {
       'the pix event delivered',
     );
     await eventually(
-      async () => {
-        const r = await engine.app.ctx.db.execute<{ left: number }>(sql`
-          SELECT count(*)::int AS left FROM events WHERE id = ANY(${sql.param(dropped)}::text[]) AND relayed_at IS NULL`);
-        return r.rows[0]?.left === 0 ? true : undefined;
-      },
+      async () => (await unclaimedEvents(engine.app.ctx.db, { eventIds: dropped })) === 0,
       10_000,
       'the boleto events relayed',
     );

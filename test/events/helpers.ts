@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { randomBase62 } from '../../src/shared/ids.js';
 import { publishAfterCommit } from '../../src/events/publish.js';
 import { exampleEventData } from '../../src/events/examples.js';
@@ -138,6 +138,19 @@ export class Receiver {
 
 // The one polling helper lives in test/helpers; the event tests have always imported it from here.
 export { eventually } from '../helpers/eventually.js';
+
+/**
+ * How many of these events (or, given a company, of its events) no relay has claimed yet: those
+ * still in the outbox (docs/webhooks.md, "The outbox").
+ */
+export async function unclaimedEvents(db: Db, of: { eventIds: string[] } | { companyId: number }): Promise<number> {
+  const where =
+    'eventIds' in of
+      ? sql`event_id = ANY(${sql.param(of.eventIds)}::text[])`
+      : sql`company_id = ${of.companyId}`;
+  const result = await db.execute<{ n: number }>(sql`SELECT count(*)::int AS n FROM event_outbox WHERE ${where}`);
+  return result.rows[0]?.n ?? 0;
+}
 
 export interface IntegrationInput {
   url?: string;

@@ -65,10 +65,10 @@ describe('delivery lane reads', function () {
   it('readies each connection it is told to: the hot statements prepared on it, nothing written', async () => {
     const counts = async (db: Db) =>
       (
-        await db.execute<{ lanes: number; deliveries: number; attempts: number; claimed: number }>(sql`
+        await db.execute<{ lanes: number; deliveries: number; attempts: number; unclaimed: number }>(sql`
           SELECT (SELECT count(*) FROM delivery_lanes)::int AS lanes, (SELECT count(*) FROM deliveries)::int AS deliveries,
                  (SELECT count(*) FROM delivery_attempts)::int AS attempts,
-                 (SELECT count(*) FROM events WHERE relayed_at IS NOT NULL)::int AS claimed`)
+                 (SELECT count(*) FROM event_outbox)::int AS unclaimed`)
       ).rows[0];
     const app = await sharedApp();
     const before = await counts(app.ctx.db);

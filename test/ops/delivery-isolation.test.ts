@@ -6,7 +6,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import type { SeedResult } from '../../src/cli/seed.js';
 import { schema } from '../../src/shared/db/index.js';
 import { PrivateRedis } from '../../src/infra/private-redis.js';
-import { eventually, Receiver } from '../events/helpers.js';
+import { eventually, Receiver, unclaimedEvents } from '../events/helpers.js';
 import { startDeployment, type Deployment } from '../helpers/processes.js';
 
 const CAP = 3;
@@ -194,13 +194,9 @@ describe('delivery isolation: two worker processes, one lane per integration', f
         .where(eq(schema.integrations.id, brokenId));
       expect(row).to.include({ isActive: false, disabledReason: 'auto_disabled' });
       // Once per streak, and never to the integration they describe.
-      await eventually(async () => {
-        const pending = await deployment.db
-          .select()
-          .from(schema.events)
-          .where(eq(schema.events.companyId, tenant.company.id));
-        return pending.every((e) => e.relayedAt !== null) ? true : undefined;
-      });
+      await eventually(
+        async () => (await unclaimedEvents(deployment.db, { companyId: tenant.company.id })) === 0,
+      );
       expect(watcher.requests).to.have.length(2);
       expect(
         broken.requests.map((r) => (JSON.parse(r.body) as { type: string }).type),

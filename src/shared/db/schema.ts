@@ -333,6 +333,7 @@ export const events = pgTable('events', {
   createdAt: ts('created_at')
     .notNull()
     .default(sql`clock_timestamp()`),
+  /** When a relay claimed the event, before `event_outbox` (0960); null since: a claimed event has no outbox row. */
   relayedAt: ts('relayed_at'),
   /** Write order of the outbox: the relay claims events in this order. */
   seq: bigserial('seq', { mode: 'number' }).notNull(),

@@ -220,7 +220,7 @@ export async function dispatchProgress(
   eventId: string,
 ): Promise<{ relayed: boolean; waiting: number }> {
   const result = await db.execute<{ relayed: boolean; waiting: number }>(sql`
-    SELECT e.relayed_at IS NOT NULL AS relayed,
+    SELECT NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq) AS relayed,
            (SELECT count(*) FROM deliveries d
              WHERE d.event_id = e.id AND d.status = 'pending' AND d.attempts = 0)::int AS waiting
       FROM events e WHERE e.id = ${eventId}`);

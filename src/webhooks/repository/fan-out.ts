@@ -78,13 +78,14 @@ export async function fanOutEvents(db: Executor, eventIds: string[], limit = 100
 function fanOutSql(eventIds: string[], limit: number): SQL {
   return sql`
     WITH asked AS MATERIALIZED (
-      -- By primary key. Its kind and mode too: the after-sale steps read them here rather than look
-      -- the events up again.
-      SELECT id, company_id, seq, relayed_at, type, livemode AND NOT test AS live
-        FROM events WHERE id = ANY(${sql.param(eventIds)}::text[])
+      -- By primary key, and whether each is still in the outbox (by its primary key there). Its kind
+      -- and mode too: the after-sale steps read them here rather than look the events up again.
+      SELECT e.id, e.company_id, e.seq, e.type, e.livemode AND NOT e.test AS live,
+             EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq) AS unclaimed
+        FROM events e WHERE e.id = ANY(${sql.param(eventIds)}::text[])
     ), target AS (
-      -- An event already claimed asks for nothing more: its relay costs one primary-key lookup.
-      SELECT company_id, max(seq) AS upto FROM asked WHERE relayed_at IS NULL GROUP BY company_id
+      -- An event already claimed asks for nothing more: its relay costs two primary-key lookups.
+      SELECT company_id, max(seq) AS upto FROM asked WHERE unclaimed GROUP BY company_id
     ), claimable AS (
       -- Per company, a range scan of its outbox rows up to the newest asked for, which stops at the
       -- limit. The outbox holds only unclaimed events (and, until the sweep's vacuum, the dead rows of
@@ -100,12 +101,14 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
       DELETE FROM event_outbox o WHERE o.seq = ANY(ARRAY(SELECT seq FROM claimable))
    RETURNING o.event_id
     ), claimed AS (
+      -- Read, not written: leaving the outbox is what claims an event, so \`events\` is not rewritten
+      -- (a new version of each row and of its index entries) as it was when the claim set relayed_at.
       -- By primary key, as an array (one index descent per event, whatever the planner guesses of the
-      -- CTE's size). "relayed_at IS NULL": an event a relay claimed before the outbox existed (while
-      -- a deployment rolls) is not fanned out twice.
-      UPDATE events e SET relayed_at = clock_timestamp()
+      -- CTE's size). "relayed_at IS NULL": an event a worker of the version before the outbox claimed
+      -- (while a deployment rolls) is not fanned out twice.
+      SELECT e.id, e.seq, e.company_id, e.type, e.livemode, e.product_id, e.integration_id, e.payload
+        FROM events e
        WHERE e.id = ANY(ARRAY(SELECT event_id FROM taken)) AND e.relayed_at IS NULL
-   RETURNING e.id, e.seq, e.company_id, e.type, e.livemode, e.product_id, e.integration_id, e.payload
     ), matched AS (
       SELECT c.id, c.seq, i.id AS integration_id,
              -- No filter, or every entry's path holds its value (or one of its list's).

@@ -29,7 +29,8 @@ export async function pruneBatch(db: Executor, cutoff: Date, batch: number): Pro
   const eventsResult = await db.execute<{ events: number }>(sql`
     WITH doomed AS (
       SELECT e.id FROM events e
-       WHERE e.created_at < ${before}::timestamptz AND e.relayed_at IS NOT NULL
+       WHERE e.created_at < ${before}::timestamptz
+         AND NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq)
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
        ORDER BY e.created_at LIMIT ${batch}
     ), removed AS (
@@ -46,4 +47,3 @@ export async function pruneBatch(db: Executor, cutoff: Date, batch: number): Pro
     attempts: deliveriesResult.rows[0]?.attempts ?? 0,
   };
 }
-
