@@ -2,10 +2,10 @@
 -- claimed yet, deleted by the claim. The claim used to find its events in a partial index of
 -- `events` (relayed_at IS NULL); every claimed event left a dead entry there until a vacuum of the
 -- whole events table, and each claim walked the company's dead entries from the oldest (about 400
--- pages per claim after 150,000 claims without a vacuum: docs/benchmarks.md, issue of the webhook
--- tail). This table holds only events in flight, so the worker's sweep vacuums it in a few
--- milliseconds whatever the size of `events` (docs/webhooks.md, "The outbox"). Leaving it is what
--- claims an event: the claim no longer rewrites the event's row to set relayed_at.
+-- pages per claim after 150,000 claims without a vacuum: docs/benchmarks-history.md, the section
+-- "npm run bench:webhooks on 2026-12-07"). This table holds only events in flight, so the worker's
+-- sweep vacuums it in a few milliseconds whatever the size of `events` (docs/webhooks.md, "The
+-- outbox"). Leaving it is what claims an event: the claim no longer rewrites the event's row.
 CREATE TABLE event_outbox (
   -- The event's write order (events.seq): the claim takes a company's events in this order.
   seq        bigint PRIMARY KEY,
