@@ -214,8 +214,12 @@ describe('Subscriptions: a paid plan link starts one, renewals emit order.paid',
       [subscriptionId],
     );
 
-    const job = await engine.workers.producers.queue('renewals').getJob(jobIds.renewals(subscriptionId, 2));
-    if (!job) throw new Error('renewal job not scheduled');
+    // Added after the purchase commits, not awaited by the request (src/orders/subscription-periods.ts).
+    const job = await eventually(
+      () => engine.workers.producers.queue('renewals').getJob(jobIds.renewals(subscriptionId, 2)),
+      10_000,
+      'the renewal job scheduled',
+    );
     await job.promote();
 
     const renewal = await eventually(
