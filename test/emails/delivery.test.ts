@@ -25,6 +25,16 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
     if (!found) throw new Error(`no instructions of ${orderCode}`);
     return found;
   };
+  /** The order's instructions once the worker has recorded them sent (after the SMTP server has them). */
+  const sentInstructionsOf = (orderCode: string) =>
+    eventually(
+      async () => {
+        const found = await instructionsOf(orderCode);
+        return found.state === 'sent' ? found : undefined;
+      },
+      10_000,
+      'recorded sent',
+    );
 
   it('sends a message once, however often its event is relayed or its job runs again', async () => {
     const { order, email } = await buy(app(), world.tenant, { method: 'pix' });
@@ -36,7 +46,9 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
     // The relay again (a retried outbox job, the sweep): the event's messages are queued already.
     expect(await queueEmails(app().ctx, [rows[0]?.event_id ?? ''])).to.equal(0);
     // The job again, under a new id (BullMQ keeps the finished one's): the message is sent already.
-    const message = await instructionsOf(order.code);
+    // Recorded sent first: the SMTP server has the message before the worker records its answer, and
+    // a job that finds it `sending` sends it again (an outcome never recorded, src/emails/send.ts).
+    const message = await sentInstructionsOf(order.code);
     await world.engine.workers.producers.add('emails', `again-${message.id}`, { messageId: message.id });
     expect(await world.engine.workers.producers.waitForJob('emails', `again-${message.id}`, 10_000)).to.equal(
       'completed',
@@ -49,14 +61,7 @@ describe('E-mail to buyers: once, retried, refused, limited, unsubscribed', func
   it('retries a transient refusal and delivers once; after a hand-off whose outcome was lost it sends again and says so', async () => {
     const { order, email } = await buy(app(), world.tenant, { method: 'pix' });
     await mailTo(email, /Pix/);
-    const message = await eventually(
-      async () => {
-        const found = await instructionsOf(order.code);
-        return found.state === 'sent' ? found : undefined;
-      },
-      10_000,
-      'recorded sent',
-    );
+    const message = await sentInstructionsOf(order.code);
     const mailer = createMailer(app().ctx.config);
     try {
       // As if the worker died after handing it to SMTP: the row says `sending`.
