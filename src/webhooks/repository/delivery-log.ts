@@ -2,7 +2,7 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { schema, type Executor } from '../../shared/db/index.js';
 import type { DeliveryStatus } from '../../shared/enums/delivery-statuses.js';
-import { deliveryTarget, SENDING_COLUMNS, type SendingRow } from './shared.js';
+import { deliveryTarget, EVENT_UNCLAIMED, SENDING_COLUMNS, type SendingRow } from './shared.js';
 import type { DeliveryTarget } from '../../integrations/kinds/kind.js';
 
 const { deliveries, deliveryAttempts, events, integrations } = schema;
@@ -220,7 +220,7 @@ export async function dispatchProgress(
   eventId: string,
 ): Promise<{ relayed: boolean; waiting: number }> {
   const result = await db.execute<{ relayed: boolean; waiting: number }>(sql`
-    SELECT NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq) AS relayed,
+    SELECT NOT ${EVENT_UNCLAIMED} AS relayed,
            (SELECT count(*) FROM deliveries d
              WHERE d.event_id = e.id AND d.status = 'pending' AND d.attempts = 0)::int AS waiting
       FROM events e WHERE e.id = ${eventId}`);

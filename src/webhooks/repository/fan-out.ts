@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { EVENT_KINDS, PRODUCTLESS_EVENT_KINDS, subscribedKindsFor } from '../../events/kinds.js';
 import type { Executor } from '../../shared/db/index.js';
 import { executeNamed } from '../../shared/db/prepared.js';
-import { toId } from './shared.js';
+import { EVENT_UNCLAIMED, toId } from './shared.js';
 import { WAKE_LANES_SET, type LaneWake } from './lanes.js';
 
 /**
@@ -81,7 +81,7 @@ function fanOutSql(eventIds: string[], limit: number): SQL {
       -- By primary key, and whether each is still in the outbox (by its primary key there). Its kind
       -- and mode too: the after-sale steps read them here rather than look the events up again.
       SELECT e.id, e.company_id, e.seq, e.type, e.livemode AND NOT e.test AS live,
-             EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq) AS unclaimed
+             ${EVENT_UNCLAIMED} AS unclaimed
         FROM events e WHERE e.id = ANY(${sql.param(eventIds)}::text[])
     ), target AS (
       -- An event already claimed asks for nothing more: its relay costs two primary-key lookups.

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Executor } from '../../shared/db/index.js';
+import { EVENT_UNCLAIMED } from './shared.js';
 
 export interface PrunedBatch {
   events: number;
@@ -30,7 +31,7 @@ export async function pruneBatch(db: Executor, cutoff: Date, batch: number): Pro
     WITH doomed AS (
       SELECT e.id FROM events e
        WHERE e.created_at < ${before}::timestamptz
-         AND NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq)
+         AND NOT ${EVENT_UNCLAIMED}
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id)
        ORDER BY e.created_at LIMIT ${batch}
     ), removed AS (

@@ -29,6 +29,12 @@ export function deliveryTarget(row: SendingRow): DeliveryTarget {
   };
 }
 
+/**
+ * Whether the event (the table aliased `e`) is still in the outbox, that is, no relay has claimed it
+ * (docs/webhooks.md, "The outbox"): one primary-key lookup there.
+ */
+export const EVENT_UNCLAIMED = sql`EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq)`;
+
 /** `bigint` columns arrive as strings from `pg`; ids here stay far below 2^53. */
 export const toId = (value: string | number): number => Number(value);
 
